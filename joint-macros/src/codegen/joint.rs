@@ -1,0 +1,514 @@
+//! Joint kernels: for every pairing of marker kinds that satisfies the joint's capabilities,
+//! compose the residual with both markers' kinematics, differentiate, simplify, share common
+//! subexpressions and emit straight-line Rust.
+//!
+//! Per pairing `m0kind_to_m1kind` the expansion contains
+//! * `position_residual(p0, q0, p1, q1) -> [f64; ROWS]`,
+//! * `velocity_residual(p0, q0, v0, p1, q1, v1) -> [f64; ROWS]`,
+//! * `jacobian(p0, q0, p1, q1) -> ([[f64; N0]; ROWS], [[f64; N1]; ROWS])`, only the blocks of markers
+//!   that have coordinates (ground contributes none),
+//!
+//! where `p` are a marker's parameters, `q` its node's total coordinates and `v` their velocities;
+//! arrays of length 0 are left out of the signatures. The Jacobian is
+//! ∂(velocity residual)/∂(coordinate velocities), Exudyn's convention, which for a position-level
+//! constraint equals its position Jacobian wherever the kinematic relations are exact.
+//! A uniform slice-based [`PairingKernel`] table lets a runtime select a pairing once at assemble.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use std::collections::HashMap;
+
+use super::util::{ArrayArg, ident, lit, used_variables};
+use crate::definition::errors::Errors;
+use crate::definition::lower::{Scope, lower};
+use crate::definition::model::JointModel;
+use crate::kinematics::{Kinematics, MarkerKind};
+use crate::symbolic::diff::derivative_memo;
+use crate::symbolic::emit::emit;
+use crate::symbolic::{Graph, Id};
+
+/// Operation counts of one pairing, before and after sharing.
+#[derive(Debug, Clone)]
+pub struct PairingStats {
+    pub kinds: [MarkerKind; 2],
+    /// Operations if every output were an independent expression tree.
+    pub tree_operations: u128,
+    /// Operations in the emitted code (every shared node once).
+    pub emitted_operations: usize,
+}
+
+/// Snake-case module name of a joint.
+pub fn module_name(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+pub fn pairing_module_name(k0: MarkerKind, k1: MarkerKind) -> String {
+    format!("{}_to_{}", k0.snake_name(), k1.snake_name())
+}
+
+/// The pairings generated for `model`: every ordered pair of kinds providing the declared
+/// capabilities, except ground with ground (no coordinates: nothing to constrain).
+pub fn pairings(model: &JointModel) -> Vec<[MarkerKind; 2]> {
+    let mut out = Vec::new();
+    for k0 in MarkerKind::ALL {
+        for k1 in MarkerKind::ALL {
+            if k0.coordinate_count() + k1.coordinate_count() == 0 {
+                continue;
+            }
+            if k0.provides(model.markers[0].capability) && k1.provides(model.markers[1].capability)
+            {
+                out.push([k0, k1]);
+            }
+        }
+    }
+    out
+}
+
+struct Lowered {
+    graph: Graph,
+    kin: [Kinematics; 2],
+    position: Vec<Id>,
+    velocity: Vec<Id>,
+}
+
+fn lower_pairing(model: &JointModel, kinds: [MarkerKind; 2], errors: &mut Errors) -> Option<Lowered> {
+    let mut g = Graph::new();
+    let kin = [kinds[0].build(&mut g, "m0_"), kinds[1].build(&mut g, "m1_")];
+    let scope = Scope {
+        markers: &model.markers,
+        kinematics: &kin,
+    };
+    let rows = model.axes.len();
+    let residual = |expr: &syn::Expr, what: &str, g: &mut Graph, errors: &mut Errors| {
+        let value = lower(g, &scope, expr, errors)?;
+        match value.rows() {
+            Some(r) if r.len() == rows => Some(r),
+            Some(r) => {
+                errors.at(
+                    expr,
+                    format!(
+                        "the {what} residual has {} row(s), but the joint declares {rows} axes",
+                        r.len()
+                    ),
+                );
+                None
+            }
+            None => {
+                errors.at(expr, format!("the {what} residual must be a scalar, a 3-vector or a list of rows, not a matrix"));
+                None
+            }
+        }
+    };
+    let position = residual(&model.position, "position-level", &mut g, errors);
+    let velocity = residual(&model.velocity, "velocity-level", &mut g, errors);
+    let (position, velocity) = (position?, velocity?);
+    Some(Lowered {
+        graph: g,
+        kin,
+        position,
+        velocity,
+    })
+}
+
+/// Expand a checked joint model. Errors found while lowering are pushed into `errors`; the
+/// returned tokens are then only the stub module.
+pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<PairingStats>) {
+    let pairings = pairings(model);
+    let module = ident(&module_name(&model.name.to_string()));
+    let rows = model.axes.len();
+    let rows_lit = lit(rows);
+    let axes: Vec<String> = model.axes.iter().map(|a| a.name.to_string()).collect();
+    let defaults: Vec<bool> = model.axes.iter().map(|a| a.constrained).collect();
+    let kind_names: Vec<&str> = MarkerKind::ALL.iter().map(|k| k.name()).collect();
+    let n_kinds = lit(kind_names.len());
+    let vis = &model.vis;
+    let docs: Vec<&syn::Attribute> = model
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .collect();
+    let position_text = expression_text(&model.position);
+    let velocity_text = expression_text(&model.velocity);
+
+    let mut pairing_modules = Vec::new();
+    let mut table_arms = Vec::new();
+    let mut stats = Vec::new();
+    // The capability checks of the definition do not depend on the pairing: report them once,
+    // from the first pairing, and stop there if there are any.
+    for (index, kinds) in pairings.iter().enumerate() {
+        let mut local_errors = Errors::new();
+        let lowered = lower_pairing(model, *kinds, &mut local_errors);
+        if !local_errors.is_empty() || lowered.is_none() {
+            if index == 0 {
+                if let Err(e) = local_errors.finish() {
+                    errors.push(e);
+                }
+            }
+            break;
+        }
+        let mut lowered = lowered.expect("checked above");
+        match pairing_module(&mut lowered, *kinds, rows, &position_text, &velocity_text, errors) {
+            Some((tokens, s)) => {
+                pairing_modules.push(tokens);
+                stats.push(s);
+            }
+            None => break,
+        }
+        let k0 = MarkerKind::ALL.iter().position(|k| k == &kinds[0]).expect("kind");
+        let k1 = MarkerKind::ALL.iter().position(|k| k == &kinds[1]).expect("kind");
+        let m = ident(&pairing_module_name(kinds[0], kinds[1]));
+        let (k0l, k1l) = (lit(k0), lit(k1));
+        let names = [kinds[0].name(), kinds[1].name()];
+        table_arms.push(quote! {
+            (#k0l, #k1l) => ::core::option::Option::Some(PairingKernel {
+                kinds: [#(#names),*],
+                coordinates: #m::COORDINATES,
+                parameters: #m::PARAMETERS,
+                position_residual: #m::position_residual_slices,
+                velocity_residual: #m::velocity_residual_slices,
+                jacobian: #m::jacobian_slices,
+            }),
+        });
+    }
+    let count_rows: Vec<TokenStream> = stats
+        .iter()
+        .map(|s: &PairingStats| {
+            let (a, b) = (s.kinds[0].name(), s.kinds[1].name());
+            let tree = u64::try_from(s.tree_operations).unwrap_or(u64::MAX);
+            let emitted = s.emitted_operations as u64;
+            quote!((#a, #b, #tree, #emitted))
+        })
+        .collect();
+    let n_pairings = lit(stats.len());
+    let kernel_doc = format!(
+        "The kernel table entry for marker kinds `(kind0, kind1)` (indices into [`MARKER_KINDS`]), \
+         or `None` if the joint was not generated for that pairing ({} pairings).",
+        pairings.len()
+    );
+    let tokens = quote! {
+        #(#docs)*
+        #[allow(clippy::all, clippy::pedantic)]
+        #vis mod #module {
+            /// Number of residual rows (one Lagrange multiplier each).
+            pub const ROWS: usize = #rows_lit;
+            /// Names of the residual rows.
+            pub const AXES: [&str; #rows_lit] = [#(#axes),*];
+            /// Default of the run-time axis mask (`constrainedAxes`): `true` = constrained.
+            pub const DEFAULT_CONSTRAINED_AXES: [bool; #rows_lit] = [#(#defaults),*];
+            /// The compiler's marker kinds, in the order of the kind indices of [`kernel`].
+            pub const MARKER_KINDS: [&str; #n_kinds] = [#(#kind_names),*];
+
+            /// One marker's inputs as slices: constant parameters, total coordinates of its node
+            /// and their velocities. Lengths must match the pairing's `PARAMETERS` and
+            /// `COORDINATES`.
+            #[derive(Clone, Copy, Debug)]
+            pub struct MarkerArgs<'a> {
+                pub parameters: &'a [f64],
+                pub coordinates: &'a [f64],
+                pub velocities: &'a [f64],
+            }
+
+            /// A pairing's kernels behind a uniform, slice-based interface. Every function returns
+            /// `None` (and writes nothing) if a slice has the wrong length.
+            #[derive(Clone, Copy, Debug)]
+            pub struct PairingKernel {
+                /// Marker kind names of `m0` and `m1`.
+                pub kinds: [&'static str; 2],
+                /// Coordinates of `m0`'s and `m1`'s node (0 for ground).
+                pub coordinates: [usize; 2],
+                /// Parameters of `m0` and `m1`.
+                pub parameters: [usize; 2],
+                /// Position-level residual.
+                pub position_residual: fn(MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64; ROWS]) -> ::core::option::Option<()>,
+                /// Velocity-level residual.
+                pub velocity_residual: fn(MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64; ROWS]) -> ::core::option::Option<()>,
+                /// Jacobian blocks, row-major `ROWS × coordinates[0]` and `ROWS × coordinates[1]`.
+                pub jacobian: fn(MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> ::core::option::Option<()>,
+            }
+
+            /// Per pairing `(kind0, kind1, operations as independent trees, operations emitted)`:
+            /// the effect of sharing and simplification, counted while expanding.
+            pub const OPERATION_COUNTS: [(&str, &str, u64, u64); #n_pairings] = [#(#count_rows),*];
+
+            #[doc = #kernel_doc]
+            pub fn kernel(kind0: usize, kind1: usize) -> ::core::option::Option<PairingKernel> {
+                match (kind0, kind1) {
+                    #(#table_arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+
+            #(#pairing_modules)*
+        }
+    };
+    (tokens, stats)
+}
+
+/// Per-marker argument arrays of a kernel.
+struct MarkerArrays {
+    parameters: Option<ArrayArg>,
+    coordinates: Option<ArrayArg>,
+    velocities: Option<ArrayArg>,
+}
+
+fn marker_arrays(i: usize, kind: MarkerKind) -> MarkerArrays {
+    let prefix = format!("m{i}_");
+    let arr = |what: &str, names: &[&str], suffix: &str| {
+        (!names.is_empty()).then(|| ArrayArg::new(format!("m{i}_{what}"), &prefix, names, suffix))
+    };
+    MarkerArrays {
+        parameters: arr("parameters", kind.parameter_names(), ""),
+        coordinates: arr("coordinates", kind.coordinate_names(), ""),
+        velocities: arr("velocities", kind.coordinate_names(), "_t"),
+    }
+}
+
+/// Signature pieces and bindings for the arrays `select` picks from both markers.
+fn arguments(
+    arrays: &[MarkerArrays; 2],
+    with_velocities: bool,
+    used: &std::collections::BTreeSet<String>,
+) -> (Vec<TokenStream>, Vec<TokenStream>, Vec<TokenStream>) {
+    let mut decls = Vec::new();
+    let mut binds = Vec::new();
+    let mut slice_args = Vec::new();
+    for (i, a) in arrays.iter().enumerate() {
+        let m = ident(&format!("m{i}"));
+        let list: [(&Option<ArrayArg>, TokenStream); 3] = [
+            (&a.parameters, quote!(parameters)),
+            (&a.coordinates, quote!(coordinates)),
+            (&a.velocities, quote!(velocities)),
+        ];
+        for (j, (arr, field)) in list.into_iter().enumerate() {
+            if j == 2 && !with_velocities {
+                continue;
+            }
+            if let Some(arr) = arr {
+                decls.push(arr.declaration(used));
+                binds.extend(arr.bindings(used));
+                slice_args.push(quote!(#m.#field.try_into().ok()?));
+            }
+        }
+    }
+    (decls, binds, slice_args)
+}
+
+fn pairing_module(
+    lowered: &mut Lowered,
+    kinds: [MarkerKind; 2],
+    rows: usize,
+    position_text: &str,
+    velocity_text: &str,
+    errors: &mut Errors,
+) -> Option<(TokenStream, PairingStats)> {
+    let g = &mut lowered.graph;
+    // Jacobian blocks: ∂(velocity residual row)/∂(coordinate velocity), per marker with coordinates.
+    let mut blocks: Vec<Option<Vec<Vec<Id>>>> = Vec::new();
+    for kin in &lowered.kin {
+        if kin.velocities.is_empty() {
+            blocks.push(None);
+            continue;
+        }
+        let mut block = vec![Vec::with_capacity(kin.velocities.len()); rows];
+        for &v in &kin.velocities {
+            let mut memo = HashMap::new();
+            for (r, &row) in lowered.velocity.iter().enumerate() {
+                block[r].push(derivative_memo(g, row, v, &mut memo));
+            }
+        }
+        blocks.push(Some(block));
+    }
+    let jac_roots: Vec<Id> = blocks.iter().flatten().flatten().flatten().copied().collect();
+    // The velocity-level residual must be linear in the coordinate velocities; otherwise the
+    // Jacobian would depend on them and is not a constraint Jacobian.
+    let jac_used = used_variables(g, &jac_roots);
+    if let Some(v) = jac_used.iter().find(|n| n.ends_with("_t")) {
+        errors.push(syn::Error::new(
+            proc_macro2::Span::call_site(),
+            format!(
+                "the velocity-level residual is not linear in the coordinate velocities (its Jacobian depends on `{v}`) for pairing {} – {}",
+                kinds[0].name(),
+                kinds[1].name()
+            ),
+        ));
+        return None;
+    }
+    let arrays = [marker_arrays(0, kinds[0]), marker_arrays(1, kinds[1])];
+    let n0 = kinds[0].coordinate_count();
+    let n1 = kinds[1].coordinate_count();
+    let (n0l, n1l) = (lit(n0), lit(n1));
+    let (np0, np1) = (lit(kinds[0].parameter_count()), lit(kinds[1].parameter_count()));
+    let rows_lit = lit(rows);
+
+    // position_residual
+    let pos_block = emit(g, &lowered.position, "t");
+    let pos_used = used_variables(g, &lowered.position);
+    let (pos_decls, pos_binds, pos_slices) = arguments(&arrays, false, &pos_used);
+    let pos_lets = &pos_block.lets;
+    let pos_out = &pos_block.outputs;
+
+    // velocity_residual
+    let vel_block = emit(g, &lowered.velocity, "t");
+    let vel_used = used_variables(g, &lowered.velocity);
+    let (vel_decls, vel_binds, vel_slices) = arguments(&arrays, true, &vel_used);
+    let vel_lets = &vel_block.lets;
+    let vel_out = &vel_block.outputs;
+
+    // jacobian
+    let jac_block = emit(g, &jac_roots, "t");
+    let (jac_decls, jac_binds, jac_slices) = arguments(&arrays, false, &jac_used);
+    let jac_lets = &jac_block.lets;
+    let mut outs = jac_block.outputs.iter();
+    let mut block_exprs = Vec::new();
+    let mut block_types = Vec::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let Some(b) = b else { continue };
+        let n = if i == 0 { n0l.clone() } else { n1l.clone() };
+        let rows_ts: Vec<TokenStream> = b
+            .iter()
+            .map(|row| {
+                let entries: Vec<&TokenStream> = row.iter().map(|_| outs.next().expect("entry")).collect();
+                quote!([#(#entries),*])
+            })
+            .collect();
+        block_exprs.push(quote!([#(#rows_ts),*]));
+        block_types.push(quote!([[f64; #n]; #rows_lit]));
+    }
+    let (jac_ret, jac_value) = if block_types.len() == 1 {
+        (block_types[0].clone(), block_exprs[0].clone())
+    } else {
+        (quote!((#(#block_types),*)), quote!((#(#block_exprs),*)))
+    };
+    let jac_store = if blocks[0].is_some() && blocks[1].is_some() {
+        quote! {
+            let (j0, j1) = jacobian(#(#jac_slices),*);
+            if jac0.len() != #n0l * ROWS || jac1.len() != #n1l * ROWS {
+                return ::core::option::Option::None;
+            }
+            jac0.copy_from_slice(j0.as_flattened());
+            jac1.copy_from_slice(j1.as_flattened());
+        }
+    } else if blocks[0].is_some() {
+        quote! {
+            let j0 = jacobian(#(#jac_slices),*);
+            if jac0.len() != #n0l * ROWS || !jac1.is_empty() {
+                return ::core::option::Option::None;
+            }
+            jac0.copy_from_slice(j0.as_flattened());
+        }
+    } else {
+        quote! {
+            let j1 = jacobian(#(#jac_slices),*);
+            if !jac0.is_empty() || jac1.len() != #n1l * ROWS {
+                return ::core::option::Option::None;
+            }
+            jac1.copy_from_slice(j1.as_flattened());
+        }
+    };
+
+    let roots_all: Vec<Id> = lowered
+        .position
+        .iter()
+        .chain(&lowered.velocity)
+        .chain(&jac_roots)
+        .copied()
+        .collect();
+    let stats = PairingStats {
+        kinds,
+        tree_operations: g.operation_count_tree(&roots_all),
+        emitted_operations: pos_block.operations + vel_block.operations + jac_block.operations,
+    };
+    let module = ident(&pairing_module_name(kinds[0], kinds[1]));
+    let doc0 = format!(" `m0`: {} ({}).", kinds[0].name(), kinds[0].description());
+    let doc1 = format!(" `m1`: {} ({}).", kinds[1].name(), kinds[1].description());
+    let pos_doc = format!(" Position-level residual `{position_text}` ({} operations).", pos_block.operations);
+    let vel_doc = format!(" Velocity-level residual `{velocity_text}` ({} operations).", vel_block.operations);
+    let jac_doc = format!(
+        " Jacobian blocks ∂(`{velocity_text}`)/∂q̇ with respect to the coordinates of {} ({} operations).",
+        match (n0 > 0, n1 > 0) {
+            (true, true) => "m0 and m1",
+            (true, false) => "m0 (m1 has none)",
+            _ => "m1 (m0 has none)",
+        },
+        jac_block.operations
+    );
+    let tokens = quote! {
+        #[doc = #doc0]
+        #[doc = #doc1]
+        pub mod #module {
+            use super::{MarkerArgs, ROWS};
+            /// Coordinates of `m0`'s and `m1`'s node.
+            pub const COORDINATES: [usize; 2] = [#n0l, #n1l];
+            /// Parameters of `m0` and `m1`.
+            pub const PARAMETERS: [usize; 2] = [#np0, #np1];
+
+            #[doc = #pos_doc]
+            #[inline]
+            pub fn position_residual(#(#pos_decls),*) -> [f64; #rows_lit] {
+                #(#pos_binds)*
+                #(#pos_lets)*
+                [#(#pos_out),*]
+            }
+
+            #[doc = #vel_doc]
+            #[inline]
+            pub fn velocity_residual(#(#vel_decls),*) -> [f64; #rows_lit] {
+                #(#vel_binds)*
+                #(#vel_lets)*
+                [#(#vel_out),*]
+            }
+
+            #[doc = #jac_doc]
+            #[inline]
+            pub fn jacobian(#(#jac_decls),*) -> #jac_ret {
+                #(#jac_binds)*
+                #(#jac_lets)*
+                #jac_value
+            }
+
+            /// [`position_residual`] on slices.
+            pub fn position_residual_slices(m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, out: &mut [f64; ROWS]) -> ::core::option::Option<()> {
+                let _ = (&m0, &m1);
+                *out = position_residual(#(#pos_slices),*);
+                ::core::option::Option::Some(())
+            }
+
+            /// [`velocity_residual`] on slices.
+            pub fn velocity_residual_slices(m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, out: &mut [f64; ROWS]) -> ::core::option::Option<()> {
+                let _ = (&m0, &m1);
+                *out = velocity_residual(#(#vel_slices),*);
+                ::core::option::Option::Some(())
+            }
+
+            /// [`jacobian`] on slices, row-major.
+            pub fn jacobian_slices(m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, jac0: &mut [f64], jac1: &mut [f64]) -> ::core::option::Option<()> {
+                let _ = (&m0, &m1);
+                #jac_store
+                ::core::option::Option::Some(())
+            }
+        }
+    };
+    Some((tokens, stats))
+}
+
+/// A residual expression as written, for doc comments (`m1.position - m0.position`).
+fn expression_text(expr: &syn::Expr) -> String {
+    expr.to_token_stream()
+        .to_string()
+        .replace(" . ", ".")
+        .replace(" (", "(")
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace(" ,", ",")
+}

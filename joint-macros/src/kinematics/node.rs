@@ -1,0 +1,35 @@
+//! Markers on nodes: the node's own position (and, for rigid nodes, its rotation).
+
+use crate::symbolic::Graph;
+
+use super::rotation::Parametrization;
+use super::{Coordinates, Kinematics, ParametrizationFn};
+
+/// NodePoint: p = x, v = ẋ.
+pub fn point(_g: &mut Graph, q: Coordinates) -> Kinematics {
+    Kinematics {
+        position: [q.coordinates[0], q.coordinates[1], q.coordinates[2]],
+        velocity: [q.velocities[0], q.velocities[1], q.velocities[2]],
+        rotation: None,
+        angular_velocity: None,
+        angular_velocity_local: None,
+        coordinates: q.coordinates,
+        velocities: q.velocities,
+    }
+}
+
+/// Rigid node: p = x, v = ẋ, A(θ), ω = G·θ̇, ω̄ = Ḡ·θ̇.
+pub fn rigid(g: &mut Graph, q: Coordinates, parametrization: ParametrizationFn) -> Kinematics {
+    let rot = parametrization(g, &q.coordinates[3..]);
+    let omega_local = Parametrization::apply(g, &rot.g_local_columns, &q.velocities[3..]);
+    let omega = Parametrization::apply(g, &rot.g_global_columns, &q.velocities[3..]);
+    Kinematics {
+        position: [q.coordinates[0], q.coordinates[1], q.coordinates[2]],
+        velocity: [q.velocities[0], q.velocities[1], q.velocities[2]],
+        rotation: Some(rot.rotation),
+        angular_velocity: Some(omega),
+        angular_velocity_local: Some(omega_local),
+        coordinates: q.coordinates,
+        velocities: q.velocities,
+    }
+}

@@ -1,0 +1,99 @@
+//! # joint-macros: a compile-time constraint compiler
+//!
+//! `joint!` reads a declarative joint definition — its two markers and the capability each must
+//! provide, its residual rows (axes) with their default mask, and its residual at position and
+//! velocity level as an expression over marker quantities — and emits, for every pairing of
+//! marker kinds, specialized straight-line Rust for the residuals and the Jacobian blocks. The
+//! Jacobians are derived symbolically while the macro expands: no hand-written Jacobians, no
+//! finite differences, no run-time differentiation.
+//!
+//! ```ignore
+//! joint_macros::joint! {
+//!     /// Exudyn's ObjectJointSpherical.
+//!     pub joint Spherical {
+//!         marker m0: Position;
+//!         marker m1: Position;
+//!         axes [x = 1, y = 1, z = 1];
+//!         position = m1.position - m0.position;
+//!         velocity = m1.velocity - m0.velocity;
+//!     }
+//! }
+//! ```
+//!
+//! `marker_kinematics!()` emits the kinematics of every marker kind on its own (position,
+//! velocity, rotation, angular velocity, Jacobians), for loads, sensors and connectors.
+//!
+//! The crate is a thin shim: the grammar ([`definition`]), the symbolic engine ([`symbolic`]),
+//! the marker kinematics ([`kinematics`]) and the generators ([`codegen`]) are plain Rust,
+//! tested and snapshot-tested directly.
+
+extern crate proc_macro;
+
+mod codegen;
+mod definition;
+mod kinematics;
+mod symbolic;
+
+#[cfg(test)]
+mod tests;
+
+use proc_macro2::TokenStream;
+
+/// Define a joint; see the crate documentation for the grammar.
+#[proc_macro]
+pub fn joint(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    expand_joint(input.into()).into()
+}
+
+/// Emit the `marker_kinematics` module with the kinematics of every built-in marker kind.
+#[proc_macro]
+pub fn marker_kinematics(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input: TokenStream = input.into();
+    if !input.is_empty() {
+        return syn::Error::new_spanned(input, "marker_kinematics!() takes no arguments")
+            .to_compile_error()
+            .into();
+    }
+    codegen::kinematics::expand().into()
+}
+
+/// The whole expansion of `joint!`, on proc_macro2 tokens (callable from tests).
+pub(crate) fn expand_joint(input: TokenStream) -> TokenStream {
+    let parsed: definition::parse::JointInput = match syn::parse2(input) {
+        Ok(p) => p,
+        Err(e) => return e.to_compile_error(),
+    };
+    let mut errors = definition::errors::Errors::new();
+    let stub_name = codegen::joint::module_name(&parsed.name.to_string());
+    let vis = parsed.vis.clone();
+    let Some(model) = definition::model::JointModel::from_input(parsed, &mut errors) else {
+        return with_stub(errors, &vis, &stub_name);
+    };
+    let (tokens, _stats) = codegen::joint::expand(&model, &mut errors);
+    if errors.is_empty() {
+        tokens
+    } else {
+        with_stub(errors, &vis, &stub_name)
+    }
+}
+
+/// On error, still emit an (empty) module of the joint's name, so that uses of it do not add
+/// a cascade of "unresolved" errors to the one that matters.
+fn with_stub(errors: definition::errors::Errors, vis: &syn::Visibility, name: &str) -> TokenStream {
+    let module = codegen_ident(name);
+    let errs = errors.to_compile_errors();
+    quote::quote! {
+        #errs
+        #[allow(dead_code, unused)]
+        #vis mod #module {
+            pub const ROWS: usize = 0;
+            pub fn kernel(_kind0: usize, _kind1: usize) -> ::core::option::Option<::core::convert::Infallible> {
+                ::core::option::Option::None
+            }
+        }
+    }
+}
+
+fn codegen_ident(name: &str) -> proc_macro2::Ident {
+    proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
+}
