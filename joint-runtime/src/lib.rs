@@ -1,1 +1,20 @@
-//! x
+//! # joint-runtime
+//!
+//! An Exudyn-compatible multibody system built on the kernels that `joint-macros` generates:
+//! items ([`items`]) are added to a [`MultibodySystem`]; [`assemble`] computes the topology
+//! once; [`physics`] evaluates the equations; [`solver`] runs Exudyn's generalized-α and
+//! static solvers; [`output`] and [`sensors`] give results as Exudyn does.
+
+pub mod assemble;
+pub mod dense;
+pub mod error;
+pub mod items;
+pub mod kernels;
+pub mod output;
+pub mod physics;
+pub mod system;
+
+pub use error::{Error, Result};
+pub use items::*;
+pub use output::OutputVariable;
+pub use system::MultibodySystem;

@@ -167,6 +167,51 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
             entries: wl.to_vec(),
         });
         if n > 0 {
+            // The velocity-dependent part of the angular accelerations, Σ_j ∂ω/∂q_j·q̇_j at
+            // constant rates: G_t·θ̇ (global) and Ḡ_t·θ̇ (local). Identically zero for Euler
+            // parameters, non-zero for Tait–Bryan angles.
+            let rate_part = |g: &mut Graph, w: [Id; 3]| -> [Id; 3] {
+                let mut out = [g.zero(); 3];
+                for (&q, &qt) in kin.coordinates.iter().zip(&kin.velocities) {
+                    let mut memo = HashMap::new();
+                    for r in 0..3 {
+                        let d = derivative_memo(g, w[r], q, &mut memo);
+                        let p = g.mul(d, qt);
+                        out[r] = g.add(out[r], p);
+                    }
+                }
+                out
+            };
+            let wt = rate_part(&mut g, w);
+            let wlt = rate_part(&mut g, wl);
+            funcs.push(Func {
+                name: "angular_acceleration_rate_part",
+                doc: "Velocity part of the global angular acceleration, G_t·θ̇".into(),
+                with_velocities: true,
+                with_force: false,
+                rows: 3,
+                columns: 0,
+                entries: wt.to_vec(),
+            });
+            funcs.push(Func {
+                name: "angular_acceleration_local_rate_part",
+                doc: "Velocity part of the local angular acceleration, Ḡ_t·θ̇".into(),
+                with_velocities: true,
+                with_force: false,
+                rows: 3,
+                columns: 0,
+                entries: wlt.to_vec(),
+            });
+            let jrl = jac(&mut g, wl, &kin.velocities);
+            funcs.push(Func {
+                name: "rotation_jacobian_local",
+                doc: format!("Local rotation Jacobian ∂ω̄/∂q̇, 3 × {n}"),
+                with_velocities: false,
+                with_force: false,
+                rows: 3,
+                columns: n,
+                entries: jrl,
+            });
             let jr = jac(&mut g, w, &kin.velocities);
             funcs.push(Func {
                 name: "rotation_jacobian",
@@ -202,9 +247,112 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
     }
 }
 
+/// Slice-based dispatch over kind indices for one kinematics function.
+fn dispatch(name: &str, doc: &str, with_velocities: bool, with_force: bool, output: Output) -> TokenStream {
+    let fname = ident(name);
+    let mut arms = Vec::new();
+    for (i, kind) in MarkerKind::ALL.iter().enumerate() {
+        let has_fn = match name {
+            "position" | "velocity" => true,
+            "position_jacobian" | "position_jacobian_t_times_vector_q" => kind.coordinate_count() > 0,
+            "rotation" | "angular_velocity" | "angular_velocity_local" => kind.has_orientation(),
+            _ => kind.has_orientation() && kind.coordinate_count() > 0,
+        };
+        let module = ident(kind.snake_name());
+        let il = lit(i);
+        let mut args = Vec::new();
+        if kind.parameter_count() > 0 {
+            args.push(quote!(parameters.try_into().ok()?));
+        }
+        if kind.coordinate_count() > 0 {
+            args.push(quote!(coordinates.try_into().ok()?));
+            if with_velocities {
+                args.push(quote!(velocities.try_into().ok()?));
+            }
+        }
+        if with_force {
+            args.push(quote!(force));
+        }
+        let arm = if has_fn {
+            match output {
+                Output::Vector => quote!(#il => ::core::option::Option::Some(#module::#fname(#(#args),*)),),
+                Output::Matrix3 => quote!(#il => ::core::option::Option::Some(#module::#fname(#(#args),*)),),
+                Output::Block => quote!(#il => {
+                    let m = #module::#fname(#(#args),*);
+                    let flat = m.as_flattened();
+                    if out.len() != flat.len() { return ::core::option::Option::None; }
+                    out.copy_from_slice(flat);
+                    ::core::option::Option::Some(())
+                }),
+            }
+        } else if matches!(output, Output::Block) && !kind.has_orientation() && name.starts_with("rotation") {
+            continue;
+        } else if matches!(output, Output::Block) && kind.coordinate_count() == 0 {
+            // No coordinates: an empty block.
+            quote!(#il => out.is_empty().then_some(()),)
+        } else {
+            continue;
+        };
+        arms.push(arm);
+    }
+    let mut params = vec![quote!(kind: usize), quote!(parameters: &[f64]), quote!(coordinates: &[f64])];
+    if with_velocities {
+        params.push(quote!(velocities: &[f64]));
+    }
+    if with_force {
+        params.push(quote!(force: &[f64; 3]));
+    }
+    let ret = match output {
+        Output::Vector => quote!(::core::option::Option<[f64; 3]>),
+        Output::Matrix3 => quote!(::core::option::Option<[[f64; 3]; 3]>),
+        Output::Block => {
+            params.push(quote!(out: &mut [f64]));
+            quote!(::core::option::Option<()>)
+        }
+    };
+    let doc = format!(" {doc} of marker kind `kind` (an index into [`MARKER_KINDS`]); `None` if the kind has no such quantity or a slice has the wrong length.");
+    quote! {
+        #[doc = #doc]
+        #[allow(unused_variables)]
+        pub fn #fname(#(#params),*) -> #ret {
+            match kind {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Output {
+    Vector,
+    Matrix3,
+    /// Row-major block written into `out`.
+    Block,
+}
+
 /// The `marker_kinematics` module: one submodule per built-in marker kind.
 pub fn expand() -> TokenStream {
     let modules: Vec<TokenStream> = MarkerKind::ALL.iter().map(|&k| kind_module(k)).collect();
+    let dispatchers = [
+        dispatch("position", "Global position", false, false, Output::Vector),
+        dispatch("velocity", "Global velocity", true, false, Output::Vector),
+        dispatch("rotation", "Rotation matrix", false, false, Output::Matrix3),
+        dispatch("angular_velocity", "Global angular velocity", true, false, Output::Vector),
+        dispatch("angular_velocity_local", "Local angular velocity", true, false, Output::Vector),
+        dispatch("angular_acceleration_rate_part", "G_t·θ̇", true, false, Output::Vector),
+        dispatch("angular_acceleration_local_rate_part", "Ḡ_t·θ̇", true, false, Output::Vector),
+        dispatch("position_jacobian", "Position Jacobian (3 × n, row-major)", false, false, Output::Block),
+        dispatch("rotation_jacobian", "Rotation Jacobian ∂ω/∂q̇ (3 × n, row-major)", false, false, Output::Block),
+        dispatch("rotation_jacobian_local", "Local rotation Jacobian ∂ω̄/∂q̇ (3 × n, row-major)", false, false, Output::Block),
+        dispatch(
+            "position_jacobian_t_times_vector_q",
+            "∂(J_posᵀ·f)/∂q (n × n, row-major)",
+            false,
+            true,
+            Output::Block,
+        ),
+    ];
     let names: Vec<&str> = MarkerKind::ALL.iter().map(|k| k.name()).collect();
     let n = lit(names.len());
     quote! {
@@ -213,6 +361,7 @@ pub fn expand() -> TokenStream {
         pub mod marker_kinematics {
             /// Kind names, in the compiler's canonical order (the kind indices of joint kernels).
             pub const MARKER_KINDS: [&str; #n] = [#(#names),*];
+            #(#dispatchers)*
             #(#modules)*
         }
     }

@@ -1,0 +1,67 @@
+//! Markers: where loads and connectors attach to bodies and nodes.
+
+use crate::items::{NodeIndex, ObjectIndex};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Marker {
+    /// The body's mass distribution (for LoadMassProportional); gives no position.
+    BodyMass { name: String, body: ObjectIndex },
+    BodyPosition { name: String, body: ObjectIndex, local_position: [f64; 3] },
+    BodyRigid { name: String, body: ObjectIndex, local_position: [f64; 3] },
+    NodePosition { name: String, node: NodeIndex },
+    NodeRigid { name: String, node: NodeIndex },
+}
+
+impl Marker {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Marker::BodyMass { .. } => "BodyMass",
+            Marker::BodyPosition { .. } => "BodyPosition",
+            Marker::BodyRigid { .. } => "BodyRigid",
+            Marker::NodePosition { .. } => "NodePosition",
+            Marker::NodeRigid { .. } => "NodeRigid",
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Marker::BodyMass { name, .. }
+            | Marker::BodyPosition { name, .. }
+            | Marker::BodyRigid { name, .. }
+            | Marker::NodePosition { name, .. }
+            | Marker::NodeRigid { name, .. } => name,
+        }
+    }
+
+    /// Whether the marker provides a position (everything but BodyMass).
+    pub fn provides_position(&self) -> bool {
+        !matches!(self, Marker::BodyMass { .. })
+    }
+
+    /// Whether the marker provides an orientation.
+    pub fn provides_orientation(&self) -> bool {
+        matches!(self, Marker::BodyRigid { .. } | Marker::NodeRigid { .. })
+    }
+
+    pub fn body_position(body: ObjectIndex, local_position: [f64; 3]) -> Marker {
+        Marker::BodyPosition {
+            name: String::new(),
+            body,
+            local_position,
+        }
+    }
+
+    pub fn body_mass(body: ObjectIndex) -> Marker {
+        Marker::BodyMass {
+            name: String::new(),
+            body,
+        }
+    }
+
+    pub fn node_position(node: NodeIndex) -> Marker {
+        Marker::NodePosition {
+            name: String::new(),
+            node,
+        }
+    }
+}

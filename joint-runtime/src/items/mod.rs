@@ -1,0 +1,37 @@
+//! The items of a multibody system, with Exudyn's parameters.
+
+pub mod load;
+pub mod marker;
+pub mod node;
+pub mod object;
+pub mod sensor;
+
+pub use load::Load;
+pub use marker::Marker;
+pub use node::Node;
+pub use object::{JointSphericalVisualization, Object};
+pub use sensor::{Sensor, SensorTarget};
+
+macro_rules! index_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub usize);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0
+            }
+        }
+    };
+}
+
+index_type!(/// Index of a node (Exudyn's NodeIndex).
+    NodeIndex);
+index_type!(/// Index of an object (Exudyn's ObjectIndex).
+    ObjectIndex);
+index_type!(/// Index of a marker (Exudyn's MarkerIndex).
+    MarkerIndex);
+index_type!(/// Index of a load (Exudyn's LoadIndex).
+    LoadIndex);
+index_type!(/// Index of a sensor (Exudyn's SensorIndex).
+    SensorIndex);

@@ -1,0 +1,117 @@
+//! Nodes: the carriers of coordinates.
+
+/// A node, with Exudyn's parameters. Coordinates are displacements relative to
+/// `reference_coordinates`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// NodePoint: 3 ODE2 coordinates [x, y, z].
+    Point {
+        name: String,
+        reference_coordinates: [f64; 3],
+        initial_coordinates: [f64; 3],
+        initial_velocities: [f64; 3],
+    },
+    /// NodeRigidBodyEP: [x, y, z, θ0, θ1, θ2, θ3] and, with `add_constraint_equation`, one AE
+    /// coordinate for θ·θ − 1 = 0.
+    RigidBodyEP {
+        name: String,
+        reference_coordinates: [f64; 7],
+        initial_coordinates: [f64; 7],
+        initial_velocities: [f64; 7],
+        add_constraint_equation: bool,
+    },
+    /// NodeRigidBodyRxyz: [x, y, z, ψ0, ψ1, ψ2], Tait–Bryan angles x-y-z.
+    RigidBodyRxyz {
+        name: String,
+        reference_coordinates: [f64; 6],
+        initial_coordinates: [f64; 6],
+        initial_velocities: [f64; 6],
+    },
+}
+
+impl Node {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Node::Point { .. } => "Point",
+            Node::RigidBodyEP { .. } => "RigidBodyEP",
+            Node::RigidBodyRxyz { .. } => "RigidBodyRxyz",
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Node::Point { name, .. } | Node::RigidBodyEP { name, .. } | Node::RigidBodyRxyz { name, .. } => name,
+        }
+    }
+
+    pub fn ode2_size(&self) -> usize {
+        self.reference_coordinates().len()
+    }
+
+    pub fn ae_size(&self) -> usize {
+        match self {
+            Node::RigidBodyEP {
+                add_constraint_equation: true,
+                ..
+            } => 1,
+            _ => 0,
+        }
+    }
+
+    pub fn reference_coordinates(&self) -> &[f64] {
+        match self {
+            Node::Point { reference_coordinates, .. } => reference_coordinates,
+            Node::RigidBodyEP { reference_coordinates, .. } => reference_coordinates,
+            Node::RigidBodyRxyz { reference_coordinates, .. } => reference_coordinates,
+        }
+    }
+
+    pub fn initial_coordinates(&self) -> &[f64] {
+        match self {
+            Node::Point { initial_coordinates, .. } => initial_coordinates,
+            Node::RigidBodyEP { initial_coordinates, .. } => initial_coordinates,
+            Node::RigidBodyRxyz { initial_coordinates, .. } => initial_coordinates,
+        }
+    }
+
+    pub fn initial_velocities(&self) -> &[f64] {
+        match self {
+            Node::Point { initial_velocities, .. } => initial_velocities,
+            Node::RigidBodyEP { initial_velocities, .. } => initial_velocities,
+            Node::RigidBodyRxyz { initial_velocities, .. } => initial_velocities,
+        }
+    }
+
+    /// Whether the node has a rotation (and thus orientation outputs that are not identity).
+    pub fn is_rigid(&self) -> bool {
+        !matches!(self, Node::Point { .. })
+    }
+
+    pub fn point(reference: [f64; 3]) -> Node {
+        Node::Point {
+            name: String::new(),
+            reference_coordinates: reference,
+            initial_coordinates: [0.0; 3],
+            initial_velocities: [0.0; 3],
+        }
+    }
+
+    pub fn rigid_body_ep(reference: [f64; 7]) -> Node {
+        Node::RigidBodyEP {
+            name: String::new(),
+            reference_coordinates: reference,
+            initial_coordinates: [0.0; 7],
+            initial_velocities: [0.0; 7],
+            add_constraint_equation: true,
+        }
+    }
+
+    pub fn rigid_body_rxyz(reference: [f64; 6]) -> Node {
+        Node::RigidBodyRxyz {
+            name: String::new(),
+            reference_coordinates: reference,
+            initial_coordinates: [0.0; 6],
+            initial_velocities: [0.0; 6],
+        }
+    }
+}

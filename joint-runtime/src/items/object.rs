@@ -1,0 +1,127 @@
+//! Objects: bodies, connectors and constraints.
+
+use crate::items::{MarkerIndex, NodeIndex};
+
+/// Visualization of ObjectJointSpherical (VObjectJointSpherical).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JointSphericalVisualization {
+    pub show: bool,
+    pub joint_radius: f64,
+    /// RGBA; R = −1 means the default connector colour.
+    pub color: [f64; 4],
+}
+
+impl Default for JointSphericalVisualization {
+    fn default() -> Self {
+        Self {
+            show: true,
+            joint_radius: 0.1,
+            color: [-1.0; 4],
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Object {
+    Ground {
+        name: String,
+        reference_position: [f64; 3],
+        /// Row-major rotation matrix.
+        reference_rotation: [[f64; 3]; 3],
+    },
+    MassPoint {
+        name: String,
+        mass: f64,
+        node: NodeIndex,
+    },
+    RigidBody {
+        name: String,
+        mass: f64,
+        /// [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy] about the body reference point, in body axes.
+        inertia: [f64; 6],
+        center_of_mass: [f64; 3],
+        node: NodeIndex,
+    },
+    ConnectorSpringDamper {
+        name: String,
+        markers: [MarkerIndex; 2],
+        reference_length: f64,
+        stiffness: f64,
+        damping: f64,
+        force: f64,
+        velocity_offset: f64,
+        active: bool,
+    },
+    ConnectorCartesianSpringDamper {
+        name: String,
+        markers: [MarkerIndex; 2],
+        stiffness: [f64; 3],
+        damping: [f64; 3],
+        offset: [f64; 3],
+        active: bool,
+    },
+    JointSpherical {
+        name: String,
+        markers: [MarkerIndex; 2],
+        /// Per global axis: 1 = constrained, 0 = free. Stored as given so that assemble can
+        /// report values other than 0 and 1.
+        constrained_axes: [i64; 3],
+        active: bool,
+        visualization: JointSphericalVisualization,
+    },
+}
+
+impl Object {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Object::Ground { .. } => "Ground",
+            Object::MassPoint { .. } => "MassPoint",
+            Object::RigidBody { .. } => "RigidBody",
+            Object::ConnectorSpringDamper { .. } => "ConnectorSpringDamper",
+            Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
+            Object::JointSpherical { .. } => "JointSpherical",
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Object::Ground { name, .. }
+            | Object::MassPoint { name, .. }
+            | Object::RigidBody { name, .. }
+            | Object::ConnectorSpringDamper { name, .. }
+            | Object::ConnectorCartesianSpringDamper { name, .. }
+            | Object::JointSpherical { name, .. } => name,
+        }
+    }
+
+    pub fn is_body(&self) -> bool {
+        matches!(self, Object::Ground { .. } | Object::MassPoint { .. } | Object::RigidBody { .. })
+    }
+
+    pub fn markers(&self) -> Option<[MarkerIndex; 2]> {
+        match self {
+            Object::ConnectorSpringDamper { markers, .. }
+            | Object::ConnectorCartesianSpringDamper { markers, .. }
+            | Object::JointSpherical { markers, .. } => Some(*markers),
+            _ => None,
+        }
+    }
+
+    pub fn ground() -> Object {
+        Object::Ground {
+            name: String::new(),
+            reference_position: [0.0; 3],
+            reference_rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+        }
+    }
+
+    pub fn joint_spherical(markers: [MarkerIndex; 2]) -> Object {
+        Object::JointSpherical {
+            name: String::new(),
+            markers,
+            constrained_axes: [1, 1, 1],
+            active: true,
+            visualization: JointSphericalVisualization::default(),
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! Sensors: output variables recorded over time.
+
+use crate::items::{LoadIndex, MarkerIndex, NodeIndex, ObjectIndex};
+use crate::output::OutputVariable;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SensorTarget {
+    Node(NodeIndex),
+    Object(ObjectIndex),
+    Body { body: ObjectIndex, local_position: [f64; 3] },
+    Marker(MarkerIndex),
+    Load(LoadIndex),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sensor {
+    pub name: String,
+    pub target: SensorTarget,
+    /// Unused for SensorLoad.
+    pub output: OutputVariable,
+    pub store_internal: bool,
+    pub write_to_file: bool,
+    pub file_name: String,
+}
+
+impl Sensor {
+    pub fn type_name(&self) -> &'static str {
+        match self.target {
+            SensorTarget::Node(_) => "Node",
+            SensorTarget::Object(_) => "Object",
+            SensorTarget::Body { .. } => "Body",
+            SensorTarget::Marker(_) => "Marker",
+            SensorTarget::Load(_) => "Load",
+        }
+    }
+
+    fn new(target: SensorTarget, output: OutputVariable) -> Sensor {
+        Sensor {
+            name: String::new(),
+            target,
+            output,
+            store_internal: true,
+            write_to_file: false,
+            file_name: String::new(),
+        }
+    }
+
+    pub fn node(node: NodeIndex, output: OutputVariable) -> Sensor {
+        Sensor::new(SensorTarget::Node(node), output)
+    }
+
+    pub fn object(object: ObjectIndex, output: OutputVariable) -> Sensor {
+        Sensor::new(SensorTarget::Object(object), output)
+    }
+
+    pub fn body(body: ObjectIndex, local_position: [f64; 3], output: OutputVariable) -> Sensor {
+        Sensor::new(SensorTarget::Body { body, local_position }, output)
+    }
+
+    pub fn marker(marker: MarkerIndex, output: OutputVariable) -> Sensor {
+        Sensor::new(SensorTarget::Marker(marker), output)
+    }
+
+    pub fn load(load: LoadIndex) -> Sensor {
+        Sensor::new(SensorTarget::Load(load), OutputVariable::Force)
+    }
+}
