@@ -6,15 +6,22 @@
 //! static solvers; [`output`] and [`sensors`] give results as Exudyn does.
 
 pub mod assemble;
+pub mod create;
 pub mod dense;
 pub mod error;
 pub mod items;
 pub mod kernels;
 pub mod output;
 pub mod physics;
+pub mod sensors;
+pub mod simulation;
+pub mod solver;
 pub mod system;
 
 pub use error::{Error, Result};
 pub use items::*;
 pub use output::OutputVariable;
 pub use system::MultibodySystem;
+pub use simulation::{Simulation, State};
+pub use solver::settings::SimulationSettings;
+pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};

@@ -663,3 +663,36 @@ pub struct ConnectorForce {
     pub d_force_d_delta_p: Matrix3<f64>,
     pub d_force_d_delta_v: Matrix3<f64>,
 }
+
+impl Topology {
+    /// out += M(qt)·x
+    pub fn add_mass_times(&self, qt: &[f64], x: &[f64], out: &mut [f64], scratch: &mut Scratch) {
+        for body in &self.bodies {
+            match body {
+                BodyTopology::MassPoint { ode2, mass } => {
+                    for i in 0..3 {
+                        out[ode2 + i] += mass * x[ode2 + i];
+                    }
+                }
+                BodyTopology::Rigid {
+                    ode2,
+                    rotation,
+                    mass,
+                    inertia,
+                    center_of_mass,
+                } => {
+                    let n = ode2.len();
+                    let block = &mut scratch.block[..n * n];
+                    rigid_mass_matrix(*rotation, *mass, inertia, center_of_mass, &qt[ode2.clone()], block);
+                    for i in 0..n {
+                        let mut s = 0.0;
+                        for j in 0..n {
+                            s += block[i * n + j] * x[ode2.start + j];
+                        }
+                        out[ode2.start + i] += s;
+                    }
+                }
+            }
+        }
+    }
+}

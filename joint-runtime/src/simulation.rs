@@ -1,0 +1,110 @@
+//! An assembled system: items, topology and state — what the solvers advance and the outputs
+//! read.
+
+use crate::assemble::Topology;
+use crate::error::{Error, Result};
+use crate::solver::newton::NewtonStatistics;
+use crate::system::MultibodySystem;
+
+/// The state of the system (Exudyn's "current" configuration).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State {
+    pub time: f64,
+    /// ODE2 coordinates (displacements relative to the reference).
+    pub q: Vec<f64>,
+    pub v: Vec<f64>,
+    /// True accelerations.
+    pub a: Vec<f64>,
+    /// AE coordinates (Lagrange multipliers, unscaled).
+    pub lambda: Vec<f64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SolverStatistics {
+    pub steps: usize,
+    pub newton: NewtonStatistics,
+    pub last_step_size: f64,
+    pub solver_seconds: f64,
+}
+
+/// A system after `assemble()`.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    pub mbs: MultibodySystem,
+    pub topology: Topology,
+    pub state: State,
+    /// Per sensor: rows `[t, values…]`.
+    pub sensor_data: Vec<Vec<Vec<f64>>>,
+    pub statistics: SolverStatistics,
+}
+
+impl MultibodySystem {
+    /// Exudyn's `mbs.Assemble()`: check every item, lay out the coordinates, select the
+    /// generated kernels, and set the state to the initial values.
+    pub fn assemble(&self) -> Result<Simulation> {
+        let topology = Topology::build(self)?;
+        let mut q = Vec::with_capacity(topology.n_ode2);
+        let mut v = Vec::with_capacity(topology.n_ode2);
+        for node in &self.nodes {
+            q.extend_from_slice(node.initial_coordinates());
+            v.extend_from_slice(node.initial_velocities());
+        }
+        let n2 = topology.n_ode2;
+        let nae = topology.n_ae;
+        let sim = Simulation {
+            mbs: self.clone(),
+            state: State {
+                time: 0.0,
+                q,
+                v,
+                a: vec![0.0; n2],
+                lambda: vec![0.0; nae],
+            },
+            sensor_data: vec![Vec::new(); self.sensors.len()],
+            statistics: SolverStatistics::default(),
+            topology,
+        };
+        // Evaluate every sensor once so that an output variable the item does not have is
+        // reported now, not in the middle of a run.
+        for i in 0..self.sensors.len() {
+            sim.sensor_value(i)?;
+        }
+        Ok(sim)
+    }
+}
+
+impl Simulation {
+    /// The error for a singular iteration matrix, naming the items behind the equation.
+    pub fn singular_error(&self, column: usize, t: f64) -> Error {
+        let n2 = self.topology.n_ode2;
+        let what = if column < n2 {
+            let owner = &self.topology.ode2_owner[column];
+            format!("ODE2 coordinate {column} of {owner}")
+        } else {
+            let k = column - n2;
+            let owner = &self.topology.ae_owner[k];
+            let mut bodies = Vec::new();
+            if let Some(j) = self.topology.joints.iter().find(|j| k >= j.ae && k < j.ae + 3) {
+                for &m in &j.markers {
+                    bodies.push(format!("{}", self.mbs.marker_ref(m)));
+                }
+            }
+            if bodies.is_empty() {
+                format!("algebraic equation {k} of {owner}")
+            } else {
+                format!("algebraic equation {k} of {owner} (markers {})", bodies.join(", "))
+            }
+        };
+        Error::SingularSystem {
+            message: format!(
+                "the iteration matrix is singular at t = {t}: no pivot for {what}; check for redundant constraints or bodies without mass or constraint"
+            ),
+        }
+    }
+
+    pub fn clear_sensor_data(&mut self) {
+        for d in &mut self.sensor_data {
+            d.clear();
+        }
+    }
+}

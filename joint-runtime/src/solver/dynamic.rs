@@ -1,0 +1,467 @@
+//! Exudyn's implicit second-order solver: generalized-α (Arnold & Brüls) or Newmark, index 3 or
+//! index 2, with Exudyn's predictor, scaling, Jacobian (and its omitted terms), initial
+//! accelerations and adaptive step reduction/recovery (spec/solver.md §2–5).
+
+use super::newton::{NewtonOutcome, NewtonProblem, newton};
+use super::settings::{SimulationSettings, TimeIntegrationSettings};
+use crate::dense::{DenseLu, SingularColumn};
+use crate::error::{Error, Result};
+use crate::physics::{ConstraintLevel, Scratch};
+use crate::simulation::Simulation;
+
+/// Integration constants of one run.
+#[derive(Clone, Copy, Debug)]
+struct Constants {
+    alpha_m: f64,
+    alpha_f: f64,
+    beta: f64,
+    gamma: f64,
+    newmark: bool,
+}
+
+impl Constants {
+    fn new(s: &TimeIntegrationSettings) -> Constants {
+        let ga = &s.generalized_alpha;
+        if ga.use_newmark {
+            Constants {
+                alpha_m: 0.5,
+                alpha_f: 0.5,
+                beta: ga.newmark_beta,
+                gamma: ga.newmark_gamma,
+                newmark: true,
+            }
+        } else {
+            let rho = ga.spectral_radius;
+            let alpha_m = (2.0 * rho - 1.0) / (rho + 1.0);
+            let alpha_f = rho / (rho + 1.0);
+            let gamma = 0.5 + alpha_f - alpha_m;
+            let beta = 0.25 * (gamma + 0.5) * (gamma + 0.5);
+            Constants {
+                alpha_m,
+                alpha_f,
+                beta,
+                gamma,
+                newmark: false,
+            }
+        }
+    }
+}
+
+/// The Newton problem of one time step, with all buffers (no allocation per step).
+pub(crate) struct StepProblem<'a> {
+    sim: &'a mut Simulation,
+    c: Constants,
+    index2: bool,
+    rel_eps: f64,
+    min_coord: f64,
+    c_err: f64,
+    // step data
+    h: f64,
+    s: f64,
+    beta_p: f64,
+    gamma_p: f64,
+    // start of step
+    q_n: Vec<f64>,
+    v_n: Vec<f64>,
+    acc_n: Vec<f64>,
+    a_start: Vec<f64>,
+    /// The algorithmic-acceleration buffer (see the reset quirk in spec/solver.md §5).
+    a_buf: Vec<f64>,
+    // iterate buffers
+    qt: Vec<f64>,
+    f: Vec<f64>,
+    rhs: Vec<f64>,
+    jac: Vec<f64>,
+    lu: DenseLu,
+    solve_scratch: Vec<f64>,
+    lambda_diag: Vec<f64>,
+    scratch: Scratch,
+}
+
+impl<'a> StepProblem<'a> {
+    fn new(sim: &'a mut Simulation, settings: &TimeIntegrationSettings) -> Self {
+        let n2 = sim.topology.n_ode2;
+        let nae = sim.topology.n_ae;
+        let n = n2 + nae;
+        let mut lambda_diag = vec![0.0; nae];
+        sim.topology.constraint_lambda_diagonal(&mut lambda_diag);
+        let nd = &settings.newton.numerical_differentiation;
+        StepProblem {
+            c: Constants::new(settings),
+            index2: settings.generalized_alpha.use_index2_constraints,
+            rel_eps: nd.relative_epsilon,
+            min_coord: nd.minimum_coordinate_size,
+            c_err: if settings.newton.weight_tolerance_per_coordinate {
+                (n as f64).sqrt()
+            } else {
+                1.0
+            },
+            h: 0.0,
+            s: 0.0,
+            beta_p: 0.0,
+            gamma_p: 0.0,
+            q_n: vec![0.0; n2],
+            v_n: vec![0.0; n2],
+            acc_n: vec![0.0; n2],
+            a_start: vec![0.0; n2],
+            a_buf: vec![0.0; n2],
+            qt: vec![0.0; n2],
+            f: vec![0.0; n2],
+            rhs: vec![0.0; n],
+            jac: vec![0.0; n * n],
+            lu: DenseLu::new(n),
+            solve_scratch: vec![0.0; n],
+            lambda_diag,
+            scratch: Scratch::new(),
+            sim,
+        }
+    }
+
+    fn set_step_size(&mut self, h: f64) {
+        let c = &self.c;
+        self.h = h;
+        self.s = c.beta * h * h;
+        self.beta_p = (1.0 - c.alpha_m) / (h * h * c.beta * (1.0 - c.alpha_f));
+        self.gamma_p = c.gamma / (h * c.beta);
+    }
+
+    fn save_start_of_step(&mut self) {
+        let st = &self.sim.state;
+        self.q_n.copy_from_slice(&st.q);
+        self.v_n.copy_from_slice(&st.v);
+        self.acc_n.copy_from_slice(&st.a);
+        self.a_start.copy_from_slice(&self.a_buf);
+    }
+
+    /// Restore q, v, ä (not the a-buffer: Exudyn's quirk on step reduction).
+    fn restore_start_of_step(&mut self) {
+        let st = &mut self.sim.state;
+        st.q.copy_from_slice(&self.q_n);
+        st.v.copy_from_slice(&self.v_n);
+        st.a.copy_from_slice(&self.acc_n);
+    }
+
+    /// The predictor (spec/solver.md §2.3), using the a-buffer as a_n.
+    fn predictor(&mut self) {
+        let (h, c) = (self.h, self.c);
+        let st = &mut self.sim.state;
+        for i in 0..st.q.len() {
+            let a_n = self.a_buf[i];
+            if c.newmark {
+                st.q[i] = self.q_n[i] + h * self.v_n[i] + h * h * (0.5 - c.beta) * self.acc_n[i];
+                st.v[i] = self.v_n[i] + h * (1.0 - c.gamma) * self.acc_n[i];
+                self.a_buf[i] = (c.alpha_f * self.acc_n[i] - c.alpha_m * a_n) / (1.0 - c.alpha_m);
+            } else {
+                let mut q = self.q_n[i] + h * self.v_n[i] + h * h * (0.5 - c.beta) * a_n;
+                let mut v = self.v_n[i] + h * (1.0 - c.gamma) * a_n;
+                let a_star = (c.alpha_f * self.acc_n[i] - c.alpha_m * a_n) / (1.0 - c.alpha_m);
+                self.a_buf[i] = a_star;
+                q += h * h * c.beta * a_star;
+                v += h * c.gamma * a_star;
+                st.q[i] = q;
+                st.v[i] = v;
+            }
+            st.a[i] = 0.0;
+        }
+        st.lambda.fill(0.0);
+    }
+
+    /// End of step: a_{n+1} = a* + (1−αf)/(1−αm)·ä_{n+1}.
+    fn finalize(&mut self) {
+        let c = self.c;
+        for i in 0..self.a_buf.len() {
+            self.a_buf[i] += (1.0 - c.alpha_f) / (1.0 - c.alpha_m) * self.sim.state.a[i];
+        }
+    }
+}
+
+impl NewtonProblem for StepProblem<'_> {
+    fn residual(&mut self) -> f64 {
+        let topo = &self.sim.topology;
+        let st = &self.sim.state;
+        let n2 = topo.n_ode2;
+        topo.total_coordinates(&st.q, &mut self.qt);
+        // r_q = M ä − f + C_qᵀ λ
+        topo.ode2_rhs(&self.qt, &st.v, 1.0, &mut self.f, &mut self.scratch);
+        let (rq, rg) = self.rhs.split_at_mut(n2);
+        for i in 0..n2 {
+            rq[i] = -self.f[i];
+        }
+        topo.add_mass_times(&self.qt, &st.a, rq, &mut self.scratch);
+        topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
+        let level = if self.index2 {
+            ConstraintLevel::Velocity
+        } else {
+            ConstraintLevel::Position
+        };
+        topo.constraint_residual(&self.qt, &st.v, &st.lambda, level, rg);
+        let err = self.rhs.iter().map(|x| x * x).sum::<f64>().sqrt() / self.c_err;
+        for x in &mut self.rhs[..n2] {
+            *x *= self.s;
+        }
+        err
+    }
+
+    fn factorize_jacobian(&mut self) -> std::result::Result<(), SingularColumn> {
+        let topo = &self.sim.topology;
+        let st = &self.sim.state;
+        let n2 = topo.n_ode2;
+        let n = n2 + topo.n_ae;
+        let (s, bp, gp) = (self.s, self.beta_p, self.gamma_p);
+        self.jac.fill(0.0);
+        topo.total_coordinates(&st.q, &mut self.qt);
+        topo.add_mass_matrix(&self.qt, s * bp, &mut self.jac, n, &mut self.scratch);
+        topo.add_body_jacobians_fd(
+            &st.q,
+            &self.qt,
+            &st.v,
+            s,
+            s * gp,
+            self.rel_eps,
+            self.min_coord,
+            &mut self.jac,
+            n,
+            &mut self.scratch,
+        );
+        topo.add_connector_jacobians(&self.qt, &st.v, s, s * gp, &mut self.jac, n, &mut self.scratch);
+        let ae_factor = if self.index2 { gp } else { 1.0 };
+        let jac = &mut self.jac;
+        topo.for_each_constraint_jacobian_row(&self.qt, &mut self.scratch, |row, col, vals| {
+            let r = n2 + row;
+            for (i, x) in vals.iter().enumerate() {
+                jac[r * n + col + i] += ae_factor * x;
+                jac[(col + i) * n + r] += x;
+            }
+        });
+        for (k, d) in self.lambda_diag.iter().enumerate() {
+            if *d != 0.0 {
+                jac[(n2 + k) * n + n2 + k] += d / s;
+            }
+        }
+        self.lu.factorize(&self.jac)
+    }
+
+    fn apply_newton_step(&mut self) {
+        self.lu.solve_in_place(&mut self.rhs, &mut self.solve_scratch);
+        let st = &mut self.sim.state;
+        let n2 = st.q.len();
+        for i in 0..n2 {
+            let d = self.rhs[i];
+            st.q[i] -= d;
+            st.v[i] -= self.gamma_p * d;
+            st.a[i] -= self.beta_p * d;
+        }
+        for (k, l) in st.lambda.iter_mut().enumerate() {
+            *l -= self.rhs[n2 + k] / self.s;
+        }
+    }
+
+    fn diverged(&self, max_norm: f64) -> bool {
+        let st = &self.sim.state;
+        let q2: f64 = st.q.iter().map(|x| x * x).sum();
+        let v2: f64 = st.v.iter().map(|x| x * x).sum();
+        q2 >= max_norm || v2 >= max_norm || q2.is_nan() || v2.is_nan() || st.lambda.iter().any(|x| x.is_nan())
+    }
+
+    fn restart(&mut self) {
+        self.restore_start_of_step();
+        self.a_buf.copy_from_slice(&self.a_start);
+        self.predictor();
+    }
+}
+
+impl Simulation {
+    /// Exudyn's `mbs.SolveDynamic(simulationSettings)` with the implicit (generalized-α) solver.
+    pub fn solve_dynamic(&mut self, settings: &SimulationSettings) -> Result<()> {
+        let ti = &settings.time_integration;
+        validate_time_integration(ti)?;
+        self.statistics = Default::default();
+        let started = std::time::Instant::now();
+        self.state.time = ti.start_time;
+        self.clear_sensor_data();
+        self.initial_accelerations(ti)?;
+        self.write_sensors_initial(settings);
+
+        let h_max = (ti.end_time - ti.start_time) / ti.number_of_steps as f64;
+        let mut h = h_max;
+        let mut step_index: usize = 0;
+        let mut steps_since_change: usize = 0;
+        let mut jacobian_required = true;
+        let mut writer = self.sensor_writer(settings);
+        let end = ti.end_time;
+        let mut stats = self.statistics.newton;
+        {
+            let mut p = StepProblem::new(self, ti);
+            p.a_buf.copy_from_slice(&p.sim.state.a);
+            while p.sim.state.time < end - 1e-10 {
+                let t_n = p.sim.state.time;
+                if ti.adaptive_step && t_n + h > end {
+                    h = end - t_n;
+                }
+                p.save_start_of_step();
+                let mut t_new;
+                let iterations = loop {
+                    t_new = if ti.adaptive_step {
+                        t_n + h
+                    } else {
+                        (step_index + 1) as f64 * h + ti.start_time
+                    };
+                    p.sim.state.time = t_new;
+                    p.set_step_size(h);
+                    p.predictor();
+                    match newton(&mut p, &ti.newton, &mut jacobian_required, &mut stats) {
+                        NewtonOutcome::Converged { iterations } => break iterations,
+                        NewtonOutcome::Singular(col) => {
+                            return Err(p.sim.singular_error(col.0, t_new));
+                        }
+                        NewtonOutcome::Failed { .. } => {
+                            if !ti.adaptive_step {
+                                return Err(Error::SolverFailed {
+                                    message: format!("Newton did not converge at t = {t_new} (adaptiveStep is off)"),
+                                });
+                            }
+                            if h <= ti.minimum_step_size {
+                                return Err(Error::SolverFailed {
+                                    message: format!(
+                                        "Newton did not converge at t = {t_new} with the minimum step size {}",
+                                        ti.minimum_step_size
+                                    ),
+                                });
+                            }
+                            p.restore_start_of_step();
+                            p.sim.state.time = t_n;
+                            h = ti.minimum_step_size.max(h * ti.adaptive_step_decrease);
+                            steps_since_change = 0;
+                        }
+                    }
+                };
+                p.finalize();
+                step_index += 1;
+                p.sim.statistics.steps = step_index;
+                p.sim.statistics.last_step_size = h;
+                writer.after_step(p.sim, h, end);
+                steps_since_change += 1;
+                // one discontinuous iteration per step (no contact items)
+                if steps_since_change >= ti.adaptive_step_recovery_steps
+                    && iterations + 1 <= ti.adaptive_step_recovery_iterations
+                {
+                    h = h_max.min(ti.adaptive_step_increase * h);
+                    steps_since_change = 0;
+                }
+            }
+        }
+        self.statistics.newton = stats;
+        self.statistics.solver_seconds = started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Consistent initial accelerations (spec/solver.md §3).
+    fn initial_accelerations(&mut self, ti: &TimeIntegrationSettings) -> Result<()> {
+        let ga = &ti.generalized_alpha;
+        let n2 = self.topology.n_ode2;
+        let nae = self.topology.n_ae;
+        self.state.lambda.fill(0.0);
+        if !ga.compute_initial_accelerations {
+            if ga.reset_accelerations {
+                self.state.a.fill(0.0);
+            }
+            return Ok(());
+        }
+        let n = n2 + nae;
+        let topo = &self.topology;
+        let mut scratch = Scratch::new();
+        let mut qt = vec![0.0; n2];
+        topo.total_coordinates(&self.state.q, &mut qt);
+        let mut jac = vec![0.0; n * n];
+        topo.add_mass_matrix(&qt, 1.0, &mut jac, n, &mut scratch);
+        topo.for_each_constraint_jacobian_row(&qt, &mut scratch, |row, col, vals| {
+            for (i, x) in vals.iter().enumerate() {
+                jac[(n2 + row) * n + col + i] += x;
+                jac[(col + i) * n + n2 + row] += x;
+            }
+        });
+        let mut diag = vec![0.0; nae];
+        topo.constraint_lambda_diagonal(&mut diag);
+        for (k, d) in diag.iter().enumerate() {
+            jac[(n2 + k) * n + n2 + k] += d;
+        }
+        let mut b = vec![0.0; n];
+        topo.ode2_rhs(&qt, &self.state.v, 1.0, &mut b[..n2], &mut scratch);
+        let v = self.state.v.clone();
+        let v_norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if v_norm > 1e-10 {
+            // c = −(∂(C_q v)/∂q) v by forward differences of the velocity-level constraints
+            // (C_q v is the velocity-level residual), ε_i = 1e-7·max(0.01, |q_i|).
+            let mut g0 = vec![0.0; nae];
+            let mut g1 = vec![0.0; nae];
+            let zero_l = vec![0.0; nae];
+            topo.constraint_residual(&qt, &v, &zero_l, ConstraintLevel::Velocity, &mut g0);
+            let mut c = vec![0.0; nae];
+            let mut qp = qt.clone();
+            for i in 0..n2 {
+                if v[i] == 0.0 {
+                    continue;
+                }
+                let eps = 1e-7 * 0.01f64.max(self.state.q[i].abs());
+                qp[i] = topo.reference[i] + (self.state.q[i] + eps);
+                topo.constraint_residual(&qp, &v, &zero_l, ConstraintLevel::Velocity, &mut g1);
+                qp[i] = qt[i];
+                for k in 0..nae {
+                    c[k] -= (g1[k] - g0[k]) / eps * v[i];
+                }
+            }
+            // free axes and inactive joints: their equation is λ = 0
+            for k in 0..nae {
+                b[n2 + k] = if diag[k] != 0.0 { 0.0 } else { c[k] };
+            }
+        }
+        let mut lu = DenseLu::new(n);
+        match lu.factorize(&jac) {
+            Ok(()) => {
+                let mut s = vec![0.0; n];
+                lu.solve_in_place(&mut b, &mut s);
+                self.state.a.copy_from_slice(&b[..n2]);
+                if ga.store_initial_algebraic_coordinates {
+                    self.state.lambda.copy_from_slice(&b[n2..]);
+                }
+            }
+            Err(_) => {
+                // Exudyn warns and starts from zero accelerations.
+                self.state.a.fill(0.0);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn validate_time_integration(ti: &TimeIntegrationSettings) -> Result<()> {
+    let ga = &ti.generalized_alpha;
+    if ga.use_index2_constraints && !ga.use_newmark {
+        return Err(Error::setting(
+            "timeIntegration.generalizedAlpha.useIndex2Constraints",
+            "index-2 constraints need useNewmark = True (as in Exudyn)",
+        ));
+    }
+    if !(ti.end_time > ti.start_time) || !ti.end_time.is_finite() || !ti.start_time.is_finite() {
+        return Err(Error::setting(
+            "timeIntegration.endTime",
+            format!("endTime ({}) must be finite and greater than startTime ({})", ti.end_time, ti.start_time),
+        ));
+    }
+    if ti.number_of_steps == 0 {
+        return Err(Error::setting("timeIntegration.numberOfSteps", "must be at least 1"));
+    }
+    if !(0.0..=1.0).contains(&ga.spectral_radius) {
+        return Err(Error::setting(
+            "timeIntegration.generalizedAlpha.spectralRadius",
+            format!("must lie in [0, 1], found {}", ga.spectral_radius),
+        ));
+    }
+    if ga.use_newmark && !(ga.newmark_beta > 0.0) {
+        return Err(Error::setting(
+            "timeIntegration.generalizedAlpha.newmarkBeta",
+            format!("must be > 0, found {}", ga.newmark_beta),
+        ));
+    }
+    Ok(())
+}

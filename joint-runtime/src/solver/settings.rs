@@ -1,0 +1,202 @@
+//! Simulation settings with Exudyn's names (snake_case here, camelCase in model files) and
+//! Exudyn 1.13.6's defaults (spec/solver.md §7).
+
+/// `newton.numericalDifferentiation`
+#[derive(Clone, Debug, PartialEq)]
+pub struct NumericalDifferentiation {
+    pub relative_epsilon: f64,
+    pub minimum_coordinate_size: f64,
+}
+
+impl Default for NumericalDifferentiation {
+    fn default() -> Self {
+        Self {
+            relative_epsilon: 1e-7,
+            minimum_coordinate_size: 0.01,
+        }
+    }
+}
+
+/// `timeIntegration.newton` / `staticSolver.newton`
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewtonSettings {
+    /// false: linear problem, one iteration.
+    pub active: bool,
+    pub use_modified_newton: bool,
+    pub relative_tolerance: f64,
+    pub absolute_tolerance: f64,
+    pub max_iterations: usize,
+    pub max_modified_newton_iterations: usize,
+    pub max_modified_newton_restart_iterations: usize,
+    pub modified_newton_contractivity: f64,
+    pub modified_newton_jac_update_per_step: bool,
+    pub adapt_initial_residual: bool,
+    pub maximum_solution_norm: f64,
+    pub weight_tolerance_per_coordinate: bool,
+    pub numerical_differentiation: NumericalDifferentiation,
+}
+
+impl Default for NewtonSettings {
+    fn default() -> Self {
+        Self {
+            active: true,
+            use_modified_newton: true,
+            relative_tolerance: 1e-8,
+            absolute_tolerance: 1e-10,
+            max_iterations: 25,
+            max_modified_newton_iterations: 8,
+            max_modified_newton_restart_iterations: 7,
+            modified_newton_contractivity: 0.5,
+            modified_newton_jac_update_per_step: false,
+            adapt_initial_residual: true,
+            maximum_solution_norm: 1e38,
+            weight_tolerance_per_coordinate: false,
+            numerical_differentiation: NumericalDifferentiation::default(),
+        }
+    }
+}
+
+/// `timeIntegration.generalizedAlpha`
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneralizedAlphaSettings {
+    pub spectral_radius: f64,
+    pub use_newmark: bool,
+    pub use_index2_constraints: bool,
+    pub newmark_beta: f64,
+    pub newmark_gamma: f64,
+    pub compute_initial_accelerations: bool,
+    pub reset_accelerations: bool,
+    pub store_initial_algebraic_coordinates: bool,
+}
+
+impl Default for GeneralizedAlphaSettings {
+    fn default() -> Self {
+        Self {
+            spectral_radius: 0.9,
+            use_newmark: false,
+            use_index2_constraints: false,
+            newmark_beta: 0.25,
+            newmark_gamma: 0.5,
+            compute_initial_accelerations: true,
+            reset_accelerations: false,
+            store_initial_algebraic_coordinates: true,
+        }
+    }
+}
+
+/// `timeIntegration`
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeIntegrationSettings {
+    pub start_time: f64,
+    pub end_time: f64,
+    pub number_of_steps: usize,
+    pub adaptive_step: bool,
+    pub adaptive_step_decrease: f64,
+    pub adaptive_step_increase: f64,
+    pub adaptive_step_recovery_steps: usize,
+    pub adaptive_step_recovery_iterations: usize,
+    pub minimum_step_size: f64,
+    pub reuse_constant_mass_matrix: bool,
+    pub generalized_alpha: GeneralizedAlphaSettings,
+    pub newton: NewtonSettings,
+}
+
+impl Default for TimeIntegrationSettings {
+    fn default() -> Self {
+        Self {
+            start_time: 0.0,
+            end_time: 1.0,
+            number_of_steps: 100,
+            adaptive_step: true,
+            adaptive_step_decrease: 0.5,
+            adaptive_step_increase: 2.0,
+            adaptive_step_recovery_steps: 10,
+            adaptive_step_recovery_iterations: 7,
+            minimum_step_size: 1e-8,
+            reuse_constant_mass_matrix: true,
+            generalized_alpha: GeneralizedAlphaSettings::default(),
+            newton: NewtonSettings::default(),
+        }
+    }
+}
+
+/// `staticSolver`
+#[derive(Clone, Debug, PartialEq)]
+pub struct StaticSolverSettings {
+    pub number_of_load_steps: usize,
+    pub load_step_duration: f64,
+    pub load_step_start: f64,
+    pub load_step_geometric: bool,
+    pub load_step_geometric_range: f64,
+    pub use_load_factor: bool,
+    pub adaptive_step: bool,
+    pub adaptive_step_decrease: f64,
+    pub adaptive_step_increase: f64,
+    pub adaptive_step_recovery_steps: usize,
+    pub adaptive_step_recovery_iterations: usize,
+    pub minimum_step_size: f64,
+    pub compute_loads_jacobian: bool,
+    pub newton: NewtonSettings,
+}
+
+impl Default for StaticSolverSettings {
+    fn default() -> Self {
+        Self {
+            number_of_load_steps: 1,
+            load_step_duration: 1.0,
+            load_step_start: 0.0,
+            load_step_geometric: false,
+            load_step_geometric_range: 1000.0,
+            use_load_factor: true,
+            adaptive_step: true,
+            adaptive_step_decrease: 0.25,
+            adaptive_step_increase: 2.0,
+            adaptive_step_recovery_steps: 4,
+            adaptive_step_recovery_iterations: 7,
+            minimum_step_size: 1e-8,
+            compute_loads_jacobian: true,
+            newton: NewtonSettings {
+                use_modified_newton: false,
+                ..NewtonSettings::default()
+            },
+        }
+    }
+}
+
+/// `solution`
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolutionSettings {
+    /// `solution.sensors.writePeriod`
+    pub sensors_write_period: f64,
+    /// `solution.sensors.active`
+    pub sensors_active: bool,
+    /// `solution.file.writeInitialValues`
+    pub write_initial_values: bool,
+}
+
+impl Default for SolutionSettings {
+    fn default() -> Self {
+        Self {
+            sensors_write_period: 0.01,
+            sensors_active: true,
+            write_initial_values: true,
+        }
+    }
+}
+
+/// `linearSolver.solverType`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LinearSolverType {
+    #[default]
+    ExuDense,
+    EigenSparse,
+}
+
+/// Exudyn's SimulationSettings.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SimulationSettings {
+    pub time_integration: TimeIntegrationSettings,
+    pub static_solver: StaticSolverSettings,
+    pub solution: SolutionSettings,
+    pub linear_solver: LinearSolverType,
+}
