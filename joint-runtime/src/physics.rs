@@ -320,13 +320,29 @@ impl Topology {
 
     /// One load's generalized force (by position in `self.loads`), added into `f`.
     pub fn add_load(&self, index: usize, qt: &[f64], v: &[f64], load_factor: f64, f: &mut [f64], scratch: &mut Scratch) {
-        let l = &self.loads[index];
-        let marker = &self.markers[l.marker];
+        let marker = &self.markers[self.loads[index].marker];
         let n = marker.ode2.len();
         if n == 0 {
             return; // loads on ground are skipped
         }
-        let ms = MarkerState::new(marker, qt, v);
+        let mut local = [0.0; 7];
+        self.load_vector_local(index, &qt[marker.ode2.clone()], &v[marker.ode2.clone()], load_factor, &mut local[..n], scratch);
+        for c in 0..n {
+            f[marker.ode2.start + c] += local[c];
+        }
+    }
+
+    /// A load's generalized force over its marker's coordinates (`qt`, `v` are those
+    /// coordinates only).
+    fn load_vector_local(&self, index: usize, qt: &[f64], v: &[f64], load_factor: f64, out: &mut [f64], scratch: &mut Scratch) {
+        let l = &self.loads[index];
+        let marker = &self.markers[l.marker];
+        let n = marker.ode2.len();
+        let ms = MarkerState {
+            marker,
+            coordinates: qt,
+            velocities: v,
+        };
         let vector = v3(l.vector) * load_factor;
         let jac = &mut scratch.jac_a[..3 * n];
         let (vec, factor) = match l.kind {
@@ -345,7 +361,48 @@ impl Topology {
         };
         for c in 0..n {
             let s: f64 = (0..3).map(|r| jac[r * n + c] * vec[r]).sum();
-            f[marker.ode2.start + c] += factor * s;
+            out[c] = factor * s;
+        }
+    }
+
+    /// Add `factor`·∂Q/∂q of every load by forward differences over its marker's coordinates
+    /// (Exudyn's numerical load Jacobian, ε = relEps·max(minCoord, |q_i|)).
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_load_jacobians_fd(
+        &self,
+        q: &[f64],
+        qt: &[f64],
+        v: &[f64],
+        load_factor: f64,
+        factor: f64,
+        rel_eps: f64,
+        min_coord: f64,
+        m: &mut [f64],
+        ld: usize,
+        scratch: &mut Scratch,
+    ) {
+        for index in 0..self.loads.len() {
+            let marker = &self.markers[self.loads[index].marker];
+            let r = marker.ode2.clone();
+            let n = r.len();
+            if n == 0 {
+                continue;
+            }
+            let mut base = [0.0; 7];
+            let mut pert = [0.0; 7];
+            let mut coords = [0.0; 7];
+            coords[..n].copy_from_slice(&qt[r.clone()]);
+            self.load_vector_local(index, &coords[..n], &v[r.clone()], load_factor, &mut base[..n], scratch);
+            for i in 0..n {
+                let x = q[r.start + i];
+                let eps = rel_eps * min_coord.max(x.abs());
+                let mut c2 = coords;
+                c2[i] = self.reference[r.start + i] + (x + eps);
+                self.load_vector_local(index, &c2[..n], &v[r.clone()], load_factor, &mut pert[..n], scratch);
+                for row in 0..n {
+                    m[(r.start + row) * ld + r.start + i] += factor * (pert[row] - base[row]) / eps;
+                }
+            }
         }
     }
 

@@ -1,15 +1,241 @@
-//! Exudyn's static solver (spec/solver.md §6).
+//! Exudyn's static solver (spec/solver.md §6): load steps, full Newton on `[q; λ]` with the
+//! residual `f(q) + C_qᵀλ` (the sign opposite to the dynamic one), numerical load Jacobian.
 
-use super::settings::SimulationSettings;
+use super::newton::{NewtonOutcome, NewtonProblem, newton};
+use super::settings::{SimulationSettings, StaticSolverSettings};
+use crate::dense::{DenseLu, SingularColumn};
 use crate::error::{Error, Result};
+use crate::physics::{ConstraintLevel, Scratch};
 use crate::simulation::Simulation;
+
+struct StaticProblem<'a> {
+    sim: &'a mut Simulation,
+    load_factor: f64,
+    compute_loads_jacobian: bool,
+    rel_eps: f64,
+    min_coord: f64,
+    c_err: f64,
+    q_start: Vec<f64>,
+    qt: Vec<f64>,
+    rhs: Vec<f64>,
+    jac: Vec<f64>,
+    lu: DenseLu,
+    solve_scratch: Vec<f64>,
+    lambda_diag: Vec<f64>,
+    scratch: Scratch,
+}
+
+impl NewtonProblem for StaticProblem<'_> {
+    fn residual(&mut self) -> f64 {
+        let topo = &self.sim.topology;
+        let st = &self.sim.state;
+        let n2 = topo.n_ode2;
+        topo.total_coordinates(&st.q, &mut self.qt);
+        let (rq, rg) = self.rhs.split_at_mut(n2);
+        topo.ode2_rhs(&self.qt, &st.v, self.load_factor, rq, &mut self.scratch);
+        topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
+        topo.constraint_residual(&self.qt, &st.v, &st.lambda, ConstraintLevel::Position, rg);
+        self.rhs.iter().map(|x| x * x).sum::<f64>().sqrt() / self.c_err
+    }
+
+    fn factorize_jacobian(&mut self) -> std::result::Result<(), SingularColumn> {
+        let topo = &self.sim.topology;
+        let st = &self.sim.state;
+        let n2 = topo.n_ode2;
+        let n = n2 + topo.n_ae;
+        self.jac.fill(0.0);
+        topo.total_coordinates(&st.q, &mut self.qt);
+        // ∂f/∂q = −∂LHS/∂q (+ ∂Q/∂q)
+        topo.add_body_jacobians_fd(
+            &st.q,
+            &self.qt,
+            &st.v,
+            -1.0,
+            0.0,
+            self.rel_eps,
+            self.min_coord,
+            &mut self.jac,
+            n,
+            &mut self.scratch,
+        );
+        topo.add_connector_jacobians(&self.qt, &st.v, -1.0, 0.0, &mut self.jac, n, &mut self.scratch);
+        if self.compute_loads_jacobian {
+            topo.add_load_jacobians_fd(
+                &st.q,
+                &self.qt,
+                &st.v,
+                self.load_factor,
+                1.0,
+                self.rel_eps,
+                self.min_coord,
+                &mut self.jac,
+                n,
+                &mut self.scratch,
+            );
+        }
+        let jac = &mut self.jac;
+        topo.for_each_constraint_jacobian_row(&self.qt, &mut self.scratch, |row, col, vals| {
+            let r = n2 + row;
+            for (i, x) in vals.iter().enumerate() {
+                jac[r * n + col + i] += x;
+                jac[(col + i) * n + r] += x;
+            }
+        });
+        for (k, d) in self.lambda_diag.iter().enumerate() {
+            jac[(n2 + k) * n + n2 + k] += d;
+        }
+        self.lu.factorize(&self.jac)
+    }
+
+    fn apply_newton_step(&mut self) {
+        self.lu.solve_in_place(&mut self.rhs, &mut self.solve_scratch);
+        let st = &mut self.sim.state;
+        let n2 = st.q.len();
+        for i in 0..n2 {
+            st.q[i] -= self.rhs[i];
+        }
+        for (k, l) in st.lambda.iter_mut().enumerate() {
+            *l -= self.rhs[n2 + k];
+        }
+    }
+
+    fn diverged(&self, max_norm: f64) -> bool {
+        let st = &self.sim.state;
+        let q2: f64 = st.q.iter().map(|x| x * x).sum();
+        q2 >= max_norm || q2.is_nan() || st.lambda.iter().any(|x| x.is_nan())
+    }
+
+    fn restart(&mut self) {
+        self.sim.state.q.copy_from_slice(&self.q_start);
+        self.sim.state.lambda.fill(0.0);
+    }
+}
+
+fn validate(s: &StaticSolverSettings) -> Result<()> {
+    if s.number_of_load_steps == 0 {
+        return Err(Error::setting("staticSolver.numberOfLoadSteps", "must be at least 1"));
+    }
+    if !(s.load_step_duration > 0.0) || !s.load_step_duration.is_finite() {
+        return Err(Error::setting(
+            "staticSolver.loadStepDuration",
+            format!("must be finite and > 0, found {}", s.load_step_duration),
+        ));
+    }
+    if s.load_step_geometric && !(s.load_step_geometric_range > 1.0) {
+        return Err(Error::setting(
+            "staticSolver.loadStepGeometricRange",
+            format!("must be > 1, found {}", s.load_step_geometric_range),
+        ));
+    }
+    Ok(())
+}
 
 impl Simulation {
     /// Exudyn's `mbs.SolveStatic(simulationSettings)`.
     pub fn solve_static(&mut self, settings: &SimulationSettings) -> Result<()> {
-        let _ = settings;
-        Err(Error::SolverFailed {
-            message: "static solver not yet implemented".into(),
-        })
+        let ss = &settings.static_solver;
+        validate(ss)?;
+        let started = std::time::Instant::now();
+        self.statistics = Default::default();
+        let start = ss.load_step_start;
+        let duration = ss.load_step_duration;
+        let end = start + duration;
+        self.state.time = start;
+        self.state.a.fill(0.0);
+        self.state.lambda.fill(0.0);
+        self.clear_sensor_data();
+        let mut sensor_settings = settings.clone();
+        sensor_settings.time_integration.start_time = start;
+        self.write_sensors_initial(&sensor_settings);
+        let mut writer = self.sensor_writer(&sensor_settings);
+
+        let n_steps = ss.number_of_load_steps;
+        let geometric_factor = if ss.load_step_geometric && n_steps > 1 {
+            Some(ss.load_step_geometric_range.powf(1.0 / (n_steps as f64 - 1.0)))
+        } else {
+            None
+        };
+        let h_max = duration / n_steps as f64;
+        let mut h = if geometric_factor.is_some() {
+            duration / ss.load_step_geometric_range
+        } else {
+            h_max
+        };
+        let n2 = self.topology.n_ode2;
+        let nae = self.topology.n_ae;
+        let n = n2 + nae;
+        let mut lambda_diag = vec![0.0; nae];
+        self.topology.constraint_lambda_diagonal(&mut lambda_diag);
+        let nd = &ss.newton.numerical_differentiation;
+        let mut stats = self.statistics.newton;
+        let mut p = StaticProblem {
+            load_factor: 0.0,
+            compute_loads_jacobian: ss.compute_loads_jacobian,
+            rel_eps: nd.relative_epsilon,
+            min_coord: nd.minimum_coordinate_size,
+            c_err: if ss.newton.weight_tolerance_per_coordinate {
+                (n as f64).sqrt()
+            } else {
+                1.0
+            },
+            q_start: vec![0.0; n2],
+            qt: vec![0.0; n2],
+            rhs: vec![0.0; n],
+            jac: vec![0.0; n * n],
+            lu: DenseLu::new(n),
+            solve_scratch: vec![0.0; n],
+            lambda_diag,
+            scratch: Scratch::new(),
+            sim: self,
+        };
+        let mut steps = 0;
+        let mut since_change = 0;
+        let mut jacobian_required = true;
+        let mut tau = start;
+        while tau < end - 1e-10 * duration {
+            p.q_start.copy_from_slice(&p.sim.state.q);
+            let iterations = loop {
+                let mut tau_new = tau + h;
+                if (tau_new - end).abs() <= 1e-10 * duration || tau_new > end {
+                    tau_new = end;
+                }
+                p.load_factor = if ss.use_load_factor { (tau_new - start) / duration } else { 1.0 };
+                p.sim.state.time = tau_new;
+                p.sim.state.lambda.fill(0.0);
+                match newton(&mut p, &ss.newton, &mut jacobian_required, &mut stats) {
+                    NewtonOutcome::Converged { iterations } => {
+                        tau = tau_new;
+                        break iterations;
+                    }
+                    NewtonOutcome::Singular(col) => return Err(p.sim.singular_error(col.0, tau_new)),
+                    NewtonOutcome::Failed { .. } => {
+                        if !ss.adaptive_step || h <= ss.minimum_step_size {
+                            return Err(Error::SolverFailed {
+                                message: format!("static Newton did not converge at load step τ = {tau_new}"),
+                            });
+                        }
+                        p.sim.state.q.copy_from_slice(&p.q_start);
+                        h = ss.minimum_step_size.max(ss.adaptive_step_decrease * h);
+                        since_change = 0;
+                    }
+                }
+            };
+            steps += 1;
+            p.sim.statistics.steps = steps;
+            p.sim.statistics.last_step_size = h;
+            writer.after_step(p.sim, h, end);
+            since_change += 1;
+            if let Some(f) = geometric_factor {
+                h = (tau - start) * (f - 1.0);
+            } else if since_change >= ss.adaptive_step_recovery_steps
+                && iterations <= ss.adaptive_step_recovery_iterations
+            {
+                h = h_max.min(ss.adaptive_step_increase * h);
+                since_change = 0;
+            }
+        }
+        self.statistics.newton = stats;
+        self.statistics.solver_seconds = started.elapsed().as_secs_f64();
+        Ok(())
     }
 }
