@@ -5,9 +5,7 @@
 //! The last line of stdout is Exudyn's test value: Σ over the first 14 ODE2 coordinates of
 //! |q + q_ref|.
 
-use joint::runtime::{
-    Load, Marker, MultibodySystem, Node, Object, SimulationSettings, Simulation,
-};
+use joint::runtime::{Load, Marker, MultibodySystem, Node, Object, Simulation, SimulationSettings};
 
 pub fn build() -> MultibodySystem {
     let mut mbs = MultibodySystem::new();
@@ -30,7 +28,10 @@ pub fn build() -> MultibodySystem {
             None => {
                 let m_node = mbs.add_marker(Marker::node_position(node));
                 let mut j = Object::joint_spherical([m_ground, m_node]);
-                if let Object::JointSpherical { constrained_axes, .. } = &mut j {
+                if let Object::JointSpherical {
+                    constrained_axes, ..
+                } = &mut j
+                {
                     *constrained_axes = [0, 1, 1];
                 }
                 j
@@ -59,7 +60,9 @@ pub fn settings() -> SimulationSettings {
 
 /// Σ_{i<14} |q_i + q_ref,i|
 pub fn test_value(sim: &Simulation) -> f64 {
-    (0..14).map(|i| (sim.state.q[i] + sim.topology.reference[i]).abs()).sum()
+    (0..14)
+        .map(|i| (sim.state.q[i] + sim.topology.reference[i]).abs())
+        .sum()
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

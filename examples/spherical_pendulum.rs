@@ -2,8 +2,8 @@
 //! to rotate — a spherical pendulum. The last line of stdout is the node's z position after 1 s.
 
 use joint::runtime::{
-    EULER_PARAMETERS_0, Load, Marker, MultibodySystem, Node, Object, OutputVariable, RigidBodyInertia,
-    SimulationSettings,
+    EULER_PARAMETERS_0, Load, Marker, MultibodySystem, Node, Object, OutputVariable,
+    RigidBodyInertia, SimulationSettings,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -36,7 +36,9 @@ fn pairing_text(module: &str) -> String {
     }
     let indent = lines[at].len() - lines[at].trim_start().len();
     let close = format!("{}}}", " ".repeat(indent));
-    let last = (at..lines.len()).find(|&i| lines[i] == close).expect("module end");
+    let last = (at..lines.len())
+        .find(|&i| lines[i] == close)
+        .expect("module end");
     lines[first..=last].join("\n")
 }
 

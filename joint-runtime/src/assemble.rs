@@ -132,7 +132,11 @@ pub struct Topology {
 
 fn finite(item: &ItemRef, key: &str, values: &[f64]) -> Result<()> {
     if let Some(v) = values.iter().find(|v| !v.is_finite()) {
-        return Err(Error::item(item.clone(), key, format!("expected finite numbers, found {v}")));
+        return Err(Error::item(
+            item.clone(),
+            key,
+            format!("expected finite numbers, found {v}"),
+        ));
     }
     Ok(())
 }
@@ -156,7 +160,11 @@ impl Topology {
             finite(&item, "referenceCoordinates", node.reference_coordinates())?;
             finite(&item, "initialCoordinates", node.initial_coordinates())?;
             finite(&item, "initialVelocities", node.initial_velocities())?;
-            if let Node::RigidBodyEP { reference_coordinates: r, .. } = node {
+            if let Node::RigidBodyEP {
+                reference_coordinates: r,
+                ..
+            } = node
+            {
                 let norm = (r[3] * r[3] + r[4] * r[4] + r[5] * r[5] + r[6] * r[6]).sqrt();
                 if (norm - 1.0).abs() > 100.0 * f64::EPSILON {
                     return Err(Error::item(
@@ -200,7 +208,11 @@ impl Topology {
                     ..
                 } => {
                     finite(&item, "referencePosition", reference_position)?;
-                    finite(&item, "referenceRotation", reference_rotation.as_flattened())?;
+                    finite(
+                        &item,
+                        "referenceRotation",
+                        reference_rotation.as_flattened(),
+                    )?;
                 }
                 Object::MassPoint { mass, node, .. } => {
                     let n = mbs.node_checked(&item, "nodeNumber", *node)?;
@@ -290,7 +302,11 @@ impl Topology {
                         };
                     }
                     if !(visualization.joint_radius.is_finite()) {
-                        return Err(Error::item(item, "VjointRadius", "expected a finite radius"));
+                        return Err(Error::item(
+                            item,
+                            "VjointRadius",
+                            "expected a finite radius",
+                        ));
                     }
                     let k0 = markers[idx[0]].kind.index();
                     let k1 = markers[idx[1]].kind.index();
@@ -405,14 +421,22 @@ impl Topology {
                         return Err(Error::item(
                             item,
                             "markerNumber",
-                            format!("marker {} is a {}; LoadForceVector needs a marker that gives a position", m.0, marker.type_name()),
+                            format!(
+                                "marker {} is a {}; LoadForceVector needs a marker that gives a position",
+                                m.0,
+                                marker.type_name()
+                            ),
                         ));
                     }
                     if *body_fixed && !marker.provides_orientation() {
                         return Err(Error::item(
                             item,
                             "bodyFixed",
-                            format!("bodyFixed needs a marker with orientation (BodyRigid or NodeRigid); marker {} is a {}", m.0, marker.type_name()),
+                            format!(
+                                "bodyFixed needs a marker with orientation (BodyRigid or NodeRigid); marker {} is a {}",
+                                m.0,
+                                marker.type_name()
+                            ),
                         ));
                     }
                     (LoadKind::Force, *body_fixed)
@@ -422,7 +446,11 @@ impl Topology {
                         return Err(Error::item(
                             item,
                             "markerNumber",
-                            format!("marker {} is a {}; LoadTorqueVector needs a marker with orientation (BodyRigid or NodeRigid)", m.0, marker.type_name()),
+                            format!(
+                                "marker {} is a {}; LoadTorqueVector needs a marker with orientation (BodyRigid or NodeRigid)",
+                                m.0,
+                                marker.type_name()
+                            ),
                         ));
                     }
                     (LoadKind::Torque, *body_fixed)
@@ -448,10 +476,17 @@ impl Topology {
                 Object(o) => {
                     mbs.object_checked(&item, "objectNumber", *o)?;
                 }
-                Body { body, local_position } => {
+                Body {
+                    body,
+                    local_position,
+                } => {
                     let b = mbs.object_checked(&item, "bodyNumber", *body)?;
                     if !b.is_body() {
-                        return Err(Error::item(item, "bodyNumber", format!("object {} is a {}, not a body", body.0, b.type_name())));
+                        return Err(Error::item(
+                            item,
+                            "bodyNumber",
+                            format!("object {} is a {}, not a body", body.0, b.type_name()),
+                        ));
                     }
                     finite(&item, "localPosition", local_position)?;
                 }
@@ -460,13 +495,23 @@ impl Topology {
                 }
                 Load(l) => {
                     if l.0 >= mbs.loads.len() {
-                        return Err(Error::item(item, "loadNumber", format!("load number {} does not exist (the system has {} loads)", l.0, mbs.loads.len())));
+                        return Err(Error::item(
+                            item,
+                            "loadNumber",
+                            format!(
+                                "load number {} does not exist (the system has {} loads)",
+                                l.0,
+                                mbs.loads.len()
+                            ),
+                        ));
                     }
                 }
             }
         }
 
-        let constant_mass_matrix = bodies.iter().all(|b| matches!(b, BodyTopology::MassPoint { .. }));
+        let constant_mass_matrix = bodies
+            .iter()
+            .all(|b| matches!(b, BodyTopology::MassPoint { .. }));
         Ok(Topology {
             n_ode2,
             n_ae: ae_owner.len(),
@@ -488,12 +533,21 @@ impl Topology {
 
 fn check_mass(item: &ItemRef, key: &str, mass: f64) -> Result<()> {
     if !mass.is_finite() || mass < 0.0 {
-        return Err(Error::item(item.clone(), key, format!("the mass must be finite and ≥ 0, found {mass}")));
+        return Err(Error::item(
+            item.clone(),
+            key,
+            format!("the mass must be finite and ≥ 0, found {mass}"),
+        ));
     }
     Ok(())
 }
 
-fn claim_node(node_body: &mut [Option<usize>], item: &ItemRef, node: usize, object: usize) -> Result<()> {
+fn claim_node(
+    node_body: &mut [Option<usize>],
+    item: &ItemRef,
+    node: usize,
+    object: usize,
+) -> Result<()> {
     if let Some(other) = node_body[node] {
         return Err(Error::item(
             item.clone(),
@@ -526,12 +580,24 @@ fn check_position_markers(
         }
     }
     if m[0] == m[1] {
-        return Err(Error::item(item.clone(), "markerNumbers", format!("both entries are marker {}; a connector needs two markers", m[0].0)));
+        return Err(Error::item(
+            item.clone(),
+            "markerNumbers",
+            format!(
+                "both entries are marker {}; a connector needs two markers",
+                m[0].0
+            ),
+        ));
     }
     Ok([m[0].0, m[1].0])
 }
 
-fn resolve_marker(mbs: &MultibodySystem, i: usize, marker: &Marker, node_ode2: &[usize]) -> Result<ResolvedMarker> {
+fn resolve_marker(
+    mbs: &MultibodySystem,
+    i: usize,
+    marker: &Marker,
+    node_ode2: &[usize],
+) -> Result<ResolvedMarker> {
     let item = mbs.marker_ref(i);
     let node_marker = |n: crate::items::NodeIndex, orientation: bool| -> Result<ResolvedMarker> {
         let node = mbs.node_checked(&item, "nodeNumber", n)?;
@@ -544,7 +610,10 @@ fn resolve_marker(mbs: &MultibodySystem, i: usize, marker: &Marker, node_ode2: &
             return Err(Error::item(
                 item.clone(),
                 "nodeNumber",
-                format!("node {} is a Point, which has no orientation; MarkerNodeRigid needs a rigid-body node", n.0),
+                format!(
+                    "node {} is a Point, which has no orientation; MarkerNodeRigid needs a rigid-body node",
+                    n.0
+                ),
             ));
         }
         let start = node_ode2[n.0];
@@ -557,7 +626,11 @@ fn resolve_marker(mbs: &MultibodySystem, i: usize, marker: &Marker, node_ode2: &
             provides_orientation: orientation,
         })
     };
-    let body_marker = |b: crate::items::ObjectIndex, local: [f64; 3], orientation: bool, mass_marker: bool| -> Result<ResolvedMarker> {
+    let body_marker = |b: crate::items::ObjectIndex,
+                       local: [f64; 3],
+                       orientation: bool,
+                       mass_marker: bool|
+     -> Result<ResolvedMarker> {
         finite(&item, "localPosition", &local)?;
         let object = mbs.object_checked(&item, "bodyNumber", b)?;
         let (kind, ode2, parameters, mass) = match object {
@@ -576,14 +649,22 @@ fn resolve_marker(mbs: &MultibodySystem, i: usize, marker: &Marker, node_ode2: &
                     return Err(Error::item(
                         item.clone(),
                         "bodyNumber",
-                        format!("object {} is a MassPoint, which has no orientation; MarkerBodyRigid needs a rigid body or ground", b.0),
+                        format!(
+                            "object {} is a MassPoint, which has no orientation; MarkerBodyRigid needs a rigid body or ground",
+                            b.0
+                        ),
                     ));
                 }
                 let n = mbs.node_checked(&item, "nodeNumber", *node)?;
                 let start = node_ode2[node.0];
                 // A mass point uses the first three coordinates of its node.
                 let _ = n;
-                (KinematicsKind::MassPointBody, start..start + 3, local.to_vec(), *mass)
+                (
+                    KinematicsKind::MassPointBody,
+                    start..start + 3,
+                    local.to_vec(),
+                    *mass,
+                )
             }
             Object::RigidBody {
                 node,
@@ -596,18 +677,30 @@ fn resolve_marker(mbs: &MultibodySystem, i: usize, marker: &Marker, node_ode2: &
                     Node::RigidBodyEP { .. } => KinematicsKind::RigidEpPoint,
                     Node::RigidBodyRxyz { .. } => KinematicsKind::RigidRxyzPoint,
                     Node::Point { .. } => {
-                        return Err(Error::item(item.clone(), "bodyNumber", format!("object {} is a RigidBody on a Point node", b.0)));
+                        return Err(Error::item(
+                            item.clone(),
+                            "bodyNumber",
+                            format!("object {} is a RigidBody on a Point node", b.0),
+                        ));
                     }
                 };
                 let start = node_ode2[node.0];
-                let p = if mass_marker { center_of_mass.to_vec() } else { local.to_vec() };
+                let p = if mass_marker {
+                    center_of_mass.to_vec()
+                } else {
+                    local.to_vec()
+                };
                 (kind, start..start + n.ode2_size(), p, *mass)
             }
             other => {
                 return Err(Error::item(
                     item.clone(),
                     "bodyNumber",
-                    format!("object {} is a {}, not a body (Ground, MassPoint or RigidBody)", b.0, other.type_name()),
+                    format!(
+                        "object {} is a {}, not a body (Ground, MassPoint or RigidBody)",
+                        b.0,
+                        other.type_name()
+                    ),
                 ));
             }
         };
@@ -622,8 +715,16 @@ fn resolve_marker(mbs: &MultibodySystem, i: usize, marker: &Marker, node_ode2: &
     };
     match marker {
         Marker::BodyMass { body, .. } => body_marker(*body, [0.0; 3], false, true),
-        Marker::BodyPosition { body, local_position, .. } => body_marker(*body, *local_position, false, false),
-        Marker::BodyRigid { body, local_position, .. } => body_marker(*body, *local_position, true, false),
+        Marker::BodyPosition {
+            body,
+            local_position,
+            ..
+        } => body_marker(*body, *local_position, false, false),
+        Marker::BodyRigid {
+            body,
+            local_position,
+            ..
+        } => body_marker(*body, *local_position, true, false),
         Marker::NodePosition { node, .. } => node_marker(*node, false),
         Marker::NodeRigid { node, .. } => node_marker(*node, true),
     }

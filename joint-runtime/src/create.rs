@@ -3,7 +3,9 @@
 use nalgebra::{Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
-use crate::items::{JointSphericalVisualization, Load, Marker, Node, NodeIndex, Object, ObjectIndex};
+use crate::items::{
+    JointSphericalVisualization, Load, Marker, Node, NodeIndex, Object, ObjectIndex,
+};
 use crate::system::MultibodySystem;
 
 /// Exudyn's `eulerParameters0`.
@@ -48,7 +50,14 @@ impl RigidBodyInertia {
     /// `GetInertia6D()`: [J00, J11, J22, J12, J02, J01].
     pub fn inertia_6d(&self) -> [f64; 6] {
         let j = &self.inertia;
-        [j[(0, 0)], j[(1, 1)], j[(2, 2)], j[(1, 2)], j[(0, 2)], j[(0, 1)]]
+        [
+            j[(0, 0)],
+            j[(1, 1)],
+            j[(2, 2)],
+            j[(1, 2)],
+            j[(0, 2)],
+            j[(0, 1)],
+        ]
     }
 }
 
@@ -69,16 +78,36 @@ pub fn rotation_matrix_to_euler_parameters(a: &Matrix3<f64>) -> [f64; 4] {
     let tr = a[(0, 0)] + a[(1, 1)] + a[(2, 2)] + 1.0;
     let mut t = if tr.abs() > 1e-15 {
         let s = 0.5 / tr.abs().sqrt();
-        [0.25 / s, (a[(2, 1)] - a[(1, 2)]) * s, (a[(0, 2)] - a[(2, 0)]) * s, (a[(1, 0)] - a[(0, 1)]) * s]
+        [
+            0.25 / s,
+            (a[(2, 1)] - a[(1, 2)]) * s,
+            (a[(0, 2)] - a[(2, 0)]) * s,
+            (a[(1, 0)] - a[(0, 1)]) * s,
+        ]
     } else if a[(0, 0)] >= a[(1, 1)] && a[(0, 0)] >= a[(2, 2)] {
         let s = 2.0 * (1.0 + a[(0, 0)] - a[(1, 1)] - a[(2, 2)]).abs().sqrt();
-        [(a[(1, 2)] - a[(2, 1)]) / s, s / 4.0, (a[(0, 1)] + a[(1, 0)]) / s, (a[(0, 2)] + a[(2, 0)]) / s]
+        [
+            (a[(1, 2)] - a[(2, 1)]) / s,
+            s / 4.0,
+            (a[(0, 1)] + a[(1, 0)]) / s,
+            (a[(0, 2)] + a[(2, 0)]) / s,
+        ]
     } else if a[(1, 1)] >= a[(2, 2)] {
         let s = 2.0 * (1.0 + a[(1, 1)] - a[(0, 0)] - a[(2, 2)]).abs().sqrt();
-        [(a[(0, 2)] - a[(2, 0)]) / s, (a[(0, 1)] + a[(1, 0)]) / s, s / 4.0, (a[(1, 2)] + a[(2, 1)]) / s]
+        [
+            (a[(0, 2)] - a[(2, 0)]) / s,
+            (a[(0, 1)] + a[(1, 0)]) / s,
+            s / 4.0,
+            (a[(1, 2)] + a[(2, 1)]) / s,
+        ]
     } else {
         let s = 2.0 * (1.0 + a[(2, 2)] - a[(0, 0)] - a[(1, 1)]).abs().sqrt();
-        [(a[(0, 1)] - a[(1, 0)]) / s, (a[(0, 2)] + a[(2, 0)]) / s, (a[(1, 2)] + a[(2, 1)]) / s, s / 4.0]
+        [
+            (a[(0, 1)] - a[(1, 0)]) / s,
+            (a[(0, 2)] + a[(2, 0)]) / s,
+            (a[(1, 2)] + a[(2, 1)]) / s,
+            s / 4.0,
+        ]
     };
     let n = t.iter().map(|x| x * x).sum::<f64>().sqrt();
     for x in &mut t {
@@ -120,7 +149,11 @@ impl MultibodySystem {
     /// `mbs.CreateGround(referencePosition)`.
     pub fn create_ground(&mut self, reference_position: [f64; 3]) -> ObjectIndex {
         let mut g = Object::ground();
-        if let Object::Ground { reference_position: p, .. } = &mut g {
+        if let Object::Ground {
+            reference_position: p,
+            ..
+        } = &mut g
+        {
             *p = reference_position;
         }
         self.add_object(g)
@@ -136,7 +169,11 @@ impl MultibodySystem {
         gravity: [f64; 3],
     ) -> ObjectIndex {
         let node = self.add_node(Node::Point {
-            name: if name.is_empty() { String::new() } else { format!("Node:{name}") },
+            name: if name.is_empty() {
+                String::new()
+            } else {
+                format!("Node:{name}")
+            },
             reference_coordinates: reference_position,
             initial_coordinates: [0.0; 3],
             initial_velocities: initial_velocity,
@@ -184,7 +221,8 @@ impl MultibodySystem {
             RigidNodeType::RotationRxyz => {
                 let psi = crate::output::rotation_matrix_to_rot_xyz(r);
                 let (s0, c0, s1, c1) = (psi[0].sin(), psi[0].cos(), psi[1].sin(), psi[1].cos());
-                let m = Matrix3::new(c1, s0 * s1, -c0 * s1, 0.0, c0 * c1, s0 * c1, 0.0, -s0, c0) / c1;
+                let m =
+                    Matrix3::new(c1, s0 * s1, -c0 * s1, 0.0, c0 * c1, s0 * c1, 0.0, -s0, c0) / c1;
                 let pt = m * w;
                 let p = o.reference_position;
                 Node::RigidBodyRxyz {
@@ -211,15 +249,23 @@ impl MultibodySystem {
     }
 
     /// Reference position and rotation of a body, as `GetObjectOutputBody(…, Reference)`.
-    fn body_reference_pose(&self, owner: &ItemRef, body: ObjectIndex) -> Result<([f64; 3], Matrix3<f64>)> {
+    fn body_reference_pose(
+        &self,
+        owner: &ItemRef,
+        body: ObjectIndex,
+    ) -> Result<([f64; 3], Matrix3<f64>)> {
         let o = self.object_checked(owner, "bodyNumbers", body)?;
-        let node_ref = |n: NodeIndex| -> Result<&Node> { self.node_checked(owner, "bodyNumbers", n) };
+        let node_ref =
+            |n: NodeIndex| -> Result<&Node> { self.node_checked(owner, "bodyNumbers", n) };
         Ok(match o {
             Object::Ground {
                 reference_position,
                 reference_rotation,
                 ..
-            } => (*reference_position, Matrix3::from_row_slice(reference_rotation.as_flattened())),
+            } => (
+                *reference_position,
+                Matrix3::from_row_slice(reference_rotation.as_flattened()),
+            ),
             Object::MassPoint { node, .. } => {
                 let r = node_ref(*node)?.reference_coordinates();
                 ([r[0], r[1], r[2]], Matrix3::identity())
@@ -243,8 +289,14 @@ impl MultibodySystem {
                         )
                     }
                     _ => {
-                        let (s0, c0, s1, c1, s2, c2) =
-                            (r[3].sin(), r[3].cos(), r[4].sin(), r[4].cos(), r[5].sin(), r[5].cos());
+                        let (s0, c0, s1, c1, s2, c2) = (
+                            r[3].sin(),
+                            r[3].cos(),
+                            r[4].sin(),
+                            r[4].cos(),
+                            r[5].sin(),
+                            r[5].cos(),
+                        );
                         Matrix3::new(
                             c1 * c2,
                             -c1 * s2,
@@ -287,7 +339,10 @@ impl MultibodySystem {
         };
         let mut markers = [crate::items::MarkerIndex(0); 2];
         let pj = Vector3::from(position);
-        let poses = [self.body_reference_pose(&owner, bodies[0])?, self.body_reference_pose(&owner, bodies[1])?];
+        let poses = [
+            self.body_reference_pose(&owner, bodies[0])?,
+            self.body_reference_pose(&owner, bodies[1])?,
+        ];
         for k in 0..2 {
             let (p, a) = &poses[k];
             let b = a.transpose() * (pj - Vector3::from(*p));

@@ -105,7 +105,9 @@ mod tests {
         // A needs a row swap (zero first pivot).
         let a = [0.0, 2.0, 1.0, 1.0, 1.0, 0.0, 3.0, 0.0, 1.0];
         let x_true = [1.0, -2.0, 0.5];
-        let b: Vec<f64> = (0..3).map(|i| (0..3).map(|j| a[i * 3 + j] * x_true[j]).sum()).collect();
+        let b: Vec<f64> = (0..3)
+            .map(|i| (0..3).map(|j| a[i * 3 + j] * x_true[j]).sum())
+            .collect();
         let mut lu = DenseLu::new(3);
         lu.factorize(&a).unwrap();
         let mut x = b.clone();

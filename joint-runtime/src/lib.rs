@@ -18,10 +18,10 @@ pub mod simulation;
 pub mod solver;
 pub mod system;
 
+pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};
 pub use error::{Error, Result};
 pub use items::*;
 pub use output::OutputVariable;
-pub use system::MultibodySystem;
 pub use simulation::{Simulation, State};
 pub use solver::settings::SimulationSettings;
-pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};
+pub use system::MultibodySystem;

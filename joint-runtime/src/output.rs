@@ -108,14 +108,20 @@ pub fn rotation_matrix_to_rot_xyz(r: &Matrix3<f64>) -> [f64; 3] {
     let c = (r[(1, 2)] * r[(1, 2)] + r[(2, 2)] * r[(2, 2)]).sqrt();
     let psi1 = r[(0, 2)].atan2(c);
     if c > 1e-14 {
-        [(-r[(1, 2)]).atan2(r[(2, 2)]), psi1, (-r[(0, 1)]).atan2(r[(0, 0)])]
+        [
+            (-r[(1, 2)]).atan2(r[(2, 2)]),
+            psi1,
+            (-r[(0, 1)]).atan2(r[(0, 0)]),
+        ]
     } else {
         [0.0, psi1, r[(1, 0)].atan2(r[(1, 1)])]
     }
 }
 
 fn row_major(m: &Matrix3<f64>) -> Vec<f64> {
-    (0..3).flat_map(|r| (0..3).map(move |c| m[(r, c)])).collect()
+    (0..3)
+        .flat_map(|r| (0..3).map(move |c| m[(r, c)]))
+        .collect()
 }
 
 fn vec3(v: Vector3<f64>) -> Vec<f64> {
@@ -123,7 +129,11 @@ fn vec3(v: Vector3<f64>) -> Vec<f64> {
 }
 
 fn unsupported(item: ItemRef, var: OutputVariable) -> Error {
-    Error::item(item, "outputVariableType", format!("the item has no output variable {var}"))
+    Error::item(
+        item,
+        "outputVariableType",
+        format!("the item has no output variable {var}"),
+    )
 }
 
 impl Simulation {
@@ -160,14 +170,25 @@ impl Simulation {
             return Vector3::zeros();
         }
         let mut jac = vec![0.0; 3 * n];
-        mk::rotation_jacobian(m.kind.index(), &m.parameters, &qt[r.clone()], &mut jac).expect("rigid");
+        mk::rotation_jacobian(m.kind.index(), &m.parameters, &qt[r.clone()], &mut jac)
+            .expect("rigid");
         let mut alpha = Vector3::zeros();
         for row in 0..3 {
-            alpha[row] = (0..n).map(|c| jac[row * n + c] * self.state.a[r.start + c]).sum();
+            alpha[row] = (0..n)
+                .map(|c| jac[row * n + c] * self.state.a[r.start + c])
+                .sum();
         }
-        if matches!(m.kind, KinematicsKind::NodeRxyz | KinematicsKind::RigidRxyzPoint) {
-            let part = mk::angular_acceleration_rate_part(m.kind.index(), &m.parameters, &qt[r.clone()], &self.state.v[r])
-                .expect("rigid");
+        if matches!(
+            m.kind,
+            KinematicsKind::NodeRxyz | KinematicsKind::RigidRxyzPoint
+        ) {
+            let part = mk::angular_acceleration_rate_part(
+                m.kind.index(),
+                &m.parameters,
+                &qt[r.clone()],
+                &self.state.v[r],
+            )
+            .expect("rigid");
             alpha += Vector3::new(part[0], part[1], part[2]);
         }
         alpha
@@ -176,7 +197,11 @@ impl Simulation {
     /// Exudyn's `mbs.GetNodeOutput(node, variable)` (Current configuration).
     pub fn node_output(&self, node: usize, var: OutputVariable) -> Result<Vec<f64>> {
         let item = self.mbs.node_ref(node);
-        let n = self.mbs.nodes.get(node).ok_or_else(|| Error::item(item.clone(), "nodeNumber", "no such node"))?;
+        let n = self
+            .mbs
+            .nodes
+            .get(node)
+            .ok_or_else(|| Error::item(item.clone(), "nodeNumber", "no such node"))?;
         let m = self.node_marker(node);
         let qt = self.total();
         let ms = MarkerState::new(&m, &qt, &self.state.v);
@@ -206,9 +231,18 @@ impl Simulation {
     }
 
     /// Exudyn's `mbs.GetObjectOutputBody(body, variable, localPosition)`.
-    pub fn body_output(&self, body: usize, local: [f64; 3], var: OutputVariable) -> Result<Vec<f64>> {
+    pub fn body_output(
+        &self,
+        body: usize,
+        local: [f64; 3],
+        var: OutputVariable,
+    ) -> Result<Vec<f64>> {
         let item = self.mbs.object_ref(body);
-        let object = self.mbs.objects.get(body).ok_or_else(|| Error::item(item.clone(), "bodyNumber", "no such object"))?;
+        let object = self
+            .mbs
+            .objects
+            .get(body)
+            .ok_or_else(|| Error::item(item.clone(), "bodyNumber", "no such object"))?;
         use OutputVariable as O;
         let qt = self.total();
         match object {
@@ -285,16 +319,28 @@ impl Simulation {
                     other => return Err(unsupported(item, other)),
                 })
             }
-            other => Err(Error::item(item, "bodyNumber", format!("a {} is not a body", other.type_name()))),
+            other => Err(Error::item(
+                item,
+                "bodyNumber",
+                format!("a {} is not a body", other.type_name()),
+            )),
         }
     }
 
     /// Exudyn's `mbs.GetMarkerOutput(marker, variable)`.
     pub fn marker_output(&self, marker: usize, var: OutputVariable) -> Result<Vec<f64>> {
         let item = self.mbs.marker_ref(marker);
-        let m = self.topology.markers.get(marker).ok_or_else(|| Error::item(item.clone(), "markerNumber", "no such marker"))?;
+        let m = self
+            .topology
+            .markers
+            .get(marker)
+            .ok_or_else(|| Error::item(item.clone(), "markerNumber", "no such marker"))?;
         if !m.provides_position {
-            return Err(Error::item(item, "outputVariableType", "a BodyMass marker has no output variables"));
+            return Err(Error::item(
+                item,
+                "outputVariableType",
+                "a BodyMass marker has no output variables",
+            ));
         }
         let qt = self.total();
         let ms = MarkerState::new(m, &qt, &self.state.v);
@@ -309,7 +355,9 @@ impl Simulation {
             O::AngularVelocity if m.provides_orientation => vec3(ms.angular_velocity()),
             O::AngularVelocityLocal if m.provides_orientation => vec3(ms.angular_velocity_local()),
             O::RotationMatrix if m.provides_orientation => row_major(&ms.rotation()),
-            O::Rotation if m.provides_orientation => rotation_matrix_to_rot_xyz(&ms.rotation()).to_vec(),
+            O::Rotation if m.provides_orientation => {
+                rotation_matrix_to_rot_xyz(&ms.rotation()).to_vec()
+            }
             other => return Err(unsupported(item, other)),
         })
     }
@@ -317,12 +365,21 @@ impl Simulation {
     /// Exudyn's `mbs.GetObjectOutput(object, variable)` for connectors and joints.
     pub fn object_output(&self, object: usize, var: OutputVariable) -> Result<Vec<f64>> {
         let item = self.mbs.object_ref(object);
-        let o = self.mbs.objects.get(object).ok_or_else(|| Error::item(item.clone(), "objectNumber", "no such object"))?;
+        let o = self
+            .mbs
+            .objects
+            .get(object)
+            .ok_or_else(|| Error::item(item.clone(), "objectNumber", "no such object"))?;
         use OutputVariable as O;
         let qt = self.total();
         match o {
             Object::JointSpherical { markers, .. } => {
-                let j = self.topology.joints.iter().find(|j| j.object == object).expect("joint topology");
+                let j = self
+                    .topology
+                    .joints
+                    .iter()
+                    .find(|j| j.object == object)
+                    .expect("joint topology");
                 let m0 = MarkerState::new(&self.topology.markers[markers[0].0], &qt, &self.state.v);
                 let m1 = MarkerState::new(&self.topology.markers[markers[1].0], &qt, &self.state.v);
                 Ok(match var {
@@ -333,22 +390,39 @@ impl Simulation {
                     other => return Err(unsupported(item, other)),
                 })
             }
-            Object::ConnectorSpringDamper { .. } | Object::ConnectorCartesianSpringDamper { .. } => {
-                let c = self.topology.connectors.iter().position(|c| c.object == object).expect("connector topology");
-                let cf = self.topology.connector_force(c, &qt, &self.state.v).unwrap_or_else(|| {
-                    // inactive: no force, geometry still reported
-                    let con = &self.topology.connectors[c];
-                    let m0 = MarkerState::new(&self.topology.markers[con.markers[0]], &qt, &self.state.v);
-                    let m1 = MarkerState::new(&self.topology.markers[con.markers[1]], &qt, &self.state.v);
-                    ConnectorForce {
-                        force: Vector3::zeros(),
-                        scalar: 0.0,
-                        delta_p: m1.position() - m0.position(),
-                        delta_v: m1.velocity() - m0.velocity(),
-                        d_force_d_delta_p: Matrix3::zeros(),
-                        d_force_d_delta_v: Matrix3::zeros(),
-                    }
-                });
+            Object::ConnectorSpringDamper { .. }
+            | Object::ConnectorCartesianSpringDamper { .. } => {
+                let c = self
+                    .topology
+                    .connectors
+                    .iter()
+                    .position(|c| c.object == object)
+                    .expect("connector topology");
+                let cf = self
+                    .topology
+                    .connector_force(c, &qt, &self.state.v)
+                    .unwrap_or_else(|| {
+                        // inactive: no force, geometry still reported
+                        let con = &self.topology.connectors[c];
+                        let m0 = MarkerState::new(
+                            &self.topology.markers[con.markers[0]],
+                            &qt,
+                            &self.state.v,
+                        );
+                        let m1 = MarkerState::new(
+                            &self.topology.markers[con.markers[1]],
+                            &qt,
+                            &self.state.v,
+                        );
+                        ConnectorForce {
+                            force: Vector3::zeros(),
+                            scalar: 0.0,
+                            delta_p: m1.position() - m0.position(),
+                            delta_v: m1.velocity() - m0.velocity(),
+                            d_force_d_delta_p: Matrix3::zeros(),
+                            d_force_d_delta_v: Matrix3::zeros(),
+                        }
+                    });
                 let spring = matches!(o, Object::ConnectorSpringDamper { .. });
                 Ok(match var {
                     O::Distance => vec![cf.delta_p.norm()],
@@ -377,9 +451,12 @@ impl Simulation {
         match &s.target {
             SensorTarget::Node(n) => self.node_output(n.0, s.output).map_err(wrap),
             SensorTarget::Object(o) => self.object_output(o.0, s.output).map_err(wrap),
-            SensorTarget::Body { body, local_position } => {
-                self.body_output(body.0, *local_position, s.output).map_err(wrap)
-            }
+            SensorTarget::Body {
+                body,
+                local_position,
+            } => self
+                .body_output(body.0, *local_position, s.output)
+                .map_err(wrap),
             SensorTarget::Marker(m) => self.marker_output(m.0, s.output).map_err(wrap),
             SensorTarget::Load(l) => Ok(self.mbs.loads[l.0].load_vector().to_vec()),
         }
@@ -388,6 +465,9 @@ impl Simulation {
 
 impl ResolvedMarker {
     fn kind_has_orientation(&self) -> bool {
-        !matches!(self.kind, KinematicsKind::MassPointBody | KinematicsKind::NodePoint)
+        !matches!(
+            self.kind,
+            KinematicsKind::MassPointBody | KinematicsKind::NodePoint
+        )
     }
 }

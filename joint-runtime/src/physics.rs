@@ -46,32 +46,52 @@ impl<'a> MarkerState<'a> {
     }
 
     pub fn position(&self) -> Vector3<f64> {
-        v3(mk::position(self.kind(), &self.marker.parameters, self.coordinates).expect("resolved marker"))
+        v3(
+            mk::position(self.kind(), &self.marker.parameters, self.coordinates)
+                .expect("resolved marker"),
+        )
     }
 
     pub fn velocity(&self) -> Vector3<f64> {
-        v3(mk::velocity(self.kind(), &self.marker.parameters, self.coordinates, self.velocities)
-            .expect("resolved marker"))
+        v3(mk::velocity(
+            self.kind(),
+            &self.marker.parameters,
+            self.coordinates,
+            self.velocities,
+        )
+        .expect("resolved marker"))
     }
 
     /// Rotation matrix; identity for kinds without orientation (mass points, point nodes).
     pub fn rotation(&self) -> Matrix3<f64> {
-        mk::rotation(self.kind(), &self.marker.parameters, self.coordinates).map_or_else(Matrix3::identity, m3)
+        mk::rotation(self.kind(), &self.marker.parameters, self.coordinates)
+            .map_or_else(Matrix3::identity, m3)
     }
 
     pub fn angular_velocity(&self) -> Vector3<f64> {
-        mk::angular_velocity(self.kind(), &self.marker.parameters, self.coordinates, self.velocities)
-            .map_or_else(Vector3::zeros, v3)
+        mk::angular_velocity(
+            self.kind(),
+            &self.marker.parameters,
+            self.coordinates,
+            self.velocities,
+        )
+        .map_or_else(Vector3::zeros, v3)
     }
 
     pub fn angular_velocity_local(&self) -> Vector3<f64> {
-        mk::angular_velocity_local(self.kind(), &self.marker.parameters, self.coordinates, self.velocities)
-            .map_or_else(Vector3::zeros, v3)
+        mk::angular_velocity_local(
+            self.kind(),
+            &self.marker.parameters,
+            self.coordinates,
+            self.velocities,
+        )
+        .map_or_else(Vector3::zeros, v3)
     }
 
     /// Position Jacobian, row-major 3 × n, into `out`.
     pub fn position_jacobian(&self, out: &mut [f64]) {
-        mk::position_jacobian(self.kind(), &self.marker.parameters, self.coordinates, out).expect("resolved marker");
+        mk::position_jacobian(self.kind(), &self.marker.parameters, self.coordinates, out)
+            .expect("resolved marker");
     }
 
     pub fn rotation_jacobian(&self, out: &mut [f64]) {
@@ -80,8 +100,14 @@ impl<'a> MarkerState<'a> {
     }
 
     pub fn position_jacobian_t_times_vector_q(&self, f: &[f64; 3], out: &mut [f64]) {
-        mk::position_jacobian_t_times_vector_q(self.kind(), &self.marker.parameters, self.coordinates, f, out)
-            .expect("resolved marker");
+        mk::position_jacobian_t_times_vector_q(
+            self.kind(),
+            &self.marker.parameters,
+            self.coordinates,
+            f,
+            out,
+        )
+        .expect("resolved marker");
     }
 
     pub fn kernel_args(&self) -> spherical::MarkerArgs<'a> {
@@ -129,7 +155,9 @@ fn rigid_state(rotation: Rotation, qt: &[f64], v: &[f64]) -> RigidState {
     let g_local_t_rates = match rotation {
         // Exudyn omits Ḡ_t·θ̇ for EP nodes (it vanishes identically).
         Rotation::EulerParameters => Vector3::zeros(),
-        Rotation::TaitBryanXyz => v3(mk::angular_acceleration_local_rate_part(kind, &[], qt, v).expect("rigid node")),
+        Rotation::TaitBryanXyz => {
+            v3(mk::angular_acceleration_local_rate_part(kind, &[], qt, v).expect("rigid node"))
+        }
     };
     RigidState {
         a,
@@ -257,7 +285,14 @@ impl Topology {
     }
 
     /// Add the mass matrix into row-major `m` (leading dimension `ld`), scaled by `factor`.
-    pub fn add_mass_matrix(&self, qt: &[f64], factor: f64, m: &mut [f64], ld: usize, scratch: &mut Scratch) {
+    pub fn add_mass_matrix(
+        &self,
+        qt: &[f64],
+        factor: f64,
+        m: &mut [f64],
+        ld: usize,
+        scratch: &mut Scratch,
+    ) {
         for body in &self.bodies {
             match body {
                 BodyTopology::MassPoint { ode2, mass } => {
@@ -274,7 +309,14 @@ impl Topology {
                 } => {
                     let n = ode2.len();
                     let block = &mut scratch.block[..n * n];
-                    rigid_mass_matrix(*rotation, *mass, inertia, center_of_mass, &qt[ode2.clone()], block);
+                    rigid_mass_matrix(
+                        *rotation,
+                        *mass,
+                        inertia,
+                        center_of_mass,
+                        &qt[ode2.clone()],
+                        block,
+                    );
                     for i in 0..n {
                         for j in 0..n {
                             m[(ode2.start + i) * ld + ode2.start + j] += factor * block[i * n + j];
@@ -286,7 +328,14 @@ impl Topology {
     }
 
     /// f = load_factor·loads − LHS(bodies, connectors), over the ODE2 coordinates.
-    pub fn ode2_rhs(&self, qt: &[f64], v: &[f64], load_factor: f64, f: &mut [f64], scratch: &mut Scratch) {
+    pub fn ode2_rhs(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        load_factor: f64,
+        f: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
         f.fill(0.0);
         self.add_loads(qt, v, load_factor, f, scratch);
         for body in &self.bodies {
@@ -300,7 +349,15 @@ impl Topology {
             {
                 let n = ode2.len();
                 let lhs = &mut scratch.lhs[..n];
-                rigid_lhs(*rotation, *mass, inertia, center_of_mass, &qt[ode2.clone()], &v[ode2.clone()], lhs);
+                rigid_lhs(
+                    *rotation,
+                    *mass,
+                    inertia,
+                    center_of_mass,
+                    &qt[ode2.clone()],
+                    &v[ode2.clone()],
+                    lhs,
+                );
                 for i in 0..n {
                     f[ode2.start + i] -= lhs[i];
                 }
@@ -312,21 +369,43 @@ impl Topology {
     }
 
     /// Generalized load vector, scaled by `load_factor`, added into `f`.
-    pub fn add_loads(&self, qt: &[f64], v: &[f64], load_factor: f64, f: &mut [f64], scratch: &mut Scratch) {
+    pub fn add_loads(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        load_factor: f64,
+        f: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
         for l in &self.loads {
             self.add_load(l.load, qt, v, load_factor, f, scratch);
         }
     }
 
     /// One load's generalized force (by position in `self.loads`), added into `f`.
-    pub fn add_load(&self, index: usize, qt: &[f64], v: &[f64], load_factor: f64, f: &mut [f64], scratch: &mut Scratch) {
+    pub fn add_load(
+        &self,
+        index: usize,
+        qt: &[f64],
+        v: &[f64],
+        load_factor: f64,
+        f: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
         let marker = &self.markers[self.loads[index].marker];
         let n = marker.ode2.len();
         if n == 0 {
             return; // loads on ground are skipped
         }
         let mut local = [0.0; 7];
-        self.load_vector_local(index, &qt[marker.ode2.clone()], &v[marker.ode2.clone()], load_factor, &mut local[..n], scratch);
+        self.load_vector_local(
+            index,
+            &qt[marker.ode2.clone()],
+            &v[marker.ode2.clone()],
+            load_factor,
+            &mut local[..n],
+            scratch,
+        );
         for c in 0..n {
             f[marker.ode2.start + c] += local[c];
         }
@@ -334,7 +413,15 @@ impl Topology {
 
     /// A load's generalized force over its marker's coordinates (`qt`, `v` are those
     /// coordinates only).
-    fn load_vector_local(&self, index: usize, qt: &[f64], v: &[f64], load_factor: f64, out: &mut [f64], scratch: &mut Scratch) {
+    fn load_vector_local(
+        &self,
+        index: usize,
+        qt: &[f64],
+        v: &[f64],
+        load_factor: f64,
+        out: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
         let l = &self.loads[index];
         let marker = &self.markers[l.marker];
         let n = marker.ode2.len();
@@ -352,11 +439,25 @@ impl Topology {
             }
             LoadKind::Force => {
                 ms.position_jacobian(jac);
-                (if l.body_fixed { ms.rotation() * vector } else { vector }, 1.0)
+                (
+                    if l.body_fixed {
+                        ms.rotation() * vector
+                    } else {
+                        vector
+                    },
+                    1.0,
+                )
             }
             LoadKind::Torque => {
                 ms.rotation_jacobian(jac);
-                (if l.body_fixed { ms.rotation() * vector } else { vector }, 1.0)
+                (
+                    if l.body_fixed {
+                        ms.rotation() * vector
+                    } else {
+                        vector
+                    },
+                    1.0,
+                )
             }
         };
         for c in 0..n {
@@ -392,13 +493,27 @@ impl Topology {
             let mut pert = [0.0; 7];
             let mut coords = [0.0; 7];
             coords[..n].copy_from_slice(&qt[r.clone()]);
-            self.load_vector_local(index, &coords[..n], &v[r.clone()], load_factor, &mut base[..n], scratch);
+            self.load_vector_local(
+                index,
+                &coords[..n],
+                &v[r.clone()],
+                load_factor,
+                &mut base[..n],
+                scratch,
+            );
             for i in 0..n {
                 let x = q[r.start + i];
                 let eps = rel_eps * min_coord.max(x.abs());
                 let mut c2 = coords;
                 c2[i] = self.reference[r.start + i] + (x + eps);
-                self.load_vector_local(index, &c2[..n], &v[r.clone()], load_factor, &mut pert[..n], scratch);
+                self.load_vector_local(
+                    index,
+                    &c2[..n],
+                    &v[r.clone()],
+                    load_factor,
+                    &mut pert[..n],
+                    scratch,
+                );
                 for row in 0..n {
                     m[(r.start + row) * ld + r.start + i] += factor * (pert[row] - base[row]) / eps;
                 }
@@ -431,7 +546,9 @@ impl Topology {
                     let nv = dv.norm();
                     if nv != 0.0 { dv / nv } else { dv }
                 };
-                let scalar = stiffness * (length - reference_length) + damping * (dv.dot(&e) - velocity_offset) + force;
+                let scalar = stiffness * (length - reference_length)
+                    + damping * (dv.dot(&e) - velocity_offset)
+                    + force;
                 // ∂(F e)/∂Δp = F/L (I − e eᵀ) + e (k eᵀ + d Δvᵀ (I − e eᵀ)/L); ∂(F e)/∂Δv = d e eᵀ
                 let (dfdp, dfdv) = if length != 0.0 {
                     let p = Matrix3::identity() - e * e.transpose();
@@ -474,8 +591,18 @@ impl Topology {
     }
 
     /// Add `sign`·LHS of connector `c` (+J1ᵀf, −J0ᵀf) into `f`.
-    fn add_connector_lhs(&self, c: usize, qt: &[f64], v: &[f64], sign: f64, f: &mut [f64], scratch: &mut Scratch) {
-        let Some(cf) = self.connector_force(c, qt, v) else { return };
+    fn add_connector_lhs(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+        sign: f64,
+        f: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        let Some(cf) = self.connector_force(c, qt, v) else {
+            return;
+        };
         let con = &self.connectors[c];
         for (k, s) in [(0usize, -1.0), (1, 1.0)] {
             let marker = &self.markers[con.markers[k]];
@@ -506,7 +633,9 @@ impl Topology {
         scratch: &mut Scratch,
     ) {
         for c in 0..self.connectors.len() {
-            let Some(cf) = self.connector_force(c, qt, v) else { continue };
+            let Some(cf) = self.connector_force(c, qt, v) else {
+                continue;
+            };
             let con = &self.connectors[c];
             let signs = [-1.0, 1.0];
             for a in 0..2 {
@@ -522,7 +651,8 @@ impl Topology {
                 sa.position_jacobian_t_times_vector_q(&f_arr, &mut scratch.block[..na * na]);
                 for i in 0..na {
                     for j in 0..na {
-                        m[(ma.ode2.start + i) * ld + ma.ode2.start + j] += factor_k * signs[a] * scratch.block[i * na + j];
+                        m[(ma.ode2.start + i) * ld + ma.ode2.start + j] +=
+                            factor_k * signs[a] * scratch.block[i * na + j];
                     }
                 }
                 for b in 0..2 {
@@ -546,7 +676,8 @@ impl Topology {
                                     dd += ja * cf.d_force_d_delta_v[(r, t)] * jb;
                                 }
                             }
-                            m[(ma.ode2.start + i) * ld + mb.ode2.start + j] += s * (factor_k * kk + factor_d * dd);
+                            m[(ma.ode2.start + i) * ld + mb.ode2.start + j] +=
+                                s * (factor_k * kk + factor_d * dd);
                         }
                     }
                 }
@@ -584,7 +715,15 @@ impl Topology {
             let n = ode2.len();
             let r = ode2.clone();
             let base = &mut scratch.lhs[..n];
-            rigid_lhs(*rotation, *mass, inertia, center_of_mass, &qt[r.clone()], &v[r.clone()], base);
+            rigid_lhs(
+                *rotation,
+                *mass,
+                inertia,
+                center_of_mass,
+                &qt[r.clone()],
+                &v[r.clone()],
+                base,
+            );
             let base: [f64; 7] = {
                 let mut b = [0.0; 7];
                 b[..n].copy_from_slice(&scratch.lhs[..n]);
@@ -599,7 +738,11 @@ impl Topology {
                     continue;
                 }
                 for i in 0..n {
-                    let x = if which == 0 { q[r.start + i] } else { v[r.start + i] };
+                    let x = if which == 0 {
+                        q[r.start + i]
+                    } else {
+                        v[r.start + i]
+                    };
                     let eps = rel_eps * min_coord.max(x.abs());
                     let mut c2 = coords;
                     let mut v2 = vels;
@@ -610,9 +753,18 @@ impl Topology {
                         v2[i] = x + eps;
                     }
                     let out = &mut scratch.lhs2[..n];
-                    rigid_lhs(*rotation, *mass, inertia, center_of_mass, &c2[..n], &v2[..n], out);
+                    rigid_lhs(
+                        *rotation,
+                        *mass,
+                        inertia,
+                        center_of_mass,
+                        &c2[..n],
+                        &v2[..n],
+                        out,
+                    );
                     for row in 0..n {
-                        m[(r.start + row) * ld + r.start + i] += factor * (out[row] - base[row]) / eps;
+                        m[(r.start + row) * ld + r.start + i] +=
+                            factor * (out[row] - base[row]) / eps;
                     }
                 }
             }
@@ -620,11 +772,20 @@ impl Topology {
     }
 
     /// Constraint residuals `g` (all AE equations) at the given level.
-    pub fn constraint_residual(&self, qt: &[f64], v: &[f64], lambda: &[f64], level: ConstraintLevel, g: &mut [f64]) {
+    pub fn constraint_residual(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        lambda: &[f64],
+        level: ConstraintLevel,
+        g: &mut [f64],
+    ) {
         for ep in &self.ep_constraints {
             let t = &qt[ep.ode2..ep.ode2 + 4];
             g[ep.ae] = match level {
-                ConstraintLevel::Position => t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3] - 1.0,
+                ConstraintLevel::Position => {
+                    t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3] - 1.0
+                }
                 ConstraintLevel::Velocity => {
                     let tt = &v[ep.ode2..ep.ode2 + 4];
                     2.0 * (t[0] * tt[0] + t[1] * tt[1] + t[2] * tt[2] + t[3] * tt[3])
@@ -654,7 +815,12 @@ impl Topology {
 
     /// Visit every nonzero block of C_q: `visit(ae_row, ode2_col_start, row_values)`. Rows of
     /// free axes and inactive joints are skipped (they are zero).
-    pub fn for_each_constraint_jacobian_row(&self, qt: &[f64], scratch: &mut Scratch, mut visit: impl FnMut(usize, usize, &[f64])) {
+    pub fn for_each_constraint_jacobian_row(
+        &self,
+        qt: &[f64],
+        scratch: &mut Scratch,
+        mut visit: impl FnMut(usize, usize, &[f64]),
+    ) {
         for ep in &self.ep_constraints {
             let t = &qt[ep.ode2..ep.ode2 + 4];
             let row = [2.0 * t[0], 2.0 * t[1], 2.0 * t[2], 2.0 * t[3]];
@@ -671,7 +837,8 @@ impl Topology {
             let m0 = MarkerState::new(mk0, qt, qt);
             let m1 = MarkerState::new(mk1, qt, qt);
             let (j0, j1) = (&mut scratch.jac_a[..3 * n0], &mut scratch.jac_b[..3 * n1]);
-            (j.kernel.jacobian)(m0.kernel_args(), m1.kernel_args(), j0, j1).expect("kernel sizes checked at assemble");
+            (j.kernel.jacobian)(m0.kernel_args(), m1.kernel_args(), j0, j1)
+                .expect("kernel sizes checked at assemble");
             for k in 0..3 {
                 if !j.constrained[k] {
                     continue;
@@ -699,7 +866,13 @@ impl Topology {
     }
 
     /// Add C_qᵀ λ into `r` (ODE2).
-    pub fn add_reaction_forces(&self, qt: &[f64], lambda: &[f64], r: &mut [f64], scratch: &mut Scratch) {
+    pub fn add_reaction_forces(
+        &self,
+        qt: &[f64],
+        lambda: &[f64],
+        r: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
         self.for_each_constraint_jacobian_row(qt, scratch, |row, col, vals| {
             let l = lambda[row];
             for (i, x) in vals.iter().enumerate() {
@@ -740,7 +913,14 @@ impl Topology {
                 } => {
                     let n = ode2.len();
                     let block = &mut scratch.block[..n * n];
-                    rigid_mass_matrix(*rotation, *mass, inertia, center_of_mass, &qt[ode2.clone()], block);
+                    rigid_mass_matrix(
+                        *rotation,
+                        *mass,
+                        inertia,
+                        center_of_mass,
+                        &qt[ode2.clone()],
+                        block,
+                    );
                     for i in 0..n {
                         let mut s = 0.0;
                         for j in 0..n {

@@ -17,7 +17,11 @@ impl Simulation {
         let period = settings.solution.sensors_write_period;
         SensorWriter {
             period,
-            last_written: if settings.solution.write_initial_values { start + period } else { start },
+            last_written: if settings.solution.write_initial_values {
+                start + period
+            } else {
+                start
+            },
             start_time: start,
             active: settings.solution.sensors_active,
         }
@@ -36,7 +40,9 @@ impl Simulation {
                 continue;
             }
             // Outputs were checked at assemble; a failure here cannot happen.
-            let Ok(values) = self.sensor_value(i) else { continue };
+            let Ok(values) = self.sensor_value(i) else {
+                continue;
+            };
             let mut row = Vec::with_capacity(values.len() + 1);
             row.push(self.state.time);
             row.extend(values);

@@ -84,7 +84,12 @@ impl Simulation {
             let k = column - n2;
             let owner = &self.topology.ae_owner[k];
             let mut bodies = Vec::new();
-            if let Some(j) = self.topology.joints.iter().find(|j| k >= j.ae && k < j.ae + 3) {
+            if let Some(j) = self
+                .topology
+                .joints
+                .iter()
+                .find(|j| k >= j.ae && k < j.ae + 3)
+            {
                 for &m in &j.markers {
                     bodies.push(format!("{}", self.mbs.marker_ref(m)));
                 }
@@ -92,7 +97,10 @@ impl Simulation {
             if bodies.is_empty() {
                 format!("algebraic equation {k} of {owner}")
             } else {
-                format!("algebraic equation {k} of {owner} (markers {})", bodies.join(", "))
+                format!(
+                    "algebraic equation {k} of {owner} (markers {})",
+                    bodies.join(", ")
+                )
             }
         };
         Error::SingularSystem {

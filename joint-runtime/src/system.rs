@@ -2,8 +2,7 @@
 
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{
-    Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object, ObjectIndex, Sensor,
-    SensorIndex,
+    Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object, ObjectIndex, Sensor, SensorIndex,
 };
 
 /// A multibody system: the items in Exudyn's index order. `assemble()` turns it into a
@@ -59,7 +58,11 @@ impl MultibodySystem {
         ItemRef {
             list: "objects",
             index: i,
-            type_name: self.objects.get(i).map_or("?", Object::type_name).to_owned(),
+            type_name: self
+                .objects
+                .get(i)
+                .map_or("?", Object::type_name)
+                .to_owned(),
         }
     }
 
@@ -67,7 +70,11 @@ impl MultibodySystem {
         ItemRef {
             list: "markers",
             index: i,
-            type_name: self.markers.get(i).map_or("?", Marker::type_name).to_owned(),
+            type_name: self
+                .markers
+                .get(i)
+                .map_or("?", Marker::type_name)
+                .to_owned(),
         }
     }
 
@@ -83,7 +90,11 @@ impl MultibodySystem {
         ItemRef {
             list: "sensors",
             index: i,
-            type_name: self.sensors.get(i).map_or("?", Sensor::type_name).to_owned(),
+            type_name: self
+                .sensors
+                .get(i)
+                .map_or("?", Sensor::type_name)
+                .to_owned(),
         }
     }
 
@@ -102,12 +113,21 @@ impl MultibodySystem {
             Error::item(
                 owner.clone(),
                 key,
-                format!("node number {} does not exist (the system has {} nodes)", n.0, self.nodes.len()),
+                format!(
+                    "node number {} does not exist (the system has {} nodes)",
+                    n.0,
+                    self.nodes.len()
+                ),
             )
         })
     }
 
-    pub(crate) fn object_checked(&self, owner: &ItemRef, key: &str, o: ObjectIndex) -> Result<&Object> {
+    pub(crate) fn object_checked(
+        &self,
+        owner: &ItemRef,
+        key: &str,
+        o: ObjectIndex,
+    ) -> Result<&Object> {
         self.objects.get(o.0).ok_or_else(|| {
             Error::item(
                 owner.clone(),
@@ -121,7 +141,12 @@ impl MultibodySystem {
         })
     }
 
-    pub(crate) fn marker_checked(&self, owner: &ItemRef, key: &str, m: MarkerIndex) -> Result<&Marker> {
+    pub(crate) fn marker_checked(
+        &self,
+        owner: &ItemRef,
+        key: &str,
+        m: MarkerIndex,
+    ) -> Result<&Marker> {
         self.markers.get(m.0).ok_or_else(|| {
             Error::item(
                 owner.clone(),

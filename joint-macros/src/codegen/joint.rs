@@ -82,7 +82,11 @@ struct Lowered {
     velocity: Vec<Id>,
 }
 
-fn lower_pairing(model: &JointModel, kinds: [MarkerKind; 2], errors: &mut Errors) -> Option<Lowered> {
+fn lower_pairing(
+    model: &JointModel,
+    kinds: [MarkerKind; 2],
+    errors: &mut Errors,
+) -> Option<Lowered> {
     let mut g = Graph::new();
     let kin = [kinds[0].build(&mut g, "m0_"), kinds[1].build(&mut g, "m1_")];
     let scope = Scope {
@@ -158,15 +162,28 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
             break;
         }
         let mut lowered = lowered.expect("checked above");
-        match pairing_module(&mut lowered, *kinds, rows, &position_text, &velocity_text, errors) {
+        match pairing_module(
+            &mut lowered,
+            *kinds,
+            rows,
+            &position_text,
+            &velocity_text,
+            errors,
+        ) {
             Some((tokens, s)) => {
                 pairing_modules.push(tokens);
                 stats.push(s);
             }
             None => break,
         }
-        let k0 = MarkerKind::ALL.iter().position(|k| k == &kinds[0]).expect("kind");
-        let k1 = MarkerKind::ALL.iter().position(|k| k == &kinds[1]).expect("kind");
+        let k0 = MarkerKind::ALL
+            .iter()
+            .position(|k| k == &kinds[0])
+            .expect("kind");
+        let k1 = MarkerKind::ALL
+            .iter()
+            .position(|k| k == &kinds[1])
+            .expect("kind");
         let m = ident(&pairing_module_name(kinds[0], kinds[1]));
         let (k0l, k1l) = (lit(k0), lit(k1));
         let names = [kinds[0].name(), kinds[1].name()];
@@ -329,7 +346,13 @@ fn pairing_module(
         }
         blocks.push(Some(block));
     }
-    let jac_roots: Vec<Id> = blocks.iter().flatten().flatten().flatten().copied().collect();
+    let jac_roots: Vec<Id> = blocks
+        .iter()
+        .flatten()
+        .flatten()
+        .flatten()
+        .copied()
+        .collect();
     // The velocity-level residual must be linear in the coordinate velocities; otherwise the
     // Jacobian would depend on them and is not a constraint Jacobian.
     let jac_used = used_variables(g, &jac_roots);
@@ -348,7 +371,10 @@ fn pairing_module(
     let n0 = kinds[0].coordinate_count();
     let n1 = kinds[1].coordinate_count();
     let (n0l, n1l) = (lit(n0), lit(n1));
-    let (np0, np1) = (lit(kinds[0].parameter_count()), lit(kinds[1].parameter_count()));
+    let (np0, np1) = (
+        lit(kinds[0].parameter_count()),
+        lit(kinds[1].parameter_count()),
+    );
     let rows_lit = lit(rows);
 
     // position_residual
@@ -378,7 +404,8 @@ fn pairing_module(
         let rows_ts: Vec<TokenStream> = b
             .iter()
             .map(|row| {
-                let entries: Vec<&TokenStream> = row.iter().map(|_| outs.next().expect("entry")).collect();
+                let entries: Vec<&TokenStream> =
+                    row.iter().map(|_| outs.next().expect("entry")).collect();
                 quote!([#(#entries),*])
             })
             .collect();
@@ -432,8 +459,14 @@ fn pairing_module(
     let module = ident(&pairing_module_name(kinds[0], kinds[1]));
     let doc0 = format!(" `m0`: {} ({}).", kinds[0].name(), kinds[0].description());
     let doc1 = format!(" `m1`: {} ({}).", kinds[1].name(), kinds[1].description());
-    let pos_doc = format!(" Position-level residual `{position_text}` ({} operations).", pos_block.operations);
-    let vel_doc = format!(" Velocity-level residual `{velocity_text}` ({} operations).", vel_block.operations);
+    let pos_doc = format!(
+        " Position-level residual `{position_text}` ({} operations).",
+        pos_block.operations
+    );
+    let vel_doc = format!(
+        " Velocity-level residual `{velocity_text}` ({} operations).",
+        vel_block.operations
+    );
     let jac_doc = format!(
         " Jacobian blocks ∂(`{velocity_text}`)/∂q̇ with respect to the coordinates of {} ({} operations).",
         match (n0 > 0, n1 > 0) {

@@ -28,12 +28,27 @@ fn function_tokens(g: &Graph, kind: MarkerKind, f: &Func) -> TokenStream {
     let used = used_variables(g, &f.entries);
     let mut arrays = Vec::new();
     if kind.parameter_count() > 0 {
-        arrays.push(ArrayArg::new("parameters".into(), "", kind.parameter_names(), ""));
+        arrays.push(ArrayArg::new(
+            "parameters".into(),
+            "",
+            kind.parameter_names(),
+            "",
+        ));
     }
     if kind.coordinate_count() > 0 {
-        arrays.push(ArrayArg::new("coordinates".into(), "", kind.coordinate_names(), ""));
+        arrays.push(ArrayArg::new(
+            "coordinates".into(),
+            "",
+            kind.coordinate_names(),
+            "",
+        ));
         if f.with_velocities {
-            arrays.push(ArrayArg::new("velocities".into(), "", kind.coordinate_names(), "_t"));
+            arrays.push(ArrayArg::new(
+                "velocities".into(),
+                "",
+                kind.coordinate_names(),
+                "_t",
+            ));
         }
     }
     if f.with_force {
@@ -138,7 +153,11 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
             entries: dq,
         });
     }
-    if let (Some(rot), Some(w), Some(wl)) = (kin.rotation, kin.angular_velocity, kin.angular_velocity_local) {
+    if let (Some(rot), Some(w), Some(wl)) = (
+        kin.rotation,
+        kin.angular_velocity,
+        kin.angular_velocity_local,
+    ) {
         funcs.push(Func {
             name: "rotation",
             doc: "Rotation matrix, local to global, row-major".into(),
@@ -248,13 +267,21 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
 }
 
 /// Slice-based dispatch over kind indices for one kinematics function.
-fn dispatch(name: &str, doc: &str, with_velocities: bool, with_force: bool, output: Output) -> TokenStream {
+fn dispatch(
+    name: &str,
+    doc: &str,
+    with_velocities: bool,
+    with_force: bool,
+    output: Output,
+) -> TokenStream {
     let fname = ident(name);
     let mut arms = Vec::new();
     for (i, kind) in MarkerKind::ALL.iter().enumerate() {
         let has_fn = match name {
             "position" | "velocity" => true,
-            "position_jacobian" | "position_jacobian_t_times_vector_q" => kind.coordinate_count() > 0,
+            "position_jacobian" | "position_jacobian_t_times_vector_q" => {
+                kind.coordinate_count() > 0
+            }
             "rotation" | "angular_velocity" | "angular_velocity_local" => kind.has_orientation(),
             _ => kind.has_orientation() && kind.coordinate_count() > 0,
         };
@@ -275,8 +302,12 @@ fn dispatch(name: &str, doc: &str, with_velocities: bool, with_force: bool, outp
         }
         let arm = if has_fn {
             match output {
-                Output::Vector => quote!(#il => ::core::option::Option::Some(#module::#fname(#(#args),*)),),
-                Output::Matrix3 => quote!(#il => ::core::option::Option::Some(#module::#fname(#(#args),*)),),
+                Output::Vector => {
+                    quote!(#il => ::core::option::Option::Some(#module::#fname(#(#args),*)),)
+                }
+                Output::Matrix3 => {
+                    quote!(#il => ::core::option::Option::Some(#module::#fname(#(#args),*)),)
+                }
                 Output::Block => quote!(#il => {
                     let m = #module::#fname(#(#args),*);
                     let flat = m.as_flattened();
@@ -285,7 +316,10 @@ fn dispatch(name: &str, doc: &str, with_velocities: bool, with_force: bool, outp
                     ::core::option::Option::Some(())
                 }),
             }
-        } else if matches!(output, Output::Block) && !kind.has_orientation() && name.starts_with("rotation") {
+        } else if matches!(output, Output::Block)
+            && !kind.has_orientation()
+            && name.starts_with("rotation")
+        {
             continue;
         } else if matches!(output, Output::Block) && kind.coordinate_count() == 0 {
             // No coordinates: an empty block.
@@ -295,7 +329,11 @@ fn dispatch(name: &str, doc: &str, with_velocities: bool, with_force: bool, outp
         };
         arms.push(arm);
     }
-    let mut params = vec![quote!(kind: usize), quote!(parameters: &[f64]), quote!(coordinates: &[f64])];
+    let mut params = vec![
+        quote!(kind: usize),
+        quote!(parameters: &[f64]),
+        quote!(coordinates: &[f64]),
+    ];
     if with_velocities {
         params.push(quote!(velocities: &[f64]));
     }
@@ -310,7 +348,9 @@ fn dispatch(name: &str, doc: &str, with_velocities: bool, with_force: bool, outp
             quote!(::core::option::Option<()>)
         }
     };
-    let doc = format!(" {doc} of marker kind `kind` (an index into [`MARKER_KINDS`]); `None` if the kind has no such quantity or a slice has the wrong length.");
+    let doc = format!(
+        " {doc} of marker kind `kind` (an index into [`MARKER_KINDS`]); `None` if the kind has no such quantity or a slice has the wrong length."
+    );
     quote! {
         #[doc = #doc]
         #[allow(unused_variables)]
@@ -338,13 +378,55 @@ pub fn expand() -> TokenStream {
         dispatch("position", "Global position", false, false, Output::Vector),
         dispatch("velocity", "Global velocity", true, false, Output::Vector),
         dispatch("rotation", "Rotation matrix", false, false, Output::Matrix3),
-        dispatch("angular_velocity", "Global angular velocity", true, false, Output::Vector),
-        dispatch("angular_velocity_local", "Local angular velocity", true, false, Output::Vector),
-        dispatch("angular_acceleration_rate_part", "G_t·θ̇", true, false, Output::Vector),
-        dispatch("angular_acceleration_local_rate_part", "Ḡ_t·θ̇", true, false, Output::Vector),
-        dispatch("position_jacobian", "Position Jacobian (3 × n, row-major)", false, false, Output::Block),
-        dispatch("rotation_jacobian", "Rotation Jacobian ∂ω/∂q̇ (3 × n, row-major)", false, false, Output::Block),
-        dispatch("rotation_jacobian_local", "Local rotation Jacobian ∂ω̄/∂q̇ (3 × n, row-major)", false, false, Output::Block),
+        dispatch(
+            "angular_velocity",
+            "Global angular velocity",
+            true,
+            false,
+            Output::Vector,
+        ),
+        dispatch(
+            "angular_velocity_local",
+            "Local angular velocity",
+            true,
+            false,
+            Output::Vector,
+        ),
+        dispatch(
+            "angular_acceleration_rate_part",
+            "G_t·θ̇",
+            true,
+            false,
+            Output::Vector,
+        ),
+        dispatch(
+            "angular_acceleration_local_rate_part",
+            "Ḡ_t·θ̇",
+            true,
+            false,
+            Output::Vector,
+        ),
+        dispatch(
+            "position_jacobian",
+            "Position Jacobian (3 × n, row-major)",
+            false,
+            false,
+            Output::Block,
+        ),
+        dispatch(
+            "rotation_jacobian",
+            "Rotation Jacobian ∂ω/∂q̇ (3 × n, row-major)",
+            false,
+            false,
+            Output::Block,
+        ),
+        dispatch(
+            "rotation_jacobian_local",
+            "Local rotation Jacobian ∂ω̄/∂q̇ (3 × n, row-major)",
+            false,
+            false,
+            Output::Block,
+        ),
         dispatch(
             "position_jacobian_t_times_vector_q",
             "∂(J_posᵀ·f)/∂q (n × n, row-major)",

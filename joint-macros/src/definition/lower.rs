@@ -81,7 +81,10 @@ pub fn lower(g: &mut Graph, scope: &Scope, expr: &Expr, errors: &mut Errors) -> 
                 let names: Vec<String> = scope.markers.iter().map(|m| m.name.to_string()).collect();
                 errors.at(
                     ident,
-                    format!("unknown marker `{ident}`: the joint's markers are {}", names.join(", ")),
+                    format!(
+                        "unknown marker `{ident}`: the joint's markers are {}",
+                        names.join(", ")
+                    ),
                 );
                 return None;
             };
@@ -107,7 +110,9 @@ pub fn lower(g: &mut Graph, scope: &Scope, expr: &Expr, errors: &mut Errors) -> 
             match q.to_string().as_str() {
                 "position" => Some(Value::Vector(kin.position)),
                 "velocity" => Some(Value::Vector(kin.velocity)),
-                "rotation" => rigid_only(errors).then(|| Value::Matrix(kin.rotation.expect("rigid kind"))),
+                "rotation" => {
+                    rigid_only(errors).then(|| Value::Matrix(kin.rotation.expect("rigid kind")))
+                }
                 "angular_velocity" => rigid_only(errors)
                     .then(|| Value::Vector(kin.angular_velocity.expect("rigid kind"))),
                 "angular_velocity_local" => rigid_only(errors)
@@ -151,7 +156,10 @@ pub fn lower(g: &mut Graph, scope: &Scope, expr: &Expr, errors: &mut Errors) -> 
                 match lower(g, scope, e, errors) {
                     Some(Value::Scalar(s)) => rows.push(s),
                     Some(other) => {
-                        errors.at(e, format!("a row must be a scalar, found {}", other.type_name()));
+                        errors.at(
+                            e,
+                            format!("a row must be a scalar, found {}", other.type_name()),
+                        );
                         ok = false;
                     }
                     None => ok = false,
@@ -165,7 +173,10 @@ pub fn lower(g: &mut Graph, scope: &Scope, expr: &Expr, errors: &mut Errors) -> 
         }
         Expr::Index(ix) => {
             let base = lower(g, scope, &ix.expr, errors)?;
-            let Expr::Lit(syn::ExprLit { lit: Lit::Int(i), .. }) = &*ix.index else {
+            let Expr::Lit(syn::ExprLit {
+                lit: Lit::Int(i), ..
+            }) = &*ix.index
+            else {
                 errors.at(&ix.index, "an index must be an integer literal");
                 return None;
             };
@@ -181,7 +192,10 @@ pub fn lower(g: &mut Graph, scope: &Scope, expr: &Expr, errors: &mut Errors) -> 
                 Value::Rows(r) if i < r.len() => Some(Value::Scalar(r[i])),
                 Value::Matrix(m) if i < 3 => Some(Value::Vector(m[i])),
                 other => {
-                    errors.at(ix, format!("index {i} out of range for {}", other.type_name()));
+                    errors.at(
+                        ix,
+                        format!("index {i} out of range for {}", other.type_name()),
+                    );
                     None
                 }
             }
@@ -232,7 +246,9 @@ fn binary(
         BinOp::Add(_) | BinOp::Sub(_) => {
             let add = matches!(op, BinOp::Add(_));
             match (&l, &r) {
-                (Scalar(a), Scalar(b)) => Some(Scalar(if add { g.add(*a, *b) } else { g.sub(*a, *b) })),
+                (Scalar(a), Scalar(b)) => {
+                    Some(Scalar(if add { g.add(*a, *b) } else { g.sub(*a, *b) }))
+                }
                 (Vector(a), Vector(b)) => Some(Vector(if add {
                     vector::add(g, *a, *b)
                 } else {
@@ -254,8 +270,12 @@ fn binary(
         }
         BinOp::Mul(_) => match (&l, &r) {
             (Scalar(a), Scalar(b)) => Some(Scalar(g.mul(*a, *b))),
-            (Scalar(s), Vector(v)) | (Vector(v), Scalar(s)) => Some(Vector(vector::scale(g, *s, *v))),
-            (Scalar(s), Matrix(m)) | (Matrix(m), Scalar(s)) => Some(Matrix(vector::mat_scale(g, *s, m))),
+            (Scalar(s), Vector(v)) | (Vector(v), Scalar(s)) => {
+                Some(Vector(vector::scale(g, *s, *v)))
+            }
+            (Scalar(s), Matrix(m)) | (Matrix(m), Scalar(s)) => {
+                Some(Matrix(vector::mat_scale(g, *s, m)))
+            }
             (Matrix(m), Vector(v)) => Some(Vector(vector::mat_vec(g, m, *v))),
             (Matrix(a), Matrix(b)) => Some(Matrix(vector::mat_mat(g, a, b))),
             _ => mismatch(errors, "multiply", &l, &r),
@@ -282,7 +302,10 @@ fn call(
     use Value::*;
     let arity = |errors: &mut Errors, n: usize| {
         if args.len() != n {
-            errors.at(at, format!("`{name}` takes {n} argument(s), found {}", args.len()));
+            errors.at(
+                at,
+                format!("`{name}` takes {n} argument(s), found {}", args.len()),
+            );
             false
         } else {
             true
@@ -290,7 +313,10 @@ fn call(
     };
     let bad = |errors: &mut Errors| {
         let types: Vec<String> = args.iter().map(Value::type_name).collect();
-        errors.at(at, format!("`{name}` is not defined for ({})", types.join(", ")));
+        errors.at(
+            at,
+            format!("`{name}` is not defined for ({})", types.join(", ")),
+        );
         None
     };
     match name.to_string().as_str() {

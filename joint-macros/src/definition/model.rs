@@ -57,7 +57,10 @@ impl JointModel {
                         markers.push(MarkerDecl { name, capability });
                     }
                 }
-                Item::Axes { span_token, axes: list } => {
+                Item::Axes {
+                    span_token,
+                    axes: list,
+                } => {
                     if axes.is_some() {
                         errors.at(span_token, "`axes` is given twice");
                         continue;
@@ -77,7 +80,8 @@ impl JointModel {
                                 Ok(1) => true,
                                 Ok(0) => false,
                                 _ => {
-                                    errors.at(lit, "an axis default is 0 (free) or 1 (constrained)");
+                                    errors
+                                        .at(lit, "an axis default is 0 (free) or 1 (constrained)");
                                     true
                                 }
                             },
@@ -112,15 +116,24 @@ impl JointModel {
             );
         }
         let Some(axes) = axes else {
-            errors.at(&input.name, "missing `axes [...]`: the residual rows of the joint");
+            errors.at(
+                &input.name,
+                "missing `axes [...]`: the residual rows of the joint",
+            );
             return None;
         };
         let Some(position) = position else {
-            errors.at(&input.name, "missing `position = ...;`: the position-level residual");
+            errors.at(
+                &input.name,
+                "missing `position = ...;`: the position-level residual",
+            );
             return None;
         };
         let Some(velocity) = velocity else {
-            errors.at(&input.name, "missing `velocity = ...;`: the velocity-level residual");
+            errors.at(
+                &input.name,
+                "missing `velocity = ...;`: the velocity-level residual",
+            );
             return None;
         };
         if markers.len() != 2 {

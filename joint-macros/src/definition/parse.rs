@@ -39,10 +39,22 @@ pub struct JointInput {
 }
 
 pub enum Item {
-    Marker { name: Ident, capability: Ident },
-    Axes { span_token: kw::axes, axes: Vec<AxisDecl> },
-    Position { token: kw::position, expr: Expr },
-    Velocity { token: kw::velocity, expr: Expr },
+    Marker {
+        name: Ident,
+        capability: Ident,
+    },
+    Axes {
+        span_token: kw::axes,
+        axes: Vec<AxisDecl>,
+    },
+    Position {
+        token: kw::position,
+        expr: Expr,
+    },
+    Velocity {
+        token: kw::velocity,
+        expr: Expr,
+    },
 }
 
 pub struct AxisDecl {

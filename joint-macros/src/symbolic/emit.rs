@@ -185,11 +185,7 @@ impl Emitter<'_> {
 
     fn operand(&mut self, id: Id, min_prec: u8) -> TokenStream {
         let (ts, prec) = self.expr(id);
-        if prec < min_prec {
-            quote!((#ts))
-        } else {
-            ts
-        }
+        if prec < min_prec { quote!((#ts)) } else { ts }
     }
 }
 

@@ -278,7 +278,9 @@ impl Graph {
         }
         let c = match *self.node(id) {
             Node::Const(_) | Node::Var(_) => 0,
-            Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => 1 + self.tree_count(x, memo),
+            Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => {
+                1 + self.tree_count(x, memo)
+            }
             Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) => {
                 1 + self.tree_count(x, memo) + self.tree_count(y, memo)
             }

@@ -5,11 +5,25 @@ use crate::items::MarkerIndex;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Load {
     /// LoadMassProportional (alias Gravity): Q = J_massᵀ·g, on a BodyMass marker.
-    MassProportional { name: String, marker: MarkerIndex, load_vector: [f64; 3] },
+    MassProportional {
+        name: String,
+        marker: MarkerIndex,
+        load_vector: [f64; 3],
+    },
     /// LoadForceVector: Q = J_posᵀ·f (f = A·f_local if `body_fixed`).
-    ForceVector { name: String, marker: MarkerIndex, load_vector: [f64; 3], body_fixed: bool },
+    ForceVector {
+        name: String,
+        marker: MarkerIndex,
+        load_vector: [f64; 3],
+        body_fixed: bool,
+    },
     /// LoadTorqueVector: Q = J_rotᵀ·τ (τ = A·τ_local if `body_fixed`).
-    TorqueVector { name: String, marker: MarkerIndex, load_vector: [f64; 3], body_fixed: bool },
+    TorqueVector {
+        name: String,
+        marker: MarkerIndex,
+        load_vector: [f64; 3],
+        body_fixed: bool,
+    },
 }
 
 impl Load {
@@ -23,17 +37,17 @@ impl Load {
 
     pub fn name(&self) -> &str {
         match self {
-            Load::MassProportional { name, .. } | Load::ForceVector { name, .. } | Load::TorqueVector { name, .. } => {
-                name
-            }
+            Load::MassProportional { name, .. }
+            | Load::ForceVector { name, .. }
+            | Load::TorqueVector { name, .. } => name,
         }
     }
 
     pub fn marker(&self) -> MarkerIndex {
         match self {
-            Load::MassProportional { marker, .. } | Load::ForceVector { marker, .. } | Load::TorqueVector { marker, .. } => {
-                *marker
-            }
+            Load::MassProportional { marker, .. }
+            | Load::ForceVector { marker, .. }
+            | Load::TorqueVector { marker, .. } => *marker,
         }
     }
 

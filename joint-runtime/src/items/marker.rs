@@ -5,11 +5,28 @@ use crate::items::{NodeIndex, ObjectIndex};
 #[derive(Clone, Debug, PartialEq)]
 pub enum Marker {
     /// The body's mass distribution (for LoadMassProportional); gives no position.
-    BodyMass { name: String, body: ObjectIndex },
-    BodyPosition { name: String, body: ObjectIndex, local_position: [f64; 3] },
-    BodyRigid { name: String, body: ObjectIndex, local_position: [f64; 3] },
-    NodePosition { name: String, node: NodeIndex },
-    NodeRigid { name: String, node: NodeIndex },
+    BodyMass {
+        name: String,
+        body: ObjectIndex,
+    },
+    BodyPosition {
+        name: String,
+        body: ObjectIndex,
+        local_position: [f64; 3],
+    },
+    BodyRigid {
+        name: String,
+        body: ObjectIndex,
+        local_position: [f64; 3],
+    },
+    NodePosition {
+        name: String,
+        node: NodeIndex,
+    },
+    NodeRigid {
+        name: String,
+        node: NodeIndex,
+    },
 }
 
 impl Marker {

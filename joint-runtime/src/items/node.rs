@@ -40,7 +40,9 @@ impl Node {
 
     pub fn name(&self) -> &str {
         match self {
-            Node::Point { name, .. } | Node::RigidBodyEP { name, .. } | Node::RigidBodyRxyz { name, .. } => name,
+            Node::Point { name, .. }
+            | Node::RigidBodyEP { name, .. }
+            | Node::RigidBodyRxyz { name, .. } => name,
         }
     }
 
@@ -60,25 +62,49 @@ impl Node {
 
     pub fn reference_coordinates(&self) -> &[f64] {
         match self {
-            Node::Point { reference_coordinates, .. } => reference_coordinates,
-            Node::RigidBodyEP { reference_coordinates, .. } => reference_coordinates,
-            Node::RigidBodyRxyz { reference_coordinates, .. } => reference_coordinates,
+            Node::Point {
+                reference_coordinates,
+                ..
+            } => reference_coordinates,
+            Node::RigidBodyEP {
+                reference_coordinates,
+                ..
+            } => reference_coordinates,
+            Node::RigidBodyRxyz {
+                reference_coordinates,
+                ..
+            } => reference_coordinates,
         }
     }
 
     pub fn initial_coordinates(&self) -> &[f64] {
         match self {
-            Node::Point { initial_coordinates, .. } => initial_coordinates,
-            Node::RigidBodyEP { initial_coordinates, .. } => initial_coordinates,
-            Node::RigidBodyRxyz { initial_coordinates, .. } => initial_coordinates,
+            Node::Point {
+                initial_coordinates,
+                ..
+            } => initial_coordinates,
+            Node::RigidBodyEP {
+                initial_coordinates,
+                ..
+            } => initial_coordinates,
+            Node::RigidBodyRxyz {
+                initial_coordinates,
+                ..
+            } => initial_coordinates,
         }
     }
 
     pub fn initial_velocities(&self) -> &[f64] {
         match self {
-            Node::Point { initial_velocities, .. } => initial_velocities,
-            Node::RigidBodyEP { initial_velocities, .. } => initial_velocities,
-            Node::RigidBodyRxyz { initial_velocities, .. } => initial_velocities,
+            Node::Point {
+                initial_velocities, ..
+            } => initial_velocities,
+            Node::RigidBodyEP {
+                initial_velocities, ..
+            } => initial_velocities,
+            Node::RigidBodyRxyz {
+                initial_velocities, ..
+            } => initial_velocities,
         }
     }
 

@@ -95,7 +95,10 @@ impl Object {
     }
 
     pub fn is_body(&self) -> bool {
-        matches!(self, Object::Ground { .. } | Object::MassPoint { .. } | Object::RigidBody { .. })
+        matches!(
+            self,
+            Object::Ground { .. } | Object::MassPoint { .. } | Object::RigidBody { .. }
+        )
     }
 
     pub fn markers(&self) -> Option<[MarkerIndex; 2]> {

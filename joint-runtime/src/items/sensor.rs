@@ -7,7 +7,10 @@ use crate::output::OutputVariable;
 pub enum SensorTarget {
     Node(NodeIndex),
     Object(ObjectIndex),
-    Body { body: ObjectIndex, local_position: [f64; 3] },
+    Body {
+        body: ObjectIndex,
+        local_position: [f64; 3],
+    },
     Marker(MarkerIndex),
     Load(LoadIndex),
 }
@@ -54,7 +57,13 @@ impl Sensor {
     }
 
     pub fn body(body: ObjectIndex, local_position: [f64; 3], output: OutputVariable) -> Sensor {
-        Sensor::new(SensorTarget::Body { body, local_position }, output)
+        Sensor::new(
+            SensorTarget::Body {
+                body,
+                local_position,
+            },
+            output,
+        )
     }
 
     pub fn marker(marker: MarkerIndex, output: OutputVariable) -> Sensor {

@@ -223,7 +223,15 @@ impl NewtonProblem for StepProblem<'_> {
             n,
             &mut self.scratch,
         );
-        topo.add_connector_jacobians(&self.qt, &st.v, s, s * gp, &mut self.jac, n, &mut self.scratch);
+        topo.add_connector_jacobians(
+            &self.qt,
+            &st.v,
+            s,
+            s * gp,
+            &mut self.jac,
+            n,
+            &mut self.scratch,
+        );
         let ae_factor = if self.index2 { gp } else { 1.0 };
         let jac = &mut self.jac;
         topo.for_each_constraint_jacobian_row(&self.qt, &mut self.scratch, |row, col, vals| {
@@ -242,7 +250,8 @@ impl NewtonProblem for StepProblem<'_> {
     }
 
     fn apply_newton_step(&mut self) {
-        self.lu.solve_in_place(&mut self.rhs, &mut self.solve_scratch);
+        self.lu
+            .solve_in_place(&mut self.rhs, &mut self.solve_scratch);
         let st = &mut self.sim.state;
         let n2 = st.q.len();
         for i in 0..n2 {
@@ -260,7 +269,11 @@ impl NewtonProblem for StepProblem<'_> {
         let st = &self.sim.state;
         let q2: f64 = st.q.iter().map(|x| x * x).sum();
         let v2: f64 = st.v.iter().map(|x| x * x).sum();
-        q2 >= max_norm || v2 >= max_norm || q2.is_nan() || v2.is_nan() || st.lambda.iter().any(|x| x.is_nan())
+        q2 >= max_norm
+            || v2 >= max_norm
+            || q2.is_nan()
+            || v2.is_nan()
+            || st.lambda.iter().any(|x| x.is_nan())
     }
 
     fn restart(&mut self) {
@@ -317,7 +330,9 @@ impl Simulation {
                         NewtonOutcome::Failed { .. } => {
                             if !ti.adaptive_step {
                                 return Err(Error::SolverFailed {
-                                    message: format!("Newton did not converge at t = {t_new} (adaptiveStep is off)"),
+                                    message: format!(
+                                        "Newton did not converge at t = {t_new} (adaptiveStep is off)"
+                                    ),
                                 });
                             }
                             if h <= ti.minimum_step_size {
@@ -445,11 +460,17 @@ fn validate_time_integration(ti: &TimeIntegrationSettings) -> Result<()> {
     if !(ti.end_time > ti.start_time) || !ti.end_time.is_finite() || !ti.start_time.is_finite() {
         return Err(Error::setting(
             "timeIntegration.endTime",
-            format!("endTime ({}) must be finite and greater than startTime ({})", ti.end_time, ti.start_time),
+            format!(
+                "endTime ({}) must be finite and greater than startTime ({})",
+                ti.end_time, ti.start_time
+            ),
         ));
     }
     if ti.number_of_steps == 0 {
-        return Err(Error::setting("timeIntegration.numberOfSteps", "must be at least 1"));
+        return Err(Error::setting(
+            "timeIntegration.numberOfSteps",
+            "must be at least 1",
+        ));
     }
     if !(0.0..=1.0).contains(&ga.spectral_radius) {
         return Err(Error::setting(

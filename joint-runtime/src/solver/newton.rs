@@ -52,7 +52,8 @@ pub fn newton(
     let mut stop = false;
     let mut it = 0;
     let restart_limit = s.max_modified_newton_iterations
-        + s.max_modified_newton_restart_iterations * usize::from(!s.modified_newton_jac_update_per_step);
+        + s.max_modified_newton_restart_iterations
+            * usize::from(!s.modified_newton_jac_update_per_step);
     while !converged && !stop && it < s.max_iterations {
         it += 1;
         if *jacobian_required || full {

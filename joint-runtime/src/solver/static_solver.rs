@@ -58,7 +58,15 @@ impl NewtonProblem for StaticProblem<'_> {
             n,
             &mut self.scratch,
         );
-        topo.add_connector_jacobians(&self.qt, &st.v, -1.0, 0.0, &mut self.jac, n, &mut self.scratch);
+        topo.add_connector_jacobians(
+            &self.qt,
+            &st.v,
+            -1.0,
+            0.0,
+            &mut self.jac,
+            n,
+            &mut self.scratch,
+        );
         if self.compute_loads_jacobian {
             topo.add_load_jacobians_fd(
                 &st.q,
@@ -88,7 +96,8 @@ impl NewtonProblem for StaticProblem<'_> {
     }
 
     fn apply_newton_step(&mut self) {
-        self.lu.solve_in_place(&mut self.rhs, &mut self.solve_scratch);
+        self.lu
+            .solve_in_place(&mut self.rhs, &mut self.solve_scratch);
         let st = &mut self.sim.state;
         let n2 = st.q.len();
         for i in 0..n2 {
@@ -113,7 +122,10 @@ impl NewtonProblem for StaticProblem<'_> {
 
 fn validate(s: &StaticSolverSettings) -> Result<()> {
     if s.number_of_load_steps == 0 {
-        return Err(Error::setting("staticSolver.numberOfLoadSteps", "must be at least 1"));
+        return Err(Error::setting(
+            "staticSolver.numberOfLoadSteps",
+            "must be at least 1",
+        ));
     }
     if !(s.load_step_duration > 0.0) || !s.load_step_duration.is_finite() {
         return Err(Error::setting(
@@ -151,7 +163,10 @@ impl Simulation {
 
         let n_steps = ss.number_of_load_steps;
         let geometric_factor = if ss.load_step_geometric && n_steps > 1 {
-            Some(ss.load_step_geometric_range.powf(1.0 / (n_steps as f64 - 1.0)))
+            Some(
+                ss.load_step_geometric_range
+                    .powf(1.0 / (n_steps as f64 - 1.0)),
+            )
         } else {
             None
         };
@@ -199,7 +214,11 @@ impl Simulation {
                 if (tau_new - end).abs() <= 1e-10 * duration || tau_new > end {
                     tau_new = end;
                 }
-                p.load_factor = if ss.use_load_factor { (tau_new - start) / duration } else { 1.0 };
+                p.load_factor = if ss.use_load_factor {
+                    (tau_new - start) / duration
+                } else {
+                    1.0
+                };
                 p.sim.state.time = tau_new;
                 p.sim.state.lambda.fill(0.0);
                 match newton(&mut p, &ss.newton, &mut jacobian_required, &mut stats) {
@@ -207,11 +226,15 @@ impl Simulation {
                         tau = tau_new;
                         break iterations;
                     }
-                    NewtonOutcome::Singular(col) => return Err(p.sim.singular_error(col.0, tau_new)),
+                    NewtonOutcome::Singular(col) => {
+                        return Err(p.sim.singular_error(col.0, tau_new));
+                    }
                     NewtonOutcome::Failed { .. } => {
                         if !ss.adaptive_step || h <= ss.minimum_step_size {
                             return Err(Error::SolverFailed {
-                                message: format!("static Newton did not converge at load step τ = {tau_new}"),
+                                message: format!(
+                                    "static Newton did not converge at load step τ = {tau_new}"
+                                ),
                             });
                         }
                         p.sim.state.q.copy_from_slice(&p.q_start);

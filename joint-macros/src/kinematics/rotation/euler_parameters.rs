@@ -26,9 +26,21 @@ pub fn rotation_matrix(g: &mut Graph, t: [Id; 4]) -> Mat3 {
         g.mul(two, s)
     };
     [
-        [diag(g, 2, 3), off(g, 1, 2, 0, 3, false), off(g, 1, 3, 0, 2, true)],
-        [off(g, 1, 2, 0, 3, true), diag(g, 1, 3), off(g, 2, 3, 0, 1, false)],
-        [off(g, 1, 3, 0, 2, false), off(g, 2, 3, 0, 1, true), diag(g, 1, 2)],
+        [
+            diag(g, 2, 3),
+            off(g, 1, 2, 0, 3, false),
+            off(g, 1, 3, 0, 2, true),
+        ],
+        [
+            off(g, 1, 2, 0, 3, true),
+            diag(g, 1, 3),
+            off(g, 2, 3, 0, 1, false),
+        ],
+        [
+            off(g, 1, 3, 0, 2, false),
+            off(g, 2, 3, 0, 1, true),
+            diag(g, 1, 2),
+        ],
     ]
 }
 
@@ -55,7 +67,9 @@ pub fn g_matrix(g: &mut Graph, t: [Id; 4], local: bool) -> Vec<[Id; 3]> {
             [n(g, t3), n(g, t2), s(g, t1), s(g, t0)],
         ]
     };
-    (0..4).map(|k| [rows[0][k], rows[1][k], rows[2][k]]).collect()
+    (0..4)
+        .map(|k| [rows[0][k], rows[1][k], rows[2][k]])
+        .collect()
 }
 
 pub fn parametrization(g: &mut Graph, t: &[Id]) -> Parametrization {
