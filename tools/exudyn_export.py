@@ -1,0 +1,109 @@
+"""Export a live Exudyn system as a model file of this project, and write Exudyn's own results
+in our result format (see ../shared/spec/model-format.md, README "Exudyn users").
+
+    from exudyn_export import export, run_reference
+    export(mbs, simulationSettings, 'model.json', solve='dynamic')      # after mbs.Assemble()
+    run_reference(mbs, simulationSettings, 'model.ref.json', solve='dynamic', case='name')
+
+`export` writes Exudyn's item dictionaries (mbs.GetNode(i), ...) and
+simulationSettings.GetDictionary() as JSON. `run_reference` solves with Exudyn and writes the
+final coordinates, every sensor's stored rows (storeInternal=True is needed) and the solver
+statistics. Both need pip Exudyn 1.13.6.
+"""
+import json
+import time
+
+import numpy as np
+import exudyn as exu
+
+
+def _plain(value):
+    """Exudyn values as JSON values: numpy arrays as lists, enums as member names, indices as ints."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return 0
+    if callable(value):
+        return 'user function'
+    name = str(value)
+    if '.' in name:  # exu.OutputVariableType.Position, LinearSolverType.EXUdense, ...
+        return name.split('.')[-1]
+    try:
+        return int(value)  # NodeIndex, ObjectIndex, MarkerIndex, ...
+    except (TypeError, ValueError):
+        return name
+
+
+def model_dict(mbs, simulationSettings, solve='dynamic'):
+    d = {
+        'nodes': [_plain(mbs.GetNode(i)) for i in range(mbs.systemData.NumberOfNodes())],
+        'objects': [_plain(mbs.GetObject(i)) for i in range(mbs.systemData.NumberOfObjects())],
+        'markers': [_plain(mbs.GetMarker(i)) for i in range(mbs.systemData.NumberOfMarkers())],
+        'loads': [_plain(mbs.GetLoad(i)) for i in range(mbs.systemData.NumberOfLoads())],
+        'sensors': [_plain(mbs.GetSensor(i)) for i in range(mbs.systemData.NumberOfSensors())],
+        'simulationSettings': _plain(simulationSettings.GetDictionary()),
+        'solve': solve,
+    }
+    return d
+
+
+def export(mbs, simulationSettings, path, solve='dynamic'):
+    """Write the model file of the assembled system `mbs`."""
+    with open(path, 'w') as f:
+        json.dump(model_dict(mbs, simulationSettings, solve), f, indent=1)
+
+
+def run_reference(mbs, simulationSettings, path, solve='dynamic', case='', extra=None):
+    """Solve with Exudyn and write its results in our result format."""
+    start = time.perf_counter()
+    if solve == 'static':
+        mbs.SolveStatic(simulationSettings)
+        solver = mbs.sys['staticSolver']
+    else:
+        mbs.SolveDynamic(simulationSettings)
+        solver = mbs.sys['dynamicSolver']
+    seconds = time.perf_counter() - start
+    it = solver.it
+    sensors = []
+    for i in range(mbs.systemData.NumberOfSensors()):
+        s = mbs.GetSensor(i)
+        sensors.append({
+            'index': i,
+            'name': s['name'],
+            'outputVariableType': _plain(s.get('outputVariableType', 'Force')),
+            'values': mbs.GetSensorStoredData(i).tolist(),
+        })
+    result = {
+        'time': float(mbs.systemData.GetTime()),
+        'ode2Coordinates': list(mbs.systemData.GetODE2Coordinates()),
+        'ode2Velocities': list(mbs.systemData.GetODE2Coordinates_t()),
+        'ode2Accelerations': list(mbs.systemData.GetODE2Coordinates_tt()),
+        'aeCoordinates': list(mbs.systemData.GetAECoordinates()),
+        'sensors': sensors,
+        'statistics': {
+            'steps': int(it.currentStepIndex) - 1 if solve != 'static' else None,
+            'newtonIterations': int(it.newtonStepsCount),
+            'jacobianEvaluations': int(it.newtonJacobiCount),
+            'rejectedModifiedNewtonSteps': int(it.rejectedModifiedNewtonSteps),
+            'lastStepSize': float(it.currentStepSize),
+            'solverSeconds': seconds,
+        },
+        'case': case,
+    }
+    if extra:
+        result.update(extra)
+    with open(path, 'w') as f:
+        json.dump(_plain(result), f, indent=1)
+    return result
