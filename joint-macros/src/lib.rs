@@ -81,7 +81,7 @@ pub(crate) fn expand_joint(input: TokenStream) -> TokenStream {
 /// a cascade of "unresolved" errors to the one that matters.
 fn with_stub(errors: definition::errors::Errors, vis: &syn::Visibility, name: &str) -> TokenStream {
     let module = codegen_ident(name);
-    let errs = errors.to_compile_errors();
+    let errs = errors.into_compile_errors();
     quote::quote! {
         #errs
         #[allow(dead_code, unused)]

@@ -622,6 +622,7 @@ impl Topology {
 
     /// Add `factor_k`·K + `factor_d`·D of the connectors (K = ∂LHS/∂q, D = ∂LHS/∂v) into the
     /// row-major matrix `m` (leading dimension `ld`).
+    #[allow(clippy::too_many_arguments)]
     pub fn add_connector_jacobians(
         &self,
         qt: &[f64],

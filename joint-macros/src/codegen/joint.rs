@@ -154,11 +154,10 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
         let mut local_errors = Errors::new();
         let lowered = lower_pairing(model, *kinds, &mut local_errors);
         if !local_errors.is_empty() || lowered.is_none() {
-            if index == 0 {
-                if let Err(e) = local_errors.finish() {
+            if index == 0
+                && let Err(e) = local_errors.finish() {
                     errors.push(e);
                 }
-            }
             break;
         }
         let mut lowered = lowered.expect("checked above");
@@ -321,6 +320,33 @@ fn arguments(
     (decls, binds, slice_args)
 }
 
+/// In the slice wrappers: the slices of arrays a kind does not have must be empty.
+fn empty_slice_checks(arrays: &[MarkerArrays; 2], with_velocities: bool) -> TokenStream {
+    let mut checks = Vec::new();
+    for (i, a) in arrays.iter().enumerate() {
+        let m = ident(&format!("m{i}"));
+        if a.parameters.is_none() {
+            checks.push(quote!(!#m.parameters.is_empty()));
+        }
+        if a.coordinates.is_none() {
+            checks.push(quote!(!#m.coordinates.is_empty()));
+            if with_velocities {
+                checks.push(quote!(!#m.velocities.is_empty()));
+            }
+        }
+    }
+    if checks.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            if #(#checks)||* {
+                return ::core::option::Option::None;
+            }
+        }
+    }
+}
+
+
 fn pairing_module(
     lowered: &mut Lowered,
     kinds: [MarkerKind; 2],
@@ -381,6 +407,7 @@ fn pairing_module(
     let pos_block = emit(g, &lowered.position, "t");
     let pos_used = used_variables(g, &lowered.position);
     let (pos_decls, pos_binds, pos_slices) = arguments(&arrays, false, &pos_used);
+    let pos_checks = empty_slice_checks(&arrays, false);
     let pos_lets = &pos_block.lets;
     let pos_out = &pos_block.outputs;
 
@@ -388,12 +415,14 @@ fn pairing_module(
     let vel_block = emit(g, &lowered.velocity, "t");
     let vel_used = used_variables(g, &lowered.velocity);
     let (vel_decls, vel_binds, vel_slices) = arguments(&arrays, true, &vel_used);
+    let vel_checks = empty_slice_checks(&arrays, true);
     let vel_lets = &vel_block.lets;
     let vel_out = &vel_block.outputs;
 
     // jacobian
     let jac_block = emit(g, &jac_roots, "t");
     let (jac_decls, jac_binds, jac_slices) = arguments(&arrays, false, &jac_used);
+    let jac_checks = empty_slice_checks(&arrays, false);
     let jac_lets = &jac_block.lets;
     let mut outs = jac_block.outputs.iter();
     let mut block_exprs = Vec::new();
@@ -512,21 +541,21 @@ fn pairing_module(
 
             /// [`position_residual`] on slices.
             pub fn position_residual_slices(m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, out: &mut [f64; ROWS]) -> ::core::option::Option<()> {
-                let _ = (&m0, &m1);
+                #pos_checks
                 *out = position_residual(#(#pos_slices),*);
                 ::core::option::Option::Some(())
             }
 
             /// [`velocity_residual`] on slices.
             pub fn velocity_residual_slices(m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, out: &mut [f64; ROWS]) -> ::core::option::Option<()> {
-                let _ = (&m0, &m1);
+                #vel_checks
                 *out = velocity_residual(#(#vel_slices),*);
                 ::core::option::Option::Some(())
             }
 
             /// [`jacobian`] on slices, row-major.
             pub fn jacobian_slices(m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, jac0: &mut [f64], jac1: &mut [f64]) -> ::core::option::Option<()> {
-                let _ = (&m0, &m1);
+                #jac_checks
                 #jac_store
                 ::core::option::Option::Some(())
             }

@@ -42,7 +42,7 @@ impl Errors {
         }
     }
 
-    pub fn to_compile_errors(self) -> TokenStream {
+    pub fn into_compile_errors(self) -> TokenStream {
         self.errors
             .into_iter()
             .map(|e| e.to_compile_error())

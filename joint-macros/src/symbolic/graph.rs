@@ -116,8 +116,8 @@ impl Graph {
     pub fn add(&mut self, a: Id, b: Id) -> Id {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => return self.constant(x + y),
-            (Some(x), None) if x == 0.0 => return b,
-            (None, Some(y)) if y == 0.0 => return a,
+            (Some(0.0), None) => return b,
+            (None, Some(0.0)) => return a,
             _ => {}
         }
         // x + (−x) = 0
@@ -149,11 +149,11 @@ impl Graph {
     pub fn mul(&mut self, a: Id, b: Id) -> Id {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => return self.constant(x * y),
-            (Some(x), _) | (_, Some(x)) if x == 0.0 => return self.zero(),
-            (Some(x), None) if x == 1.0 => return b,
-            (None, Some(y)) if y == 1.0 => return a,
-            (Some(x), None) if x == -1.0 => return self.neg(b),
-            (None, Some(y)) if y == -1.0 => return self.neg(a),
+            (Some(0.0), _) | (_, Some(0.0)) => return self.zero(),
+            (Some(1.0), None) => return b,
+            (None, Some(1.0)) => return a,
+            (Some(-1.0), None) => return self.neg(b),
+            (None, Some(-1.0)) => return self.neg(a),
             _ => {}
         }
         // Pull negations out of products: (−x)·y = −(x·y).
@@ -170,31 +170,27 @@ impl Graph {
             _ => {}
         }
         // Fold nested constant factors: c1·(c2·x) = (c1·c2)·x.
-        if let Some(c1) = self.as_const(a) {
-            if let Node::Mul(x, y) = self.node(b).clone() {
-                if let Some(c2) = self.as_const(x) {
+        if let Some(c1) = self.as_const(a)
+            && let Node::Mul(x, y) = self.node(b).clone()
+                && let Some(c2) = self.as_const(x) {
                     let c = self.constant(c1 * c2);
                     return self.mul(c, y);
                 }
-            }
-        }
         if self.as_const(b).is_some() {
             return self.mul(b, a);
         }
         // Constant factors float to the top: x·(c·y) = c·(x·y).
         if self.as_const(a).is_none() {
-            if let Node::Mul(c, y) = self.node(b).clone() {
-                if self.as_const(c).is_some() {
+            if let Node::Mul(c, y) = self.node(b).clone()
+                && self.as_const(c).is_some() {
                     let p = self.mul(a, y);
                     return self.mul(c, p);
                 }
-            }
-            if let Node::Mul(c, y) = self.node(a).clone() {
-                if self.as_const(c).is_some() {
+            if let Node::Mul(c, y) = self.node(a).clone()
+                && self.as_const(c).is_some() {
                     let p = self.mul(y, b);
                     return self.mul(c, p);
                 }
-            }
             let (a, b) = if a <= b { (a, b) } else { (b, a) };
             return self.intern(Node::Mul(a, b));
         }
@@ -204,8 +200,8 @@ impl Graph {
     pub fn div(&mut self, a: Id, b: Id) -> Id {
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) if y != 0.0 => return self.constant(x / y),
-            (Some(x), _) if x == 0.0 => return self.zero(),
-            (None, Some(y)) if y == 1.0 => return a,
+            (Some(0.0), _) => return self.zero(),
+            (None, Some(1.0)) => return a,
             _ => {}
         }
         self.intern(Node::Div(a, b))

@@ -184,8 +184,8 @@ impl NewtonProblem for StepProblem<'_> {
         // r_q = M ä − f + C_qᵀ λ
         topo.ode2_rhs(&self.qt, &st.v, 1.0, &mut self.f, &mut self.scratch);
         let (rq, rg) = self.rhs.split_at_mut(n2);
-        for i in 0..n2 {
-            rq[i] = -self.f[i];
+        for (r, f) in rq.iter_mut().zip(&self.f) {
+            *r = -f;
         }
         topo.add_mass_times(&self.qt, &st.a, rq, &mut self.scratch);
         topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
@@ -356,9 +356,10 @@ impl Simulation {
                 p.sim.statistics.last_step_size = h;
                 writer.after_step(p.sim, h, end);
                 steps_since_change += 1;
-                // one discontinuous iteration per step (no contact items)
+                // Newton iterations plus one discontinuous iteration per step (no contact items)
+                let discontinuous_iterations = 1;
                 if steps_since_change >= ti.adaptive_step_recovery_steps
-                    && iterations + 1 <= ti.adaptive_step_recovery_iterations
+                    && iterations + discontinuous_iterations <= ti.adaptive_step_recovery_iterations
                 {
                     h = h_max.min(ti.adaptive_step_increase * h);
                     steps_since_change = 0;
