@@ -5,12 +5,16 @@
 //! once; [`physics`] evaluates the equations; [`solver`] runs Exudyn's generalized-α and
 //! static solvers; [`output`] and [`sensors`] give results as Exudyn does.
 
+// `!(x > 0.0)` is used on purpose: it rejects NaN as well.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 pub mod assemble;
 pub mod create;
 pub mod dense;
 pub mod error;
 pub mod items;
 pub mod kernels;
+pub mod model;
 pub mod output;
 pub mod physics;
 pub mod sensors;

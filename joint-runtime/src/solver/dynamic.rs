@@ -312,6 +312,9 @@ impl Simulation {
                     h = end - t_n;
                 }
                 p.save_start_of_step();
+                if ti.newton.modified_newton_jac_update_per_step {
+                    jacobian_required = true;
+                }
                 let mut t_new;
                 let iterations = loop {
                     t_new = if ti.adaptive_step {

@@ -1,0 +1,163 @@
+//! Model files: Exudyn item dictionaries and simulation settings as JSON
+//! (spec/model-format.md), read strictly into a [`MultibodySystem`] and
+//! [`SimulationSettings`]; and the result file.
+//!
+//! ```
+//! use joint_runtime::model::{SolveKind, read_model};
+//! let model = read_model(r#"{
+//!     "nodes": [{"nodeType": "Point", "referenceCoordinates": [0, 0, 0]}],
+//!     "objects": [{"objectType": "MassPoint", "mass": 1.0, "nodeNumber": 0}],
+//!     "simulationSettings": {"timeIntegration": {"numberOfSteps": 10}}
+//! }"#).unwrap();
+//! assert_eq!(model.mbs.objects.len(), 1);
+//! assert_eq!(model.settings.time_integration.number_of_steps, 10);
+//! assert_eq!(model.solve, SolveKind::Dynamic);
+//! ```
+
+mod fields;
+mod read;
+mod result;
+mod settings;
+#[cfg(test)]
+mod tests;
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::simulation::Simulation;
+use crate::solver::settings::SimulationSettings;
+use crate::system::MultibodySystem;
+use fields::describe;
+use read::List;
+
+pub use result::result_json;
+
+/// What the model file asks to run (`"solve"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SolveKind {
+    /// `mbs.SolveDynamic(simulationSettings)` (the default).
+    #[default]
+    Dynamic,
+    /// `mbs.SolveStatic(simulationSettings)`.
+    Static,
+}
+
+/// A model file's content.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub mbs: MultibodySystem,
+    pub settings: SimulationSettings,
+    pub solve: SolveKind,
+}
+
+impl Model {
+    /// Assemble and run the requested solve.
+    pub fn run(&self) -> Result<Simulation> {
+        let mut sim = self.mbs.assemble()?;
+        match self.solve {
+            SolveKind::Dynamic => sim.solve_dynamic(&self.settings)?,
+            SolveKind::Static => sim.solve_static(&self.settings)?,
+        }
+        Ok(sim)
+    }
+}
+
+fn model_error(message: impl Into<String>) -> Error {
+    Error::Model {
+        message: message.into(),
+    }
+}
+
+const TOP_LEVEL_KEYS: [&str; 7] = [
+    "nodes",
+    "objects",
+    "markers",
+    "loads",
+    "sensors",
+    "simulationSettings",
+    "solve",
+];
+
+/// Read a model file (spec/model-format.md). Strict: unknown types, unknown keys, values of the
+/// wrong shape or type and user functions are errors that name the item and the key. Item
+/// numbers are range-checked later, by `assemble`.
+pub fn read_model(json: &str) -> Result<Model> {
+    let root: Value = serde_json::from_str(json).map_err(|e| {
+        let hint = if e.is_syntax() && (json.contains("NaN") || json.contains("Infinity")) {
+            " (note: NaN and Infinity are not valid JSON numbers)"
+        } else {
+            ""
+        };
+        model_error(format!("not valid JSON: {e}{hint}"))
+    })?;
+    let top = root.as_object().ok_or_else(|| {
+        model_error(format!(
+            "the top level must be a dictionary, found {}",
+            describe(&root)
+        ))
+    })?;
+    if let Some(key) = top.keys().find(|k| !TOP_LEVEL_KEYS.contains(&k.as_str())) {
+        return Err(model_error(format!(
+            "unknown top-level key `{key}` (known keys: {})",
+            TOP_LEVEL_KEYS.join(", ")
+        )));
+    }
+
+    let list = |l: List| -> Result<&[Value]> {
+        match top.get(l.name()) {
+            None => Ok(&[]),
+            Some(Value::Array(a)) => Ok(a.as_slice()),
+            Some(other) => Err(model_error(format!(
+                "`{}` must be an array of item dictionaries, found {}",
+                l.name(),
+                describe(other)
+            ))),
+        }
+    };
+
+    let mut mbs = MultibodySystem::new();
+    for (i, v) in list(List::Nodes)?.iter().enumerate() {
+        mbs.add_node(read::read_node(i, v)?);
+    }
+    for (i, v) in list(List::Objects)?.iter().enumerate() {
+        mbs.add_object(read::read_object(i, v)?);
+    }
+    for (i, v) in list(List::Markers)?.iter().enumerate() {
+        mbs.add_marker(read::read_marker(i, v)?);
+    }
+    for (i, v) in list(List::Loads)?.iter().enumerate() {
+        mbs.add_load(read::read_load(i, v)?);
+    }
+    for (i, v) in list(List::Sensors)?.iter().enumerate() {
+        mbs.add_sensor(read::read_sensor(i, v)?);
+    }
+
+    let settings = match top.get("simulationSettings") {
+        None => SimulationSettings::default(),
+        Some(Value::Object(map)) => settings::read_settings(map)?,
+        Some(other) => {
+            return Err(model_error(format!(
+                "`simulationSettings` must be a dictionary, found {}",
+                describe(other)
+            )));
+        }
+    };
+
+    let solve = match top.get("solve") {
+        None => SolveKind::Dynamic,
+        Some(Value::String(s)) if s == "dynamic" => SolveKind::Dynamic,
+        Some(Value::String(s)) if s == "static" => SolveKind::Static,
+        Some(other) => {
+            return Err(model_error(format!(
+                "`solve` must be \"dynamic\" or \"static\", found {}",
+                describe(other)
+            )));
+        }
+    };
+
+    Ok(Model {
+        mbs,
+        settings,
+        solve,
+    })
+}

@@ -1,0 +1,502 @@
+//! Items from their Exudyn dictionaries (spec/items.md §1, spec/model-format.md).
+
+use serde_json::{Map, Value};
+
+use super::fields::{Dict, Owner, describe};
+use crate::error::{Error, ItemRef, Result};
+use crate::items::{
+    JointSphericalVisualization, Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object,
+    ObjectIndex, Sensor, SensorTarget,
+};
+use crate::output::OutputVariable;
+
+/// Tolerance for derived keys (`referenceHT`, `localHT`) that must agree with the primary ones.
+const DERIVED_TOLERANCE: f64 = 1e-12;
+
+const IDENTITY3: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+
+/// The kinds of item lists, with their type key and the accepted type strings.
+#[derive(Clone, Copy)]
+pub(crate) enum List {
+    Nodes,
+    Objects,
+    Markers,
+    Loads,
+    Sensors,
+}
+
+impl List {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            List::Nodes => "nodes",
+            List::Objects => "objects",
+            List::Markers => "markers",
+            List::Loads => "loads",
+            List::Sensors => "sensors",
+        }
+    }
+
+    fn type_key(self) -> &'static str {
+        match self {
+            List::Nodes => "nodeType",
+            List::Objects => "objectType",
+            List::Markers => "markerType",
+            List::Loads => "loadType",
+            List::Sensors => "sensorType",
+        }
+    }
+
+    /// (canonical short type name, accepted spellings).
+    fn types(self) -> &'static [(&'static str, &'static [&'static str])] {
+        match self {
+            List::Nodes => &[
+                ("Point", &["Point", "NodePoint"]),
+                (
+                    "RigidBodyEP",
+                    &["RigidBodyEP", "NodeRigidBodyEP", "RigidEP"],
+                ),
+                (
+                    "RigidBodyRxyz",
+                    &["RigidBodyRxyz", "NodeRigidBodyRxyz", "RigidRxyz"],
+                ),
+            ],
+            List::Objects => &[
+                ("Ground", &["Ground", "ObjectGround"]),
+                ("MassPoint", &["MassPoint", "ObjectMassPoint"]),
+                ("RigidBody", &["RigidBody", "ObjectRigidBody"]),
+                (
+                    "JointSpherical",
+                    &["JointSpherical", "ObjectJointSpherical", "SphericalJoint"],
+                ),
+                (
+                    "ConnectorSpringDamper",
+                    &[
+                        "ConnectorSpringDamper",
+                        "ObjectConnectorSpringDamper",
+                        "SpringDamper",
+                    ],
+                ),
+                (
+                    "ConnectorCartesianSpringDamper",
+                    &[
+                        "ConnectorCartesianSpringDamper",
+                        "ObjectConnectorCartesianSpringDamper",
+                        "CartesianSpringDamper",
+                    ],
+                ),
+            ],
+            List::Markers => &[
+                ("BodyMass", &["BodyMass", "MarkerBodyMass"]),
+                ("BodyPosition", &["BodyPosition", "MarkerBodyPosition"]),
+                ("BodyRigid", &["BodyRigid", "MarkerBodyRigid"]),
+                ("NodePosition", &["NodePosition", "MarkerNodePosition"]),
+                ("NodeRigid", &["NodeRigid", "MarkerNodeRigid"]),
+            ],
+            List::Loads => &[
+                (
+                    "MassProportional",
+                    &["MassProportional", "LoadMassProportional", "Gravity"],
+                ),
+                ("ForceVector", &["ForceVector", "LoadForceVector", "Force"]),
+                (
+                    "TorqueVector",
+                    &["TorqueVector", "LoadTorqueVector", "Torque"],
+                ),
+            ],
+            List::Sensors => &[
+                ("Node", &["Node", "SensorNode"]),
+                ("Object", &["Object", "SensorObject"]),
+                ("Body", &["Body", "SensorBody"]),
+                ("Marker", &["Marker", "SensorMarker"]),
+                ("Load", &["Load", "SensorLoad"]),
+            ],
+        }
+    }
+
+    fn singular(self) -> &'static str {
+        match self {
+            List::Nodes => "node",
+            List::Objects => "object",
+            List::Markers => "marker",
+            List::Loads => "load",
+            List::Sensors => "sensor",
+        }
+    }
+}
+
+/// Open item `index` of `list`: check it is a dictionary, resolve its type string, and return
+/// the canonical type name with a strict accessor.
+pub(crate) fn open_item<'a>(
+    list: List,
+    index: usize,
+    value: &'a Value,
+) -> Result<(&'static str, Dict<'a>)> {
+    let map: &Map<String, Value> = value.as_object().ok_or_else(|| Error::Model {
+        message: format!(
+            "{}[{index}]: expected a dictionary, found {}",
+            list.name(),
+            describe(value)
+        ),
+    })?;
+    let key = list.type_key();
+    let item = |type_name: &str| ItemRef {
+        list: list.name(),
+        index,
+        type_name: type_name.to_owned(),
+    };
+    let type_name = match map.get(key) {
+        None => {
+            return Err(Error::item(
+                item("?"),
+                key,
+                format!("missing (every {} needs its type)", list.singular()),
+            ));
+        }
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => {
+            return Err(Error::item(
+                item("?"),
+                key,
+                format!("expected a type string, found {}", describe(other)),
+            ));
+        }
+    };
+    let canonical = list
+        .types()
+        .iter()
+        .find(|(_, spellings)| spellings.contains(&type_name))
+        .map(|(c, _)| *c)
+        .ok_or_else(|| {
+            let supported: Vec<&str> = list.types().iter().map(|(c, _)| *c).collect();
+            Error::item(
+                item(type_name),
+                key,
+                format!(
+                    "unknown or unsupported {} type `{type_name}` (supported: {})",
+                    list.singular(),
+                    supported.join(", ")
+                ),
+            )
+        })?;
+    let mut d = Dict::new(Owner::Item(item(canonical)), map);
+    d.get(key);
+    d.accept_visualization();
+    // Visualization keys are accepted with any value, except a graphics user function.
+    if map.contains_key("VgraphicsDataUserFunction") {
+        d.no_user_function("VgraphicsDataUserFunction")?;
+    }
+    Ok((canonical, d))
+}
+
+pub(crate) fn read_node(index: usize, value: &Value) -> Result<Node> {
+    let (t, mut d) = open_item(List::Nodes, index, value)?;
+    let name = d.name()?;
+    let node = match t {
+        "Point" => Node::Point {
+            name,
+            reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 3])?,
+            initial_coordinates: d.vec_or("initialCoordinates", [0.0; 3])?,
+            initial_velocities: d.vec_or("initialVelocities", [0.0; 3])?,
+        },
+        "RigidBodyEP" => Node::RigidBodyEP {
+            name,
+            reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 7])?,
+            initial_coordinates: d.vec_or("initialCoordinates", [0.0; 7])?,
+            initial_velocities: d.vec_or("initialVelocities", [0.0; 7])?,
+            add_constraint_equation: d.bool_or("addConstraintEquation", true)?,
+        },
+        "RigidBodyRxyz" => Node::RigidBodyRxyz {
+            name,
+            reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 6])?,
+            initial_coordinates: d.vec_or("initialCoordinates", [0.0; 6])?,
+            initial_velocities: d.vec_or("initialVelocities", [0.0; 6])?,
+        },
+        _ => unreachable!("node type table"),
+    };
+    d.finish()?;
+    Ok(node)
+}
+
+/// A 1.13 key with its deprecated 1.11 spelling: the deprecated one wins if both are given.
+fn f64_aliased(d: &mut Dict, key: &'static str, old: &'static str) -> Result<f64> {
+    let new = d.opt_f64(key)?;
+    let old = d.opt_f64(old)?;
+    Ok(old.or(new).unwrap_or(0.0))
+}
+
+fn vec_aliased<const N: usize>(
+    d: &mut Dict,
+    key: &'static str,
+    old: &'static str,
+) -> Result<[f64; N]> {
+    let new = d.opt_vec::<N>(key)?;
+    let old = d.opt_vec::<N>(old)?;
+    Ok(old.or(new).unwrap_or([0.0; N]))
+}
+
+fn agrees(a: f64, b: f64) -> bool {
+    (a - b).abs() <= DERIVED_TOLERANCE * a.abs().max(b.abs()).max(1.0)
+}
+
+/// Check a 4×4 homogeneous transformation: bottom row [0,0,0,1]; returns (R, p).
+fn split_ht(d: &Dict, key: &str, ht: &[[f64; 4]; 4]) -> Result<([[f64; 3]; 3], [f64; 3])> {
+    let bottom = [0.0, 0.0, 0.0, 1.0];
+    if !(0..4).all(|c| agrees(ht[3][c], bottom[c])) {
+        return Err(d.err(
+            key,
+            format!(
+                "the last row of a homogeneous transformation must be [0, 0, 0, 1], found {:?}",
+                ht[3]
+            ),
+        ));
+    }
+    let mut r = [[0.0; 3]; 3];
+    let mut p = [0.0; 3];
+    for i in 0..3 {
+        r[i].copy_from_slice(&ht[i][..3]);
+        p[i] = ht[i][3];
+    }
+    Ok((r, p))
+}
+
+fn same_matrix(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> bool {
+    (0..3).all(|i| (0..3).all(|j| agrees(a[i][j], b[i][j])))
+}
+
+fn same_vector(a: &[f64; 3], b: &[f64; 3]) -> bool {
+    (0..3).all(|i| agrees(a[i], b[i]))
+}
+
+/// `localHT` of a rigid marker: its translation must equal `local_position` (when that is
+/// given; otherwise it defines it); only the identity rotation is supported.
+fn local_ht(
+    d: &mut Dict,
+    local_position: Option<[f64; 3]>,
+    position_key: &str,
+) -> Result<[f64; 3]> {
+    let Some(ht) = d.opt_matrix::<4, 4>("localHT")? else {
+        return Ok(local_position.unwrap_or([0.0; 3]));
+    };
+    let (r, p) = split_ht(d, "localHT", &ht)?;
+    if !same_matrix(&r, &IDENTITY3) {
+        return Err(d.err(
+            "localHT",
+            format!("only the identity rotation is supported in a marker's localHT, found {r:?}"),
+        ));
+    }
+    match local_position {
+        Some(lp) if !same_vector(&lp, &p) => Err(d.err(
+            "localHT",
+            format!("its translation {p:?} must equal {position_key} {lp:?}"),
+        )),
+        _ => Ok(p),
+    }
+}
+
+pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
+    let (t, mut d) = open_item(List::Objects, index, value)?;
+    let name = d.name()?;
+    let object = match t {
+        "Ground" => {
+            let position = d.opt_vec::<3>("referencePosition")?;
+            let rotation = d.opt_matrix::<3, 3>("referenceRotation")?;
+            let (reference_position, reference_rotation) = match d
+                .opt_matrix::<4, 4>("referenceHT")?
+            {
+                None => (position.unwrap_or([0.0; 3]), rotation.unwrap_or(IDENTITY3)),
+                Some(ht) => {
+                    let (r, p) = split_ht(&d, "referenceHT", &ht)?;
+                    let position = position.unwrap_or(p);
+                    let rotation = rotation.unwrap_or(r);
+                    if !same_vector(&position, &p) || !same_matrix(&rotation, &r) {
+                        return Err(d.err(
+                            "referenceHT",
+                            format!(
+                                "must agree with referencePosition {position:?} and referenceRotation {rotation:?}, found {ht:?}"
+                            ),
+                        ));
+                    }
+                    (position, rotation)
+                }
+            };
+            Object::Ground {
+                name,
+                reference_position,
+                reference_rotation,
+            }
+        }
+        "MassPoint" => Object::MassPoint {
+            name,
+            mass: f64_aliased(&mut d, "mass", "physicsMass")?,
+            node: NodeIndex(d.index("nodeNumber")?),
+        },
+        "RigidBody" => {
+            let mass = f64_aliased(&mut d, "mass", "physicsMass")?;
+            let inertia = vec_aliased::<6>(&mut d, "inertia", "physicsInertia")?;
+            let center_of_mass = vec_aliased::<3>(&mut d, "centerOfMass", "physicsCenterOfMass")?;
+            let node = NodeIndex(d.index("nodeNumber")?);
+            Object::RigidBody {
+                name,
+                mass,
+                inertia,
+                center_of_mass,
+                node,
+            }
+        }
+        "JointSpherical" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            let defaults = JointSphericalVisualization::default();
+            Object::JointSpherical {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                constrained_axes: d.ints_or("constrainedAxes", [1, 1, 1])?,
+                active: d.bool_or("activeConnector", true)?,
+                visualization: JointSphericalVisualization {
+                    show: d.bool_or("Vshow", defaults.show)?,
+                    joint_radius: d.f64_or("VjointRadius", defaults.joint_radius)?,
+                    color: d.vec_or("Vcolor", defaults.color)?,
+                },
+            }
+        }
+        "ConnectorSpringDamper" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            d.no_user_function("springForceUserFunction")?;
+            Object::ConnectorSpringDamper {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                reference_length: d.f64_or("referenceLength", 0.0)?,
+                stiffness: d.f64_or("stiffness", 0.0)?,
+                damping: d.f64_or("damping", 0.0)?,
+                force: d.f64_or("force", 0.0)?,
+                velocity_offset: d.f64_or("velocityOffset", 0.0)?,
+                active: d.bool_or("activeConnector", true)?,
+            }
+        }
+        "ConnectorCartesianSpringDamper" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            d.no_user_function("springForceUserFunction")?;
+            Object::ConnectorCartesianSpringDamper {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                stiffness: d.vec_or("stiffness", [0.0; 3])?,
+                damping: d.vec_or("damping", [0.0; 3])?,
+                offset: d.vec_or("offset", [0.0; 3])?,
+                active: d.bool_or("activeConnector", true)?,
+            }
+        }
+        _ => unreachable!("object type table"),
+    };
+    d.finish()?;
+    Ok(object)
+}
+
+pub(crate) fn read_marker(index: usize, value: &Value) -> Result<Marker> {
+    let (t, mut d) = open_item(List::Markers, index, value)?;
+    let name = d.name()?;
+    let marker = match t {
+        "BodyMass" => Marker::BodyMass {
+            name,
+            body: ObjectIndex(d.index("bodyNumber")?),
+        },
+        "BodyPosition" => Marker::BodyPosition {
+            name,
+            body: ObjectIndex(d.index("bodyNumber")?),
+            local_position: d.vec_or("localPosition", [0.0; 3])?,
+        },
+        "BodyRigid" => {
+            let body = ObjectIndex(d.index("bodyNumber")?);
+            let given = d.opt_vec::<3>("localPosition")?;
+            let local_position = local_ht(&mut d, given, "localPosition")?;
+            Marker::BodyRigid {
+                name,
+                body,
+                local_position,
+            }
+        }
+        "NodePosition" => Marker::NodePosition {
+            name,
+            node: NodeIndex(d.index("nodeNumber")?),
+        },
+        "NodeRigid" => {
+            let node = NodeIndex(d.index("nodeNumber")?);
+            // A node marker sits at the node: the translation of localHT must be zero.
+            local_ht(&mut d, Some([0.0; 3]), "the node position (zero offset)")?;
+            Marker::NodeRigid { name, node }
+        }
+        _ => unreachable!("marker type table"),
+    };
+    d.finish()?;
+    Ok(marker)
+}
+
+pub(crate) fn read_load(index: usize, value: &Value) -> Result<Load> {
+    let (t, mut d) = open_item(List::Loads, index, value)?;
+    let name = d.name()?;
+    let marker = MarkerIndex(d.index("markerNumber")?);
+    let load_vector = d.vec_or("loadVector", [0.0; 3])?;
+    d.no_user_function("loadVectorUserFunction")?;
+    let load = match t {
+        "MassProportional" => Load::MassProportional {
+            name,
+            marker,
+            load_vector,
+        },
+        "ForceVector" => Load::ForceVector {
+            name,
+            marker,
+            load_vector,
+            body_fixed: d.bool_or("bodyFixed", false)?,
+        },
+        "TorqueVector" => Load::TorqueVector {
+            name,
+            marker,
+            load_vector,
+            body_fixed: d.bool_or("bodyFixed", false)?,
+        },
+        _ => unreachable!("load type table"),
+    };
+    d.finish()?;
+    Ok(load)
+}
+
+pub(crate) fn read_sensor(index: usize, value: &Value) -> Result<Sensor> {
+    let (t, mut d) = open_item(List::Sensors, index, value)?;
+    let name = d.name()?;
+    let target = match t {
+        "Node" => SensorTarget::Node(NodeIndex(d.index("nodeNumber")?)),
+        "Object" => SensorTarget::Object(ObjectIndex(d.index("objectNumber")?)),
+        "Body" => SensorTarget::Body {
+            body: ObjectIndex(d.index("bodyNumber")?),
+            local_position: d.vec_or("localPosition", [0.0; 3])?,
+        },
+        "Marker" => SensorTarget::Marker(MarkerIndex(d.index("markerNumber")?)),
+        "Load" => SensorTarget::Load(LoadIndex(d.index("loadNumber")?)),
+        _ => unreachable!("sensor type table"),
+    };
+    let output = if matches!(target, SensorTarget::Load(_)) {
+        // SensorLoad has no outputVariableType; its values are the load vector.
+        OutputVariable::Force
+    } else {
+        let s = d.opt_str("outputVariableType")?.ok_or_else(|| {
+            d.err(
+                "outputVariableType",
+                "missing (Exudyn's default `_None` gives no output; give e.g. \"Position\")",
+            )
+        })?;
+        s.parse::<OutputVariable>()
+            .map_err(|e| d.err("outputVariableType", e))?
+    };
+    // Exudyn's defaults: writeToFile=True, fileName='', storeInternal=False.
+    let write_to_file = d.bool_or("writeToFile", true)?;
+    let file_name = d.opt_str("fileName")?.unwrap_or("").to_owned();
+    let store_internal = d.bool_or("storeInternal", false)?;
+    d.finish()?;
+    Ok(Sensor {
+        name,
+        target,
+        output,
+        store_internal,
+        write_to_file,
+        file_name,
+    })
+}

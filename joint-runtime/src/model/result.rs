@@ -1,0 +1,43 @@
+//! The result file of spec/model-format.md ("Result files").
+
+use serde_json::{Value, json};
+
+use crate::simulation::Simulation;
+use crate::system::MultibodySystem;
+
+/// The result of a solve as the JSON object of spec/model-format.md: final time, ODE2
+/// coordinates (displacements), velocities, accelerations, AE coordinates, every sensor's
+/// stored rows and the solver statistics.
+pub fn result_json(sim: &Simulation) -> Value {
+    let sensors: Vec<Value> = sim
+        .mbs
+        .sensors
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            json!({
+                "index": i,
+                "name": MultibodySystem::display_name("sensors", i, &s.name),
+                "outputVariableType": s.output.exudyn_name(),
+                "values": sim.sensor_data.get(i).cloned().unwrap_or_default(),
+            })
+        })
+        .collect();
+    let st = &sim.statistics;
+    json!({
+        "time": sim.state.time,
+        "ode2Coordinates": sim.state.q,
+        "ode2Velocities": sim.state.v,
+        "ode2Accelerations": sim.state.a,
+        "aeCoordinates": sim.state.lambda,
+        "sensors": sensors,
+        "statistics": {
+            "steps": st.steps,
+            "newtonIterations": st.newton.iterations,
+            "jacobianEvaluations": st.newton.jacobians,
+            "rejectedModifiedNewtonSteps": st.newton.rejected_modified_newton_steps,
+            "lastStepSize": st.last_step_size,
+            "solverSeconds": st.solver_seconds,
+        },
+    })
+}

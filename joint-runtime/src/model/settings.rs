@@ -1,0 +1,273 @@
+//! `simulationSettings`: Exudyn 1.13.6's nested settings dictionary onto [`SimulationSettings`]
+//! (spec/solver.md §7, spec/model-format.md).
+//!
+//! Every key falls in one of four groups: implemented (read and type-checked), output-only
+//! (accepted with any value), result-changing but not implemented (accepted only with Exudyn's
+//! default) and unknown (an error).
+
+use serde_json::{Map, Value, json};
+
+use super::fields::{Dict, Owner};
+use crate::error::Result;
+use crate::solver::settings::{
+    GeneralizedAlphaSettings, LinearSolverType, NewtonSettings, SimulationSettings,
+    StaticSolverSettings, TimeIntegrationSettings,
+};
+
+pub(crate) fn read_settings(map: &Map<String, Value>) -> Result<SimulationSettings> {
+    let mut s = SimulationSettings::default();
+    let mut d = Dict::new(Owner::Settings(String::new()), map);
+    if let Some(ti) = d.opt_section("timeIntegration")? {
+        time_integration(ti, &mut s.time_integration)?;
+    }
+    if let Some(ss) = d.opt_section("staticSolver")? {
+        static_solver(ss, &mut s.static_solver)?;
+    }
+    if let Some(sol) = d.opt_section("solution")? {
+        solution(sol, &mut s)?;
+    }
+    if let Some(ls) = d.opt_section("linearSolver")? {
+        linear_solver(ls, &mut s.linear_solver)?;
+    }
+    // Output, bookkeeping and parallelization: any value.
+    d.ignore(&[
+        "parallel",
+        "show",
+        "cleanUpMemory",
+        "consolePrecision",
+        "outputPrecision",
+        "pauseAfterEachStep",
+        "displayComputationTime",
+        "displayGlobalTimers",
+        "displayStatistics",
+        "verboseMode",
+        "verboseModeFile",
+        "stepInformation",
+    ]);
+    d.finish()?;
+    Ok(s)
+}
+
+fn time_integration(mut d: Dict, ti: &mut TimeIntegrationSettings) -> Result<()> {
+    d.set_f64("startTime", &mut ti.start_time)?;
+    d.set_f64("endTime", &mut ti.end_time)?;
+    d.set_count("numberOfSteps", &mut ti.number_of_steps)?;
+    d.set_bool("adaptiveStep", &mut ti.adaptive_step)?;
+    d.set_f64("adaptiveStepDecrease", &mut ti.adaptive_step_decrease)?;
+    d.set_f64("adaptiveStepIncrease", &mut ti.adaptive_step_increase)?;
+    d.set_count(
+        "adaptiveStepRecoverySteps",
+        &mut ti.adaptive_step_recovery_steps,
+    )?;
+    d.set_count(
+        "adaptiveStepRecoveryIterations",
+        &mut ti.adaptive_step_recovery_iterations,
+    )?;
+    d.set_f64("minimumStepSize", &mut ti.minimum_step_size)?;
+    d.set_bool(
+        "reuseConstantMassMatrix",
+        &mut ti.reuse_constant_mass_matrix,
+    )?;
+    d.only_default("computeLoadsJacobian", json!(0))?;
+    // The solver type is applied after generalizedAlpha so that TrapezoidalIndex2 wins, as in
+    // Exudyn's SolveDynamic.
+    let solver_type = d.opt_str("solverType")?;
+    if let Some(ga) = d.opt_section("generalizedAlpha")? {
+        generalized_alpha(ga, &mut ti.generalized_alpha)?;
+    }
+    if let Some(t) = solver_type {
+        match t.strip_prefix("DynamicSolverType.").unwrap_or(t) {
+            "GeneralizedAlpha" => {}
+            "TrapezoidalIndex2" => {
+                ti.generalized_alpha.use_newmark = true;
+                ti.generalized_alpha.use_index2_constraints = true;
+            }
+            other => {
+                return Err(d.err(
+                    "solverType",
+                    format!(
+                        "solver type `{other}` is not supported (supported: GeneralizedAlpha, TrapezoidalIndex2)"
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(n) = d.opt_section("newton")? {
+        newton(n, &mut ti.newton)?;
+    }
+    if let Some(dc) = d.opt_section("discontinuous")? {
+        discontinuous(dc)?;
+    }
+    // Explicit-solver settings, real-time pacing and output: any value.
+    d.ignore(&[
+        "explicit",
+        "realtime",
+        "automaticStepSize",
+        "initialStepSize",
+        "absoluteTolerance",
+        "relativeTolerance",
+        "stepSizeSafety",
+        "stepSizeMaxIncrease",
+        "verboseMode",
+        "verboseModeFile",
+        "stepInformation",
+    ]);
+    d.finish()
+}
+
+fn generalized_alpha(mut d: Dict, ga: &mut GeneralizedAlphaSettings) -> Result<()> {
+    d.set_f64("spectralRadius", &mut ga.spectral_radius)?;
+    d.set_bool("useNewmark", &mut ga.use_newmark)?;
+    d.set_bool("useIndex2Constraints", &mut ga.use_index2_constraints)?;
+    d.set_f64("newmarkBeta", &mut ga.newmark_beta)?;
+    d.set_f64("newmarkGamma", &mut ga.newmark_gamma)?;
+    d.set_bool(
+        "computeInitialAccelerations",
+        &mut ga.compute_initial_accelerations,
+    )?;
+    d.set_bool("resetAccelerations", &mut ga.reset_accelerations)?;
+    d.set_bool(
+        "storeInitialAlgebraicCoordinates",
+        &mut ga.store_initial_algebraic_coordinates,
+    )?;
+    d.only_default("lieGroupAddTangentOperator", json!(true))?;
+    d.only_default("lieGroupSimplifiedKinematicRelations", json!(false))?;
+    d.finish()
+}
+
+fn newton(mut d: Dict, n: &mut NewtonSettings) -> Result<()> {
+    d.set_bool("active", &mut n.active)?;
+    d.set_bool("useModifiedNewton", &mut n.use_modified_newton)?;
+    d.set_f64("relativeTolerance", &mut n.relative_tolerance)?;
+    d.set_f64("absoluteTolerance", &mut n.absolute_tolerance)?;
+    d.set_count("maxIterations", &mut n.max_iterations)?;
+    d.set_count(
+        "maxModifiedNewtonIterations",
+        &mut n.max_modified_newton_iterations,
+    )?;
+    d.set_count(
+        "maxModifiedNewtonRestartIterations",
+        &mut n.max_modified_newton_restart_iterations,
+    )?;
+    d.set_f64(
+        "modifiedNewtonContractivity",
+        &mut n.modified_newton_contractivity,
+    )?;
+    d.set_bool(
+        "modifiedNewtonJacUpdatePerStep",
+        &mut n.modified_newton_jac_update_per_step,
+    )?;
+    d.set_bool("adaptInitialResidual", &mut n.adapt_initial_residual)?;
+    d.set_f64("maximumSolutionNorm", &mut n.maximum_solution_norm)?;
+    d.set_bool(
+        "weightTolerancePerCoordinate",
+        &mut n.weight_tolerance_per_coordinate,
+    )?;
+    d.only_default("residualMode", json!(0))?;
+    if let Some(mut nd) = d.opt_section("numericalDifferentiation")? {
+        let num = &mut n.numerical_differentiation;
+        nd.set_f64("relativeEpsilon", &mut num.relative_epsilon)?;
+        nd.set_f64("minimumCoordinateSize", &mut num.minimum_coordinate_size)?;
+        nd.only_default("addReferenceCoordinatesToEpsilon", json!(false))?;
+        nd.only_default("doSystemWideDifferentiation", json!(false))?;
+        nd.only_default("forODE2", json!(false))?;
+        nd.only_default("forAE", json!(false))?;
+        nd.only_default("forODE2Connectors", json!(false))?;
+        nd.only_default("jacobianConnectorDerivative", json!(true))?;
+        nd.finish()?;
+    }
+    d.finish()
+}
+
+fn discontinuous(mut d: Dict) -> Result<()> {
+    d.only_default("ignoreMaxIterations", json!(true))?;
+    d.only_default("iterationTolerance", json!(1.0))?;
+    d.only_default("maxIterations", json!(5))?;
+    d.only_default("useRecommendedStepSize", json!(true))?;
+    d.finish()
+}
+
+fn static_solver(mut d: Dict, ss: &mut StaticSolverSettings) -> Result<()> {
+    d.set_count("numberOfLoadSteps", &mut ss.number_of_load_steps)?;
+    d.set_f64("loadStepDuration", &mut ss.load_step_duration)?;
+    d.set_f64("loadStepStart", &mut ss.load_step_start)?;
+    d.set_bool("loadStepGeometric", &mut ss.load_step_geometric)?;
+    d.set_f64("loadStepGeometricRange", &mut ss.load_step_geometric_range)?;
+    d.set_bool("useLoadFactor", &mut ss.use_load_factor)?;
+    d.set_bool("adaptiveStep", &mut ss.adaptive_step)?;
+    d.set_f64("adaptiveStepDecrease", &mut ss.adaptive_step_decrease)?;
+    d.set_f64("adaptiveStepIncrease", &mut ss.adaptive_step_increase)?;
+    d.set_count(
+        "adaptiveStepRecoverySteps",
+        &mut ss.adaptive_step_recovery_steps,
+    )?;
+    d.set_count(
+        "adaptiveStepRecoveryIterations",
+        &mut ss.adaptive_step_recovery_iterations,
+    )?;
+    d.set_f64("minimumStepSize", &mut ss.minimum_step_size)?;
+    d.set_bool("computeLoadsJacobian", &mut ss.compute_loads_jacobian)?;
+    d.only_default("stabilizerODE2term", json!(0.0))?;
+    if let Some(n) = d.opt_section("newton")? {
+        newton(n, &mut ss.newton)?;
+    }
+    if let Some(dc) = d.opt_section("discontinuous")? {
+        discontinuous(dc)?;
+    }
+    // constrainODE1Coordinates only acts on ODE1 coordinates, which no implemented item has.
+    d.ignore(&[
+        "constrainODE1Coordinates",
+        "verboseMode",
+        "verboseModeFile",
+        "stepInformation",
+    ]);
+    d.finish()
+}
+
+fn solution(mut d: Dict, s: &mut SimulationSettings) -> Result<()> {
+    let sol = &mut s.solution;
+    if let Some(mut sensors) = d.opt_section("sensors")? {
+        sensors.set_f64("writePeriod", &mut sol.sensors_write_period)?;
+        sensors.set_bool("active", &mut sol.sensors_active)?;
+        sensors.accept_rest();
+        sensors.finish()?;
+    }
+    if let Some(mut file) = d.opt_section("file")? {
+        file.set_bool("writeInitialValues", &mut sol.write_initial_values)?;
+        file.accept_rest();
+        file.finish()?;
+    }
+    // Flat spellings.
+    d.set_f64("sensorsWritePeriod", &mut sol.sensors_write_period)?;
+    d.set_bool("writeInitialValues", &mut sol.write_initial_values)?;
+    if sol.sensors_write_period < 0.0 {
+        return Err(d.err(
+            "sensors.writePeriod",
+            format!("must be ≥ 0, found {}", sol.sensors_write_period),
+        ));
+    }
+    // Everything else under solution (files, precision, restart, …) steers output only.
+    d.accept_rest();
+    d.finish()
+}
+
+fn linear_solver(mut d: Dict, ls: &mut LinearSolverType) -> Result<()> {
+    if let Some(t) = d.opt_str("solverType")? {
+        *ls = match t.strip_prefix("LinearSolverType.").unwrap_or(t) {
+            "EXUdense" => LinearSolverType::ExuDense,
+            "EigenSparse" => LinearSolverType::EigenSparse,
+            other => {
+                return Err(d.err(
+                    "solverType",
+                    format!(
+                        "linear solver `{other}` is not supported (supported: EXUdense, EigenSparse)"
+                    ),
+                ));
+            }
+        };
+    }
+    d.only_default("ignoreSingularJacobian", json!(false))?;
+    d.only_default("pivotThreshold", json!(0.0))?;
+    d.ignore(&["showCausingItems", "reuseAnalyzedPattern"]);
+    d.finish()
+}
