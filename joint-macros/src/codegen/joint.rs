@@ -155,9 +155,10 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
         let lowered = lower_pairing(model, *kinds, &mut local_errors);
         if !local_errors.is_empty() || lowered.is_none() {
             if index == 0
-                && let Err(e) = local_errors.finish() {
-                    errors.push(e);
-                }
+                && let Err(e) = local_errors.finish()
+            {
+                errors.push(e);
+            }
             break;
         }
         let mut lowered = lowered.expect("checked above");
@@ -345,7 +346,6 @@ fn empty_slice_checks(arrays: &[MarkerArrays; 2], with_velocities: bool) -> Toke
         }
     }
 }
-
 
 fn pairing_module(
     lowered: &mut Lowered,

@@ -172,25 +172,28 @@ impl Graph {
         // Fold nested constant factors: c1·(c2·x) = (c1·c2)·x.
         if let Some(c1) = self.as_const(a)
             && let Node::Mul(x, y) = self.node(b).clone()
-                && let Some(c2) = self.as_const(x) {
-                    let c = self.constant(c1 * c2);
-                    return self.mul(c, y);
-                }
+            && let Some(c2) = self.as_const(x)
+        {
+            let c = self.constant(c1 * c2);
+            return self.mul(c, y);
+        }
         if self.as_const(b).is_some() {
             return self.mul(b, a);
         }
         // Constant factors float to the top: x·(c·y) = c·(x·y).
         if self.as_const(a).is_none() {
             if let Node::Mul(c, y) = self.node(b).clone()
-                && self.as_const(c).is_some() {
-                    let p = self.mul(a, y);
-                    return self.mul(c, p);
-                }
+                && self.as_const(c).is_some()
+            {
+                let p = self.mul(a, y);
+                return self.mul(c, p);
+            }
             if let Node::Mul(c, y) = self.node(a).clone()
-                && self.as_const(c).is_some() {
-                    let p = self.mul(y, b);
-                    return self.mul(c, p);
-                }
+                && self.as_const(c).is_some()
+            {
+                let p = self.mul(y, b);
+                return self.mul(c, p);
+            }
             let (a, b) = if a <= b { (a, b) } else { (b, a) };
             return self.intern(Node::Mul(a, b));
         }
