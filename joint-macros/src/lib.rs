@@ -7,7 +7,7 @@
 //! Jacobians are derived symbolically while the macro expands: no hand-written Jacobians, no
 //! finite differences, no run-time differentiation.
 //!
-//! ```ignore
+//! ```
 //! joint_macros::joint! {
 //!     /// Exudyn's ObjectJointSpherical.
 //!     pub joint Spherical {

@@ -60,8 +60,16 @@ fn snapshot_node_rigid_ep_to_body_position_ep() {
 #[test]
 fn every_pairing_except_ground_ground_is_generated() {
     let text = pretty(expand_joint(spherical_definition()));
-    let count = text.matches("pub fn position_residual(").count();
+    let count = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("pub mod ") && l.contains("_to_"))
+        .count();
     assert_eq!(count, 7 * 7 - 1);
+    assert_eq!(
+        text.matches("pub fn position_residual(").count(),
+        7 * 7 - 1 + 1,
+        "pairings plus the marker-level kernel"
+    );
     assert!(!text.contains("ground_point_to_ground_point"));
 }
 
@@ -78,4 +86,9 @@ fn generated_code_has_no_multiplication_by_literal_zero_or_one() {
     for bad in ["* 1.0", "1.0 *", "* 0.0", "0.0 *", "+ 0.0", "- 0.0"] {
         assert!(!text.contains(bad), "found `{bad}` in the expansion");
     }
+}
+
+#[test]
+fn snapshot_marker_level_kernel() {
+    insta::assert_snapshot!(pairing_text("marker_level"));
 }

@@ -89,6 +89,15 @@ fn lower_pairing(
 ) -> Option<Lowered> {
     let mut g = Graph::new();
     let kin = [kinds[0].build(&mut g, "m0_"), kinds[1].build(&mut g, "m1_")];
+    lower_with(model, g, kin, errors)
+}
+
+fn lower_with(
+    model: &JointModel,
+    mut g: Graph,
+    kin: [Kinematics; 2],
+    errors: &mut Errors,
+) -> Option<Lowered> {
     let scope = Scope {
         markers: &model.markers,
         kinematics: &kin,
@@ -208,6 +217,11 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
         })
         .collect();
     let n_pairings = lit(stats.len());
+    let marker_level = if errors.is_empty() && !pairing_modules.is_empty() {
+        marker_level_module(model)
+    } else {
+        quote!()
+    };
     let kernel_doc = format!(
         "The kernel table entry for marker kinds `(kind0, kind1)` (indices into [`MARKER_KINDS`]), \
          or `None` if the joint was not generated for that pairing ({} pairings).",
@@ -265,6 +279,8 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
                     _ => ::core::option::Option::None,
                 }
             }
+
+            #marker_level
 
             #(#pairing_modules)*
         }
@@ -573,4 +589,144 @@ fn expression_text(expr: &syn::Expr) -> String {
         .replace("( ", "(")
         .replace(" )", ")")
         .replace(" ,", ",")
+}
+
+/// The marker-level kernel: residuals of marker quantities and their Jacobian with respect to
+/// the markers' velocities and angular velocities (see `kinematics::marker_level`).
+fn marker_level_module(model: &JointModel) -> TokenStream {
+    use crate::kinematics::marker_level::{self, ANGULAR_VELOCITY, POSITION, ROTATION, VELOCITY};
+    let mut g = Graph::new();
+    let kin = [
+        marker_level::free(&mut g, "m0_"),
+        marker_level::free(&mut g, "m1_"),
+    ];
+    let mut errors = Errors::new();
+    let Some(mut lowered) = lower_with(model, g, kin, &mut errors) else {
+        return quote!();
+    };
+    let rows = model.axes.len();
+    let g = &mut lowered.graph;
+    // ∂r/∂(v, ω) per marker: rows × 6, split into the v and ω halves.
+    let mut entries = Vec::new();
+    for kin in &lowered.kin {
+        for &v in &kin.velocities {
+            let mut memo = HashMap::new();
+            for &row in &lowered.velocity {
+                entries.push(derivative_memo(g, row, v, &mut memo));
+            }
+        }
+    }
+    let bind = |used: &std::collections::BTreeSet<String>| -> (Vec<TokenStream>, [TokenStream; 2]) {
+        let mut binds = Vec::new();
+        let mut names = [quote!(_m0), quote!(_m1)];
+        for i in 0..2 {
+            let m = ident(&format!("m{i}"));
+            let mut any = false;
+            let fields: [(&[&str], TokenStream); 4] = [
+                (&POSITION, quote!(position)),
+                (&VELOCITY, quote!(velocity)),
+                (&ROTATION, quote!(rotation)),
+                (&ANGULAR_VELOCITY, quote!(angular_velocity)),
+            ];
+            for (list, field) in fields {
+                for (k, n) in list.iter().enumerate() {
+                    let var = format!("m{i}_{n}");
+                    if used.contains(&var) {
+                        any = true;
+                        let v = ident(&var);
+                        let access = if list.len() == 9 {
+                            let (r, c) = (lit(k / 3), lit(k % 3));
+                            quote!(#m.#field[#r][#c])
+                        } else {
+                            let k = lit(k);
+                            quote!(#m.#field[#k])
+                        };
+                        binds.push(quote!(let #v = #access;));
+                    }
+                }
+            }
+            if any {
+                names[i] = quote!(#m);
+            }
+        }
+        (binds, names)
+    };
+    let rows_lit = lit(rows);
+    let pos_block = emit(g, &lowered.position, "t");
+    let (pos_binds, [p0, p1]) = bind(&used_variables(g, &lowered.position));
+    let pos_lets = &pos_block.lets;
+    let pos_out = &pos_block.outputs;
+    let vel_block = emit(g, &lowered.velocity, "t");
+    let (vel_binds, [v0, v1]) = bind(&used_variables(g, &lowered.velocity));
+    let vel_lets = &vel_block.lets;
+    let vel_out = &vel_block.outputs;
+    let jac_block = emit(g, &entries, "t");
+    let (jac_binds, [j0, j1]) = bind(&used_variables(g, &entries));
+    let jac_lets = &jac_block.lets;
+    // entries are ordered marker, velocity variable (v0..v2, w0..w2), row
+    let out = &jac_block.outputs;
+    let block = |marker: usize, offset: usize| -> TokenStream {
+        let rows_ts: Vec<TokenStream> = (0..rows)
+            .map(|r| {
+                let cols: Vec<&TokenStream> = (0..3)
+                    .map(|c| &out[(marker * 6 + offset + c) * rows + r])
+                    .collect();
+                quote!([#(#cols),*])
+            })
+            .collect();
+        quote!([#(#rows_ts),*])
+    };
+    let (dv0, dw0, dv1, dw1) = (block(0, 0), block(0, 3), block(1, 0), block(1, 3));
+    quote! {
+        /// The joint at marker level: residuals as functions of the two markers' quantities and
+        /// the Jacobian with respect to their velocities. Compose with any marker's Jacobians:
+        /// `C_q(marker i) = d_velocity[i]·J_pos,i + d_angular_velocity[i]·J_rot,i`.
+        pub mod marker_level {
+            /// What a joint sees of a marker.
+            #[derive(Clone, Copy, Debug, Default, PartialEq)]
+            pub struct MarkerQuantities {
+                pub position: [f64; 3],
+                pub velocity: [f64; 3],
+                /// Local to global, row-major (identity for markers without orientation).
+                pub rotation: [[f64; 3]; 3],
+                /// Global angular velocity.
+                pub angular_velocity: [f64; 3],
+            }
+
+            /// ∂r/∂v_i and ∂r/∂ω_i for markers i = 0, 1.
+            #[derive(Clone, Copy, Debug, Default, PartialEq)]
+            pub struct MarkerLevelJacobian {
+                pub d_velocity: [[[f64; 3]; #rows_lit]; 2],
+                pub d_angular_velocity: [[[f64; 3]; #rows_lit]; 2],
+            }
+
+            /// Position-level residual.
+            #[inline]
+            pub fn position_residual(#p0: &MarkerQuantities, #p1: &MarkerQuantities) -> [f64; #rows_lit] {
+                #(#pos_binds)*
+                #(#pos_lets)*
+                [#(#pos_out),*]
+            }
+
+            /// Velocity-level residual.
+            #[inline]
+            pub fn velocity_residual(#v0: &MarkerQuantities, #v1: &MarkerQuantities) -> [f64; #rows_lit] {
+                #(#vel_binds)*
+                #(#vel_lets)*
+                [#(#vel_out),*]
+            }
+
+            /// Jacobian of the velocity-level residual with respect to the markers' velocities
+            /// and angular velocities.
+            #[inline]
+            pub fn jacobian(#j0: &MarkerQuantities, #j1: &MarkerQuantities) -> MarkerLevelJacobian {
+                #(#jac_binds)*
+                #(#jac_lets)*
+                MarkerLevelJacobian {
+                    d_velocity: [#dv0, #dv1],
+                    d_angular_velocity: [#dw0, #dw1],
+                }
+            }
+        }
+    }
 }

@@ -288,17 +288,34 @@ fn dispatch(
         let module = ident(kind.snake_name());
         let il = lit(i);
         let mut args = Vec::new();
+        // Slices the kind does not have must be empty.
+        let mut empty = Vec::new();
         if kind.parameter_count() > 0 {
             args.push(quote!(parameters.try_into().ok()?));
+        } else {
+            empty.push(quote!(!parameters.is_empty()));
         }
         if kind.coordinate_count() > 0 {
             args.push(quote!(coordinates.try_into().ok()?));
             if with_velocities {
                 args.push(quote!(velocities.try_into().ok()?));
             }
+        } else {
+            empty.push(quote!(!coordinates.is_empty()));
+            if with_velocities {
+                empty.push(quote!(!velocities.is_empty()));
+            }
         }
+        let guard = if empty.is_empty() {
+            quote!()
+        } else {
+            quote!(#il if #(#empty)||* => ::core::option::Option::None,)
+        };
         if with_force {
             args.push(quote!(force));
+        }
+        if !empty.is_empty() {
+            arms.push(guard);
         }
         let arm = if has_fn {
             match output {

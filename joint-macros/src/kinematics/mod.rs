@@ -21,6 +21,7 @@
 //! Exudyn's position Jacobian `[I | −A·skew(b)·Ḡ]`, not ∂(A b)/∂θ.
 
 pub mod ground;
+pub mod marker_level;
 pub mod mass_point;
 pub mod node;
 pub mod rigid_body;
