@@ -619,7 +619,7 @@ fn marker_level_module(model: &JointModel) -> TokenStream {
     let bind = |used: &std::collections::BTreeSet<String>| -> (Vec<TokenStream>, [TokenStream; 2]) {
         let mut binds = Vec::new();
         let mut names = [quote!(_m0), quote!(_m1)];
-        for i in 0..2 {
+        for (i, name) in names.iter_mut().enumerate() {
             let m = ident(&format!("m{i}"));
             let mut any = false;
             let fields: [(&[&str], TokenStream); 4] = [
@@ -646,7 +646,7 @@ fn marker_level_module(model: &JointModel) -> TokenStream {
                 }
             }
             if any {
-                names[i] = quote!(#m);
+                *name = quote!(#m);
             }
         }
         (binds, names)
