@@ -284,21 +284,18 @@ impl Topology {
         }
     }
 
-    /// Add the mass matrix into row-major `m` (leading dimension `ld`), scaled by `factor`.
-    pub fn add_mass_matrix(
+    /// Visit each body's mass matrix block: `visit(first ODE2 index, n, row-major n × n block)`.
+    fn for_each_mass_block(
         &self,
         qt: &[f64],
-        factor: f64,
-        m: &mut [f64],
-        ld: usize,
         scratch: &mut Scratch,
+        mut visit: impl FnMut(usize, usize, &[f64]),
     ) {
         for body in &self.bodies {
             match body {
                 BodyTopology::MassPoint { ode2, mass } => {
-                    for i in 0..3 {
-                        m[(ode2 + i) * ld + ode2 + i] += factor * mass;
-                    }
+                    let m = *mass;
+                    visit(*ode2, 3, &[m, 0.0, 0.0, 0.0, m, 0.0, 0.0, 0.0, m]);
                 }
                 BodyTopology::Rigid {
                     ode2,
@@ -317,11 +314,65 @@ impl Topology {
                         &qt[ode2.clone()],
                         block,
                     );
-                    for i in 0..n {
-                        for j in 0..n {
-                            m[(ode2.start + i) * ld + ode2.start + j] += factor * block[i * n + j];
-                        }
-                    }
+                    visit(ode2.start, n, block);
+                }
+            }
+        }
+    }
+
+    /// Add the mass matrix into row-major `m` (leading dimension `ld`), scaled by `factor`.
+    pub fn add_mass_matrix(
+        &self,
+        qt: &[f64],
+        factor: f64,
+        m: &mut [f64],
+        ld: usize,
+        scratch: &mut Scratch,
+    ) {
+        self.for_each_mass_block(qt, scratch, |start, n, block| {
+            for i in 0..n {
+                for j in 0..n {
+                    m[(start + i) * ld + start + j] += factor * block[i * n + j];
+                }
+            }
+        });
+    }
+
+    /// out += M(qt)·x
+    pub fn add_mass_times(&self, qt: &[f64], x: &[f64], out: &mut [f64], scratch: &mut Scratch) {
+        self.for_each_mass_block(qt, scratch, |start, n, block| {
+            for i in 0..n {
+                let s: f64 = (0..n).map(|j| block[i * n + j] * x[start + j]).sum();
+                out[start + i] += s;
+            }
+        });
+    }
+
+    /// Add the constraint blocks of an iteration matrix (row-major, leading dimension `ld`,
+    /// ODE2 unknowns first, then AE): `cq_factor`·C_q in the AE rows, C_qᵀ in the ODE2 rows,
+    /// and `lambda_factor`·∂g/∂λ on the AE diagonal (free axes, inactive joints).
+    pub fn add_constraint_blocks(
+        &self,
+        qt: &[f64],
+        cq_factor: f64,
+        lambda_factor: f64,
+        m: &mut [f64],
+        ld: usize,
+        scratch: &mut Scratch,
+    ) {
+        let n2 = self.n_ode2;
+        self.for_each_constraint_jacobian_row(qt, scratch, |row, col, vals| {
+            let r = n2 + row;
+            for (i, x) in vals.iter().enumerate() {
+                m[r * ld + col + i] += cq_factor * x;
+                m[(col + i) * ld + r] += x;
+            }
+        });
+        for j in &self.joints {
+            for k in 0..3 {
+                if !j.active || !j.constrained[k] {
+                    let r = n2 + j.ae + k;
+                    m[r * ld + r] += lambda_factor;
                 }
             }
         }
@@ -893,44 +944,4 @@ pub struct ConnectorForce {
     pub delta_v: Vector3<f64>,
     pub d_force_d_delta_p: Matrix3<f64>,
     pub d_force_d_delta_v: Matrix3<f64>,
-}
-
-impl Topology {
-    /// out += M(qt)·x
-    pub fn add_mass_times(&self, qt: &[f64], x: &[f64], out: &mut [f64], scratch: &mut Scratch) {
-        for body in &self.bodies {
-            match body {
-                BodyTopology::MassPoint { ode2, mass } => {
-                    for i in 0..3 {
-                        out[ode2 + i] += mass * x[ode2 + i];
-                    }
-                }
-                BodyTopology::Rigid {
-                    ode2,
-                    rotation,
-                    mass,
-                    inertia,
-                    center_of_mass,
-                } => {
-                    let n = ode2.len();
-                    let block = &mut scratch.block[..n * n];
-                    rigid_mass_matrix(
-                        *rotation,
-                        *mass,
-                        inertia,
-                        center_of_mass,
-                        &qt[ode2.clone()],
-                        block,
-                    );
-                    for i in 0..n {
-                        let mut s = 0.0;
-                        for j in 0..n {
-                            s += block[i * n + j] * x[ode2.start + j];
-                        }
-                        out[ode2.start + i] += s;
-                    }
-                }
-            }
-        }
-    }
 }

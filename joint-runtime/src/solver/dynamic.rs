@@ -74,7 +74,6 @@ pub(crate) struct StepProblem<'a> {
     jac: Vec<f64>,
     lu: DenseLu,
     solve_scratch: Vec<f64>,
-    lambda_diag: Vec<f64>,
     scratch: Scratch,
 }
 
@@ -83,8 +82,6 @@ impl<'a> StepProblem<'a> {
         let n2 = sim.topology.n_ode2;
         let nae = sim.topology.n_ae;
         let n = n2 + nae;
-        let mut lambda_diag = vec![0.0; nae];
-        sim.topology.constraint_lambda_diagonal(&mut lambda_diag);
         let nd = &settings.newton.numerical_differentiation;
         StepProblem {
             c: Constants::new(settings),
@@ -111,7 +108,6 @@ impl<'a> StepProblem<'a> {
             jac: vec![0.0; n * n],
             lu: DenseLu::new(n),
             solve_scratch: vec![0.0; n],
-            lambda_diag,
             scratch: Scratch::new(),
             sim,
         }
@@ -232,20 +228,16 @@ impl NewtonProblem for StepProblem<'_> {
             n,
             &mut self.scratch,
         );
-        let ae_factor = if self.index2 { gp } else { 1.0 };
-        let jac = &mut self.jac;
-        topo.for_each_constraint_jacobian_row(&self.qt, &mut self.scratch, |row, col, vals| {
-            let r = n2 + row;
-            for (i, x) in vals.iter().enumerate() {
-                jac[r * n + col + i] += ae_factor * x;
-                jac[(col + i) * n + r] += x;
-            }
-        });
-        for (k, d) in self.lambda_diag.iter().enumerate() {
-            if *d != 0.0 {
-                jac[(n2 + k) * n + n2 + k] += d / s;
-            }
-        }
+        // AE rows: C_q (index 3) or γ'·C_q (index 2); free axes: (1/s)·∂g/∂λ̄
+        let cq_factor = if self.index2 { gp } else { 1.0 };
+        topo.add_constraint_blocks(
+            &self.qt,
+            cq_factor,
+            1.0 / s,
+            &mut self.jac,
+            n,
+            &mut self.scratch,
+        );
         self.lu.factorize(&self.jac)
     }
 
@@ -393,17 +385,9 @@ impl Simulation {
         topo.total_coordinates(&self.state.q, &mut qt);
         let mut jac = vec![0.0; n * n];
         topo.add_mass_matrix(&qt, 1.0, &mut jac, n, &mut scratch);
-        topo.for_each_constraint_jacobian_row(&qt, &mut scratch, |row, col, vals| {
-            for (i, x) in vals.iter().enumerate() {
-                jac[(n2 + row) * n + col + i] += x;
-                jac[(col + i) * n + n2 + row] += x;
-            }
-        });
+        topo.add_constraint_blocks(&qt, 1.0, 1.0, &mut jac, n, &mut scratch);
         let mut diag = vec![0.0; nae];
         topo.constraint_lambda_diagonal(&mut diag);
-        for (k, d) in diag.iter().enumerate() {
-            jac[(n2 + k) * n + n2 + k] += d;
-        }
         let mut b = vec![0.0; n];
         topo.ode2_rhs(&qt, &self.state.v, 1.0, &mut b[..n2], &mut scratch);
         let v = self.state.v.clone();

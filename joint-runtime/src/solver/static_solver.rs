@@ -21,7 +21,6 @@ struct StaticProblem<'a> {
     jac: Vec<f64>,
     lu: DenseLu,
     solve_scratch: Vec<f64>,
-    lambda_diag: Vec<f64>,
     scratch: Scratch,
 }
 
@@ -81,17 +80,7 @@ impl NewtonProblem for StaticProblem<'_> {
                 &mut self.scratch,
             );
         }
-        let jac = &mut self.jac;
-        topo.for_each_constraint_jacobian_row(&self.qt, &mut self.scratch, |row, col, vals| {
-            let r = n2 + row;
-            for (i, x) in vals.iter().enumerate() {
-                jac[r * n + col + i] += x;
-                jac[(col + i) * n + r] += x;
-            }
-        });
-        for (k, d) in self.lambda_diag.iter().enumerate() {
-            jac[(n2 + k) * n + n2 + k] += d;
-        }
+        topo.add_constraint_blocks(&self.qt, 1.0, 1.0, &mut self.jac, n, &mut self.scratch);
         self.lu.factorize(&self.jac)
     }
 
@@ -179,8 +168,6 @@ impl Simulation {
         let n2 = self.topology.n_ode2;
         let nae = self.topology.n_ae;
         let n = n2 + nae;
-        let mut lambda_diag = vec![0.0; nae];
-        self.topology.constraint_lambda_diagonal(&mut lambda_diag);
         let nd = &ss.newton.numerical_differentiation;
         let mut stats = self.statistics.newton;
         let mut p = StaticProblem {
@@ -199,7 +186,6 @@ impl Simulation {
             jac: vec![0.0; n * n],
             lu: DenseLu::new(n),
             solve_scratch: vec![0.0; n],
-            lambda_diag,
             scratch: Scratch::new(),
             sim: self,
         };
