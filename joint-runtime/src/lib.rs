@@ -20,6 +20,7 @@ pub mod physics;
 pub mod sensors;
 pub mod simulation;
 pub mod solver;
+pub mod summary;
 pub mod system;
 
 pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};

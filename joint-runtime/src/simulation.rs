@@ -27,6 +27,15 @@ pub struct SolverStatistics {
     pub solver_seconds: f64,
 }
 
+/// Where a running solve is (passed to progress callbacks after each step).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    pub time: f64,
+    pub start_time: f64,
+    pub end_time: f64,
+    pub steps: usize,
+}
+
 /// A system after `assemble()`.
 #[derive(Clone, Debug)]
 pub struct Simulation {

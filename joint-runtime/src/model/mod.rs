@@ -155,6 +155,11 @@ pub fn read_model(json: &str) -> Result<Model> {
         }
     };
 
+    // The settings the requested solver will use are checked now, so nothing runs on them.
+    match solve {
+        SolveKind::Dynamic => settings.validate_dynamic()?,
+        SolveKind::Static => settings.validate_static()?,
+    }
     Ok(Model {
         mbs,
         settings,

@@ -7,7 +7,7 @@ use super::settings::{SimulationSettings, TimeIntegrationSettings};
 use crate::dense::{DenseLu, SingularColumn};
 use crate::error::{Error, Result};
 use crate::physics::{ConstraintLevel, Scratch};
-use crate::simulation::Simulation;
+use crate::simulation::{Progress, Simulation};
 
 /// Integration constants of one run.
 #[derive(Clone, Copy, Debug)]
@@ -278,8 +278,17 @@ impl NewtonProblem for StepProblem<'_> {
 impl Simulation {
     /// Exudyn's `mbs.SolveDynamic(simulationSettings)` with the implicit (generalized-α) solver.
     pub fn solve_dynamic(&mut self, settings: &SimulationSettings) -> Result<()> {
+        self.solve_dynamic_with_progress(settings, &mut |_| {})
+    }
+
+    /// [`Simulation::solve_dynamic`], calling `progress` after every completed step.
+    pub fn solve_dynamic_with_progress(
+        &mut self,
+        settings: &SimulationSettings,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<()> {
         let ti = &settings.time_integration;
-        validate_time_integration(ti)?;
+        settings.validate_dynamic()?;
         self.statistics = Default::default();
         let started = std::time::Instant::now();
         self.state.time = ti.start_time;
@@ -350,6 +359,12 @@ impl Simulation {
                 p.sim.statistics.steps = step_index;
                 p.sim.statistics.last_step_size = h;
                 writer.after_step(p.sim, h, end);
+                progress(Progress {
+                    time: p.sim.state.time,
+                    start_time: ti.start_time,
+                    end_time: end,
+                    steps: step_index,
+                });
                 steps_since_change += 1;
                 // Newton iterations plus one discontinuous iteration per step (no contact items)
                 let discontinuous_iterations = 1;
@@ -435,42 +450,4 @@ impl Simulation {
         }
         Ok(())
     }
-}
-
-fn validate_time_integration(ti: &TimeIntegrationSettings) -> Result<()> {
-    let ga = &ti.generalized_alpha;
-    if ga.use_index2_constraints && !ga.use_newmark {
-        return Err(Error::setting(
-            "timeIntegration.generalizedAlpha.useIndex2Constraints",
-            "index-2 constraints need useNewmark = True (as in Exudyn)",
-        ));
-    }
-    if !(ti.end_time > ti.start_time) || !ti.end_time.is_finite() || !ti.start_time.is_finite() {
-        return Err(Error::setting(
-            "timeIntegration.endTime",
-            format!(
-                "endTime ({}) must be finite and greater than startTime ({})",
-                ti.end_time, ti.start_time
-            ),
-        ));
-    }
-    if ti.number_of_steps == 0 {
-        return Err(Error::setting(
-            "timeIntegration.numberOfSteps",
-            "must be at least 1",
-        ));
-    }
-    if !(0.0..=1.0).contains(&ga.spectral_radius) {
-        return Err(Error::setting(
-            "timeIntegration.generalizedAlpha.spectralRadius",
-            format!("must lie in [0, 1], found {}", ga.spectral_radius),
-        ));
-    }
-    if ga.use_newmark && !(ga.newmark_beta > 0.0) {
-        return Err(Error::setting(
-            "timeIntegration.generalizedAlpha.newmarkBeta",
-            format!("must be > 0, found {}", ga.newmark_beta),
-        ));
-    }
-    Ok(())
 }

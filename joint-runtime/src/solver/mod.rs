@@ -4,3 +4,4 @@ pub mod dynamic;
 pub mod newton;
 pub mod settings;
 pub mod static_solver;
+pub mod validate;

@@ -2,11 +2,11 @@
 //! residual `f(q) + C_qᵀλ` (the sign opposite to the dynamic one), numerical load Jacobian.
 
 use super::newton::{NewtonOutcome, NewtonProblem, newton};
-use super::settings::{SimulationSettings, StaticSolverSettings};
+use super::settings::SimulationSettings;
 use crate::dense::{DenseLu, SingularColumn};
 use crate::error::{Error, Result};
 use crate::physics::{ConstraintLevel, Scratch};
-use crate::simulation::Simulation;
+use crate::simulation::{Progress, Simulation};
 
 struct StaticProblem<'a> {
     sim: &'a mut Simulation,
@@ -109,33 +109,20 @@ impl NewtonProblem for StaticProblem<'_> {
     }
 }
 
-fn validate(s: &StaticSolverSettings) -> Result<()> {
-    if s.number_of_load_steps == 0 {
-        return Err(Error::setting(
-            "staticSolver.numberOfLoadSteps",
-            "must be at least 1",
-        ));
-    }
-    if !(s.load_step_duration > 0.0) || !s.load_step_duration.is_finite() {
-        return Err(Error::setting(
-            "staticSolver.loadStepDuration",
-            format!("must be finite and > 0, found {}", s.load_step_duration),
-        ));
-    }
-    if s.load_step_geometric && !(s.load_step_geometric_range > 1.0) {
-        return Err(Error::setting(
-            "staticSolver.loadStepGeometricRange",
-            format!("must be > 1, found {}", s.load_step_geometric_range),
-        ));
-    }
-    Ok(())
-}
-
 impl Simulation {
     /// Exudyn's `mbs.SolveStatic(simulationSettings)`.
     pub fn solve_static(&mut self, settings: &SimulationSettings) -> Result<()> {
+        self.solve_static_with_progress(settings, &mut |_| {})
+    }
+
+    /// [`Simulation::solve_static`], calling `progress` after every load step.
+    pub fn solve_static_with_progress(
+        &mut self,
+        settings: &SimulationSettings,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<()> {
         let ss = &settings.static_solver;
-        validate(ss)?;
+        settings.validate_static()?;
         let started = std::time::Instant::now();
         self.statistics = Default::default();
         let start = ss.load_step_start;
@@ -233,6 +220,12 @@ impl Simulation {
             p.sim.statistics.steps = steps;
             p.sim.statistics.last_step_size = h;
             writer.after_step(p.sim, h, end);
+            progress(Progress {
+                time: tau,
+                start_time: start,
+                end_time: end,
+                steps,
+            });
             since_change += 1;
             if let Some(f) = geometric_factor {
                 h = (tau - start) * (f - 1.0);

@@ -1,0 +1,156 @@
+//! `jointsim`: run Exudyn model files with the generated kernels.
+//!
+//! ```text
+//! jointsim run MODEL.json [--out RESULT.json] [--csv DIR] [--quiet]
+//! jointsim check MODEL.json
+//! ```
+//!
+//! Exit codes: 0 success, 1 invalid model (read or assemble), 2 usage, 3 solver failure,
+//! 4 input/output error. On any failure nothing is left behind: results are written to a
+//! temporary file in the target folder and renamed into place only after success.
+
+mod files;
+mod progress;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use joint_runtime::Error;
+use joint_runtime::model::{Model, SolveKind, read_model, result_json};
+
+#[derive(Parser)]
+#[command(
+    name = "jointsim",
+    version,
+    about = "Run Exudyn model files with generated joint kernels"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a model file as it asks (dynamic or static) and write the result file.
+    Run {
+        /// The model file (Exudyn item dictionaries and simulation settings as JSON).
+        model: PathBuf,
+        /// Write the result here instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Also write each sensor's rows as DIR/NAME.csv (with a header).
+        #[arg(long, value_name = "DIR")]
+        csv: Option<PathBuf>,
+        /// No progress bar and no summary on standard error.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Read and assemble a model file, and print a summary; runs nothing.
+    Check {
+        /// The model file.
+        model: PathBuf,
+    },
+}
+
+/// A failure with its exit code.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn model(e: Error) -> Self {
+        Failure {
+            code: 1,
+            message: e.to_string(),
+        }
+    }
+
+    fn io(message: String) -> Self {
+        Failure { code: 4, message }
+    }
+}
+
+fn load(path: &PathBuf) -> Result<Model, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::io(format!("cannot read {}: {e}", path.display())))?;
+    read_model(&text).map_err(Failure::model)
+}
+
+fn run(
+    model_path: &PathBuf,
+    out: Option<&PathBuf>,
+    csv: Option<&PathBuf>,
+    quiet: bool,
+) -> Result<(), Failure> {
+    let model = load(model_path)?;
+    let mut sim = model.mbs.assemble().map_err(Failure::model)?;
+    let mut bar = progress::Bar::new(!quiet);
+    let solved = match model.solve {
+        SolveKind::Dynamic => {
+            sim.solve_dynamic_with_progress(&model.settings, &mut |p| bar.update(p))
+        }
+        SolveKind::Static => {
+            sim.solve_static_with_progress(&model.settings, &mut |p| bar.update(p))
+        }
+    };
+    bar.finish();
+    solved.map_err(|e| Failure {
+        code: 3,
+        message: e.to_string(),
+    })?;
+    let result = result_json(&sim);
+    let text = serde_json::to_string_pretty(&result).map_err(|e| Failure::io(e.to_string()))?;
+    // Write everything to temporary files first; rename only when all succeeded.
+    let mut pending = files::Pending::default();
+    if let Some(dir) = csv {
+        files::write_sensor_csvs(&mut pending, dir, &sim)?;
+    }
+    if let Some(path) = out {
+        pending.add(path, text.as_bytes())?;
+    }
+    pending.commit()?;
+    if out.is_none() {
+        println!("{text}");
+    }
+    if !quiet {
+        let s = &sim.statistics;
+        eprintln!(
+            "jointsim: {} steps, {} Newton iterations, {} Jacobians, {:.3} ms solver time",
+            s.steps,
+            s.newton.iterations,
+            s.newton.jacobians,
+            s.solver_seconds * 1e3
+        );
+    }
+    Ok(())
+}
+
+fn check(model_path: &PathBuf) -> Result<(), Failure> {
+    let model = load(model_path)?;
+    let sim = model.mbs.assemble().map_err(Failure::model)?;
+    println!("model: {}", model_path.display());
+    print!("{}", joint_runtime::summary::summary(&model, &sim));
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Run {
+            model,
+            out,
+            csv,
+            quiet,
+        } => run(model, out.as_ref(), csv.as_ref(), *quiet),
+        Command::Check { model } => check(model),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("jointsim: error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}

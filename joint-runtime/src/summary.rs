@@ -1,0 +1,163 @@
+//! A human-readable summary of a model: items by type, coordinates, equations, and which
+//! generated kernels the assembled system uses (`jointsim check`).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::model::{Model, SolveKind};
+use crate::simulation::Simulation;
+
+fn count_by<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for n in names {
+        *counts.entry(n).or_default() += 1;
+    }
+    counts
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The summary of an assembled model.
+pub fn summary(model: &Model, sim: &Simulation) -> String {
+    let mbs = &model.mbs;
+    let topo = &sim.topology;
+    let mut s = String::new();
+    let list = |n: usize, what: &str, detail: String| {
+        if n == 0 {
+            format!("0 {what}")
+        } else {
+            format!("{n} {what} ({detail})")
+        }
+    };
+    let _ = writeln!(
+        s,
+        "items: {}; {}; {}; {}; {}",
+        list(
+            mbs.nodes.len(),
+            "nodes",
+            count_by(mbs.nodes.iter().map(|n| n.type_name()))
+        ),
+        list(
+            mbs.objects.len(),
+            "objects",
+            count_by(mbs.objects.iter().map(|o| o.type_name()))
+        ),
+        list(
+            mbs.markers.len(),
+            "markers",
+            count_by(mbs.markers.iter().map(|m| m.type_name()))
+        ),
+        list(
+            mbs.loads.len(),
+            "loads",
+            count_by(mbs.loads.iter().map(|l| l.type_name()))
+        ),
+        list(
+            mbs.sensors.len(),
+            "sensors",
+            count_by(mbs.sensors.iter().map(|x| x.type_name()))
+        ),
+    );
+    let free: usize = topo
+        .joints
+        .iter()
+        .map(|j| {
+            if j.active {
+                j.constrained.iter().filter(|c| !**c).count()
+            } else {
+                3
+            }
+        })
+        .sum();
+    let _ = writeln!(
+        s,
+        "coordinates: {} ODE2, {} AE; equations: {} Euler-parameter constraints, {} joint rows ({} free or inactive)",
+        topo.n_ode2,
+        topo.n_ae,
+        topo.ep_constraints.len(),
+        3 * topo.joints.len(),
+        free
+    );
+    let settings = &model.settings;
+    match model.solve {
+        SolveKind::Dynamic => {
+            let ti = &settings.time_integration;
+            let ga = &ti.generalized_alpha;
+            let scheme = if ga.use_newmark {
+                format!(
+                    "Newmark (β = {}, γ = {}), index {}",
+                    ga.newmark_beta,
+                    ga.newmark_gamma,
+                    if ga.use_index2_constraints { 2 } else { 3 }
+                )
+            } else {
+                format!(
+                    "generalized-α (spectralRadius = {}), index 3",
+                    ga.spectral_radius
+                )
+            };
+            let _ = writeln!(
+                s,
+                "solve: dynamic, {scheme}, {} steps from t = {} to {}, {} Newton",
+                ti.number_of_steps,
+                ti.start_time,
+                ti.end_time,
+                if ti.newton.use_modified_newton {
+                    "modified"
+                } else {
+                    "full"
+                }
+            );
+        }
+        SolveKind::Static => {
+            let ss = &settings.static_solver;
+            let _ = writeln!(s, "solve: static, {} load steps", ss.number_of_load_steps);
+        }
+    }
+    let mut kernels: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for j in &topo.joints {
+        let name = format!(
+            "spherical::{}_to_{}",
+            snake(j.kernel.kinds[0]),
+            snake(j.kernel.kinds[1])
+        );
+        kernels.entry(name).or_default().push(j.object);
+    }
+    if kernels.is_empty() {
+        let _ = writeln!(s, "generated joint kernels: none");
+    } else {
+        let _ = writeln!(s, "generated joint kernels:");
+        for (k, objects) in kernels {
+            let list: Vec<String> = objects.iter().map(|o| format!("objects[{o}]")).collect();
+            let _ = writeln!(s, "  {k}: {}", list.join(", "));
+        }
+    }
+    let mut kinds: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, m) in topo.markers.iter().enumerate() {
+        kinds.entry(m.kind.name()).or_default().push(i);
+    }
+    let _ = writeln!(s, "generated marker kinematics:");
+    for (k, markers) in kinds {
+        let list: Vec<String> = markers.iter().map(|m| format!("markers[{m}]")).collect();
+        let _ = writeln!(s, "  marker_kinematics::{}: {}", snake(k), list.join(", "));
+    }
+    s
+}
+
+/// `RigidEpPoint` → `rigid_ep_point`
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

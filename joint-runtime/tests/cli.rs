@@ -1,0 +1,153 @@
+//! The `jointsim` program: results equal the library's, bad model files fail cleanly (a message
+//! naming the item and key, a non-zero exit code that is not a panic, no result file left).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const JOINTSIM: &str = env!("CARGO_BIN_EXE_jointsim");
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+fn jointsim(args: &[&str]) -> Output {
+    Command::new(JOINTSIM)
+        .args(args)
+        .output()
+        .expect("jointsim starts")
+}
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jointsim-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn run_writes_the_result_file_and_csvs() {
+    let dir = scratch("run");
+    let model = format!("{ROOT}/tests/reference/exudyn_cases/seed_mini_pendulum.json");
+    let out = dir.join("result.json");
+    let csv = dir.join("csv");
+    let o = jointsim(&[
+        "run",
+        &model,
+        "--out",
+        out.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stdout.is_empty() && o.stderr.is_empty(),
+        "--quiet and --out print nothing"
+    );
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let z = result["ode2Coordinates"][2].as_f64().unwrap();
+    assert!((z - -0.003_786_192_183_655_731).abs() < 1e-10, "z = {z}");
+    assert_eq!(result["statistics"]["newtonIterations"], 6669);
+    assert_eq!(
+        entries(&dir),
+        ["csv", "result.json"],
+        "no temporary files left"
+    );
+    assert_eq!(entries(&csv), ["sensor0.csv", "sensor1.csv"]);
+    let text = std::fs::read_to_string(csv.join("sensor1.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("time,Force[0],Force[1],Force[2]"));
+    assert_eq!(lines.count(), 101, "rows at t = 0, 0.01, …, 1");
+}
+
+#[test]
+fn run_without_out_prints_the_result_on_stdout() {
+    let model = format!("{ROOT}/tests/reference/exudyn_cases/static_spring_hang.json");
+    let o = jointsim(&["run", &model]);
+    assert!(o.status.success());
+    let result: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(result["statistics"]["steps"], 5);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Newton iterations"));
+}
+
+#[test]
+fn check_summarizes_items_equations_and_kernels() {
+    let model = format!("{ROOT}/tests/reference/exudyn_cases/sphericalJointTest.json");
+    let o = jointsim(&["check", &model]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    for part in [
+        "4 nodes (RigidBodyEP 4)",
+        "28 ODE2, 16 AE",
+        "4 Euler-parameter constraints, 12 joint rows (1 free or inactive)",
+        "spherical::ground_point_to_node_ep: objects[2]",
+        "spherical::rigid_ep_point_to_rigid_ep_point: objects[4], objects[6], objects[8]",
+        "generalized-α (spectralRadius = 0.6)",
+    ] {
+        assert!(text.contains(part), "summary lacks `{part}`:\n{text}");
+    }
+}
+
+#[test]
+fn bad_model_files_fail_with_a_message_naming_item_and_key_and_leave_nothing() {
+    let bad = format!("{ROOT}/joint-runtime/tests/bad_models");
+    let expected: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(format!("{bad}/expected_messages.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(expected.len() >= 15);
+    for (name, parts) in &expected {
+        let dir = scratch(&format!("bad-{name}"));
+        let out = dir.join("result.json");
+        let model = format!("{bad}/{name}.json");
+        for command in [
+            vec![
+                "run",
+                &model,
+                "--out",
+                out.to_str().unwrap(),
+                "--csv",
+                dir.to_str().unwrap(),
+            ],
+            vec!["check", &model],
+        ] {
+            let o = jointsim(&command);
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            let code = o.status.code();
+            assert!(
+                matches!(code, Some(1) | Some(3)),
+                "{name}: {command:?} exit code {code:?}, stderr {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+            for p in parts.as_array().unwrap() {
+                let p = p.as_str().unwrap();
+                assert!(
+                    stderr.contains(p),
+                    "{name}: message `{stderr}` does not mention `{p}`"
+                );
+            }
+            if command[0] == "run" {
+                assert!(
+                    entries(&dir).is_empty(),
+                    "{name}: files left behind: {:?}",
+                    entries(&dir)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn unreadable_model_is_an_input_output_error() {
+    let o = jointsim(&["run", "/nonexistent/model.json"]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read /nonexistent/model.json"));
+}
