@@ -373,3 +373,83 @@ fn own_mass_points_free_axes_inactive() {
 fn own_static_two_bodies_spring() {
     run_case_in(OWN_CASES, "static_two_bodies_spring");
 }
+
+#[test]
+fn own_pairings_m0_ground_point() {
+    run_case_in(OWN_CASES, "pairings_m0_GroundPoint");
+}
+
+#[test]
+fn own_pairings_m0_mass_point_body() {
+    run_case_in(OWN_CASES, "pairings_m0_MassPointBody");
+}
+
+#[test]
+fn own_pairings_m0_rigid_ep_point() {
+    run_case_in(OWN_CASES, "pairings_m0_RigidEpPoint");
+}
+
+#[test]
+fn own_pairings_m0_rigid_rxyz_point() {
+    run_case_in(OWN_CASES, "pairings_m0_RigidRxyzPoint");
+}
+
+#[test]
+fn own_pairings_m0_node_point() {
+    run_case_in(OWN_CASES, "pairings_m0_NodePoint");
+}
+
+#[test]
+fn own_pairings_m0_node_ep() {
+    run_case_in(OWN_CASES, "pairings_m0_NodeEp");
+}
+
+#[test]
+fn own_pairings_m0_node_rxyz() {
+    run_case_in(OWN_CASES, "pairings_m0_NodeRxyz");
+}
+
+#[test]
+fn own_settings_weighted_tolerance_no_adapt_initial() {
+    run_case_in(OWN_CASES, "settings_weighted_tolerance_no_adapt_initial");
+}
+
+#[test]
+fn own_settings_reset_accelerations_sensor_period() {
+    run_case_in(OWN_CASES, "settings_reset_accelerations_sensor_period");
+}
+
+#[test]
+fn own_settings_numerical_differentiation_start_time() {
+    run_case_in(OWN_CASES, "settings_numerical_differentiation_start_time");
+}
+
+#[test]
+fn own_settings_tight_newton_every_step_sensors() {
+    run_case_in(OWN_CASES, "settings_tight_newton_every_step_sensors");
+}
+
+#[test]
+fn own_settings_adaptive_step_parameters() {
+    run_case_in(OWN_CASES, "settings_adaptive_step_parameters");
+}
+
+#[test]
+fn own_settings_linear_newton_inactive() {
+    run_case_in(OWN_CASES, "settings_linear_newton_inactive");
+}
+
+#[test]
+fn own_static_geometric_load_steps() {
+    run_case_in(OWN_CASES, "static_geometric_load_steps");
+}
+
+#[test]
+fn own_static_no_load_factor_duration() {
+    run_case_in(OWN_CASES, "static_no_load_factor_duration");
+}
+
+#[test]
+fn own_static_modified_newton_no_load_jacobian() {
+    run_case_in(OWN_CASES, "static_modified_newton_no_load_jacobian");
+}

@@ -203,7 +203,11 @@ impl Simulation {
                         return Err(p.sim.singular_error(col.0, tau_new));
                     }
                     NewtonOutcome::Failed { .. } => {
-                        if !ss.adaptive_step || h <= ss.minimum_step_size {
+                        // Exudyn ignores adaptiveStep with geometric load steps.
+                        if !ss.adaptive_step
+                            || geometric_factor.is_some()
+                            || h <= ss.minimum_step_size
+                        {
                             return Err(Error::SolverFailed {
                                 message: format!(
                                     "static Newton did not converge at load step τ = {tau_new}"
