@@ -29,6 +29,18 @@ pub(crate) fn read_settings(map: &Map<String, Value>) -> Result<SimulationSettin
     if let Some(ls) = d.opt_section("linearSolver")? {
         linear_solver(ls, &mut s.linear_solver)?;
     }
+    // Exudyn 1.11 spellings (renamed in 1.13, still accepted there with a deprecation warning).
+    if let Some(sol) = d.opt_section("solutionSettings")? {
+        solution_settings_1_11(sol, &mut s)?;
+    }
+    if let Some(t) = d.opt_str("linearSolverType")? {
+        s.linear_solver = linear_solver_type(&d, "linearSolverType", t)?;
+    }
+    d.ignore(&[
+        "simulateInRealtime",
+        "realtimeFactor",
+        "realtimeWaitMicroseconds",
+    ]);
     // Output, bookkeeping and parallelization: any value.
     d.ignore(&[
         "parallel",
@@ -101,6 +113,7 @@ fn time_integration(mut d: Dict, ti: &mut TimeIntegrationSettings) -> Result<()>
     // Explicit-solver settings, real-time pacing and output: any value.
     d.ignore(&[
         "explicit",
+        "explicitIntegration",
         "realtime",
         "automaticStepSize",
         "initialStepSize",
@@ -164,6 +177,9 @@ fn newton(mut d: Dict, n: &mut NewtonSettings) -> Result<()> {
         &mut n.weight_tolerance_per_coordinate,
     )?;
     d.only_default("residualMode", json!(0))?;
+    // Exudyn 1.11 spellings
+    d.set_bool("useNewtonSolver", &mut n.active)?;
+    d.only_default("newtonResidualMode", json!(0))?;
     if let Some(mut nd) = d.opt_section("numericalDifferentiation")? {
         let num = &mut n.numerical_differentiation;
         nd.set_f64("relativeEpsilon", &mut num.relative_epsilon)?;
@@ -251,20 +267,41 @@ fn solution(mut d: Dict, s: &mut SimulationSettings) -> Result<()> {
     d.finish()
 }
 
+fn linear_solver_type(d: &Dict, key: &str, t: &str) -> Result<LinearSolverType> {
+    Ok(match t.strip_prefix("LinearSolverType.").unwrap_or(t) {
+        "EXUdense" => LinearSolverType::ExuDense,
+        "EigenSparse" => LinearSolverType::EigenSparse,
+        other => {
+            return Err(d.err(
+                key,
+                format!(
+                    "linear solver `{other}` is not supported (supported: EXUdense, EigenSparse)"
+                ),
+            ));
+        }
+    })
+}
+
+/// Exudyn 1.11's `solutionSettings` (1.13: `solution`).
+fn solution_settings_1_11(mut d: Dict, s: &mut SimulationSettings) -> Result<()> {
+    let sol = &mut s.solution;
+    d.set_f64("sensorsWritePeriod", &mut sol.sensors_write_period)?;
+    d.set_bool("writeInitialValues", &mut sol.write_initial_values)?;
+    d.set_bool("sensorsStoreAndWriteFiles", &mut sol.sensors_active)?;
+    if sol.sensors_write_period < 0.0 {
+        return Err(d.err(
+            "sensorsWritePeriod",
+            format!("must be ≥ 0, found {}", sol.sensors_write_period),
+        ));
+    }
+    // files, periods and precision of the solution file: output only
+    d.accept_rest();
+    d.finish()
+}
+
 fn linear_solver(mut d: Dict, ls: &mut LinearSolverType) -> Result<()> {
     if let Some(t) = d.opt_str("solverType")? {
-        *ls = match t.strip_prefix("LinearSolverType.").unwrap_or(t) {
-            "EXUdense" => LinearSolverType::ExuDense,
-            "EigenSparse" => LinearSolverType::EigenSparse,
-            other => {
-                return Err(d.err(
-                    "solverType",
-                    format!(
-                        "linear solver `{other}` is not supported (supported: EXUdense, EigenSparse)"
-                    ),
-                ));
-            }
-        };
+        *ls = linear_solver_type(&d, "solverType", t)?;
     }
     d.only_default("ignoreSingularJacobian", json!(false))?;
     d.only_default("pivotThreshold", json!(0.0))?;

@@ -729,8 +729,9 @@ fn model_error_unknown_settings_key() {
         ],
     );
     expect_error(
-        |v| *settings_mut(v, &["solutionSettings"]) = json!({}),
-        &["simulationSettings `solutionSettings`", "unknown key"],
+        // (`solutionSettings`, Exudyn 1.11's name of `solution`, is accepted)
+        |v| *settings_mut(v, &["solverSettings"]) = json!({}),
+        &["simulationSettings `solverSettings`", "unknown key"],
     );
 }
 
@@ -751,4 +752,37 @@ fn model_output_only_settings_accept_any_value() {
     *settings_mut(&mut v, &["linearSolver", "pivotThreshold"]) = json!(0);
     let m = read(&v).unwrap();
     assert_eq!(m.settings.solution.sensors_write_period, 0.1);
+}
+
+#[test]
+fn model_exudyn_1_11_settings_spellings() {
+    let mut v = base();
+    v["simulationSettings"] = serde_json::json!({
+        "timeIntegration": {
+            "numberOfSteps": 20,
+            "newton": {"useNewtonSolver": false, "newtonResidualMode": 0},
+            "explicitIntegration": {"computeEndOfStepAccelerations": true}
+        },
+        "solutionSettings": {"sensorsWritePeriod": 0.05, "writeInitialValues": false,
+                             "sensorsStoreAndWriteFiles": true, "writeSolutionToFile": false},
+        "linearSolverType": "LinearSolverType.EigenSparse",
+        "simulateInRealtime": false
+    });
+    let m = read(&v).unwrap();
+    let s = &m.settings;
+    assert_eq!(s.time_integration.number_of_steps, 20);
+    assert!(!s.time_integration.newton.active);
+    assert_eq!(s.solution.sensors_write_period, 0.05);
+    assert!(!s.solution.write_initial_values);
+    assert_eq!(
+        s.linear_solver,
+        crate::solver::settings::LinearSolverType::EigenSparse
+    );
+    expect_error(
+        |v| {
+            v["simulationSettings"] =
+                serde_json::json!({"timeIntegration": {"newton": {"newtonResidualMode": 1}}})
+        },
+        &["newtonResidualMode"],
+    );
 }
