@@ -300,6 +300,11 @@ fn mass_point_pendulum() {
 }
 
 #[test]
+fn superelement_position() {
+    run_case("superelement_position");
+}
+
+#[test]
 fn static_spring_hang() {
     run_case("static_spring_hang");
 }
@@ -452,4 +457,74 @@ fn own_static_no_load_factor_duration() {
 #[test]
 fn own_static_modified_newton_no_load_jacobian() {
     run_case_in(OWN_CASES, "static_modified_newton_no_load_jacobian");
+}
+
+#[test]
+fn own_se_ffrf_eigenmodes_spin() {
+    run_case_in(OWN_CASES, "se_ffrf_eigenmodes_spin");
+}
+
+#[test]
+fn own_se_ffrf_pendulum_gravity() {
+    run_case_in(OWN_CASES, "se_ffrf_pendulum_gravity");
+}
+
+#[test]
+fn own_se_ffrf_rigid_marker_hcb_alt() {
+    run_case_in(OWN_CASES, "se_ffrf_rigid_marker_hcb_alt");
+}
+
+#[test]
+fn own_se_ffrf_rigid_marker_std_dense() {
+    run_case_in(OWN_CASES, "se_ffrf_rigid_marker_std_dense");
+}
+
+#[test]
+fn own_se_loads_ffrf() {
+    run_case_in(OWN_CASES, "se_loads_ffrf");
+}
+
+#[test]
+fn own_se_loads_generic_ode2() {
+    run_case_in(OWN_CASES, "se_loads_generic_ode2");
+}
+
+#[test]
+fn own_se_rigid_body_to_generic_ode2() {
+    run_case_in(OWN_CASES, "se_rigid_body_to_generic_ode2");
+}
+
+#[test]
+fn own_se_rigid_pendulum_alt_mode2() {
+    run_case_in(OWN_CASES, "se_rigid_pendulum_alt_mode2");
+}
+
+#[test]
+fn own_se_rigid_pendulum_std_mode1() {
+    run_case_in(OWN_CASES, "se_rigid_pendulum_std_mode1");
+}
+
+#[test]
+fn own_se_sparse_generic_ode2() {
+    run_case_in(OWN_CASES, "se_sparse_generic_ode2");
+}
+
+#[test]
+fn own_se_static_ffrf_supported() {
+    run_case_in(OWN_CASES, "se_static_ffrf_supported");
+}
+
+#[test]
+fn own_se_static_generic_ode2_hanging() {
+    run_case_in(OWN_CASES, "se_static_generic_ode2_hanging");
+}
+
+#[test]
+fn own_se_tetra_uneven_weights() {
+    run_case_in(OWN_CASES, "se_tetra_uneven_weights");
+}
+
+#[test]
+fn own_se_two_superelements_free_axis() {
+    run_case_in(OWN_CASES, "se_two_superelements_free_axis");
 }

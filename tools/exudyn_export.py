@@ -35,6 +35,14 @@ def _plain(value):
         return value
     if value is None:
         return 0
+    if isinstance(value, exu.MatrixContainer):
+        # dense: array of rows; sparse: {numberOfRows, numberOfColumns, triplets}; empty: []
+        obj = value.GetPythonObject()
+        if isinstance(obj, dict):
+            return {'numberOfRows': int(obj['numberOfRows']), 'numberOfColumns': int(obj['numberOfColumns']),
+                    'triplets': [[int(r), int(c), float(v)] for r, c, v in np.asarray(obj['triplets']).reshape(-1, 3)]}
+        arr = np.asarray(obj)
+        return [] if arr.size == 0 else _plain(arr)
     if callable(value):
         return 'user function'
     name = str(value)

@@ -2,26 +2,73 @@
 //! order, every marker resolved to a generated kinematics kind, every joint to its generated
 //! pairing kernel — with every check the items allow before anything runs.
 
-use nalgebra::Matrix3;
+use nalgebra::{DMatrix, Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
-use crate::items::{Load, Marker, Node, Object};
+use crate::items::{Load, Marker, MatrixContainer, Node, Object};
 use crate::kernels::{KinematicsKind, spherical};
+use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};
 use crate::system::MultibodySystem;
+
+/// How a marker's kinematics are computed.
+#[derive(Clone, Debug)]
+pub enum MarkerModel {
+    /// A built-in kind of the compiler: its coordinates are the marker's contiguous `columns`.
+    Kind {
+        kind: KinematicsKind,
+        /// Kernel parameters (local position, ground pose, …).
+        parameters: Vec<f64>,
+    },
+    /// BodyMass on an FFRFreducedOrder object (`body` indexes `Topology::bodies`): the
+    /// mass-weighted Jacobian of the object.
+    FfrfMass { body: usize },
+    /// MarkerSuperElementPosition / MarkerSuperElementRigid.
+    SuperElement(Box<SuperElementMarker>),
+}
 
 /// A marker resolved against its body or node.
 #[derive(Clone, Debug)]
 pub struct ResolvedMarker {
-    /// Generated kinematics kind (for BodyMass: the body's kind at the centre of mass).
-    pub kind: KinematicsKind,
-    /// First ODE2 index and count of the coordinates the marker depends on.
-    pub ode2: std::ops::Range<usize>,
-    /// Kernel parameters (local position, ground pose, …).
-    pub parameters: Vec<f64>,
+    pub model: MarkerModel,
+    /// Global ODE2 index of each column of the marker's Jacobians.
+    pub columns: Vec<usize>,
     /// Mass factor of a BodyMass marker's Jacobian (0 on ground).
     pub mass: f64,
     pub provides_position: bool,
     pub provides_orientation: bool,
+}
+
+impl ResolvedMarker {
+    pub fn kind(&self) -> Option<KinematicsKind> {
+        match &self.model {
+            MarkerModel::Kind { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+
+    /// What the summary calls the marker's kinematics.
+    pub fn kinematics_name(&self) -> &'static str {
+        match &self.model {
+            MarkerModel::Kind { kind, .. } => kind.name(),
+            MarkerModel::FfrfMass { .. } => "FfrfBodyMass",
+            MarkerModel::SuperElement(se) => match (&se.frame, se.rotation.is_some()) {
+                (SuperElementFrame::None { .. }, false) => "SuperElementPositionGenericOde2",
+                (SuperElementFrame::None { .. }, true) => "SuperElementRigidGenericOde2",
+                (SuperElementFrame::Ffrf { .. }, false) => "SuperElementPositionFfrf",
+                (SuperElementFrame::Ffrf { .. }, true) => "SuperElementRigidFfrf",
+            },
+        }
+    }
+
+    fn of_kind(kind: KinematicsKind, start: usize, n: usize, parameters: Vec<f64>) -> Self {
+        ResolvedMarker {
+            model: MarkerModel::Kind { kind, parameters },
+            columns: (start..start + n).collect(),
+            mass: 0.0,
+            provides_position: true,
+            provides_orientation: false,
+        }
+    }
 }
 
 /// Rotation parametrization of a rigid node.
@@ -36,6 +83,21 @@ pub enum BodyTopology {
     MassPoint {
         ode2: usize,
         mass: f64,
+    },
+    /// ObjectGenericODE2: constant M, K, D and f over `columns` (the stacked node coordinates).
+    GenericODE2 {
+        columns: Vec<usize>,
+        mass: DMatrix<f64>,
+        stiffness: DMatrix<f64>,
+        damping: DMatrix<f64>,
+        force: Vec<f64>,
+    },
+    /// ObjectFFRFreducedOrder: EP frame at `frame`..+7, modal coordinates at `modal`..+n_m.
+    Ffrf {
+        object: usize,
+        frame: usize,
+        modal: usize,
+        data: Box<crate::superelement::ffrf::FfrfData>,
     },
     Rigid {
         ode2: std::ops::Range<usize>,
@@ -70,12 +132,22 @@ pub struct ConnectorTopology {
     pub active: bool,
 }
 
-/// A spherical joint with its generated pairing kernel.
+/// Which generated kernel evaluates a joint.
+#[derive(Clone, Copy, Debug)]
+pub enum JointKernel {
+    /// The specialized kernel of the two markers' kinds.
+    Pairing(spherical::PairingKernel),
+    /// The marker-level kernel, composed with the markers' own Jacobians (superelement
+    /// markers, whose Jacobians have run-time size).
+    MarkerLevel,
+}
+
+/// A spherical joint with its generated kernel.
 #[derive(Clone, Debug)]
 pub struct JointTopology {
     pub object: usize,
     pub markers: [usize; 2],
-    pub kernel: spherical::PairingKernel,
+    pub kernel: JointKernel,
     pub ae: usize,
     pub constrained: [bool; 3],
     pub active: bool,
@@ -126,8 +198,11 @@ pub struct Topology {
     pub ae_owner: Vec<ItemRef>,
     /// For every ODE2 coordinate: its node.
     pub ode2_owner: Vec<ItemRef>,
-    /// Whether every body's mass matrix is constant (only mass points here).
+    /// Whether every body's mass matrix is constant (mass points, GenericODE2).
     pub constant_mass_matrix: bool,
+    /// The largest number of Jacobian columns of a marker or coordinates of a body (sizes the
+    /// evaluation scratch space).
+    pub max_columns: usize,
 }
 
 fn finite(item: &ItemRef, key: &str, values: &[f64]) -> Result<()> {
@@ -198,6 +273,8 @@ impl Topology {
 
         // --- bodies, in object order; a node may carry at most one body
         let mut node_body: Vec<Option<usize>> = vec![None; mbs.nodes.len()];
+        // object index → index into `bodies`
+        let mut object_body: Vec<Option<usize>> = vec![None; mbs.objects.len()];
         let mut bodies = Vec::new();
         for (i, object) in mbs.objects.iter().enumerate() {
             let item = mbs.object_ref(i);
@@ -216,11 +293,20 @@ impl Topology {
                 }
                 Object::MassPoint { mass, node, .. } => {
                     let n = mbs.node_checked(&item, "nodeNumber", *node)?;
-                    if !matches!(n, Node::Point { .. }) && !n.is_rigid() {
-                        unreachable!("all nodes have a position");
+                    if !n.has_position() {
+                        return Err(Error::item(
+                            item,
+                            "nodeNumber",
+                            format!(
+                                "node {} is a {}, which has no position",
+                                node.0,
+                                n.type_name()
+                            ),
+                        ));
                     }
                     check_mass(&item, "mass", *mass)?;
                     claim_node(&mut node_body, &item, node.0, i)?;
+                    object_body[i] = Some(bodies.len());
                     bodies.push(BodyTopology::MassPoint {
                         ode2: node_ode2[node.0],
                         mass: *mass,
@@ -237,13 +323,14 @@ impl Topology {
                     let rotation = match n {
                         Node::RigidBodyEP { .. } => Rotation::EulerParameters,
                         Node::RigidBodyRxyz { .. } => Rotation::TaitBryanXyz,
-                        Node::Point { .. } => {
+                        other => {
                             return Err(Error::item(
                                 item,
                                 "nodeNumber",
                                 format!(
-                                    "node {} is a Point; ObjectRigidBody needs a rigid-body node (RigidBodyEP or RigidBodyRxyz)",
-                                    node.0
+                                    "node {} is a {}; ObjectRigidBody needs a rigid-body node (RigidBodyEP or RigidBodyRxyz)",
+                                    node.0,
+                                    other.type_name()
                                 ),
                             ));
                         }
@@ -253,12 +340,157 @@ impl Topology {
                     finite(&item, "centerOfMass", center_of_mass)?;
                     claim_node(&mut node_body, &item, node.0, i)?;
                     let start = node_ode2[node.0];
+                    object_body[i] = Some(bodies.len());
                     bodies.push(BodyTopology::Rigid {
                         ode2: start..start + n.ode2_size(),
                         rotation,
                         mass: *mass,
                         inertia: rigid_inertia(inertia),
                         center_of_mass: *center_of_mass,
+                    });
+                }
+                Object::GenericODE2 {
+                    nodes,
+                    mass_matrix,
+                    stiffness_matrix,
+                    damping_matrix,
+                    force_vector,
+                    ..
+                } => {
+                    if nodes.is_empty() {
+                        return Err(Error::item(
+                            item,
+                            "nodeNumbers",
+                            "a GenericODE2 needs at least one node",
+                        ));
+                    }
+                    let mut columns = Vec::new();
+                    for (k, n) in nodes.iter().enumerate() {
+                        let node = mbs.node_checked(&item, "nodeNumbers", *n)?;
+                        if nodes[..k].contains(n) {
+                            return Err(Error::item(
+                                item,
+                                "nodeNumbers",
+                                format!("node {} is listed twice", n.0),
+                            ));
+                        }
+                        claim_node(&mut node_body, &item, n.0, i)?;
+                        let start = node_ode2[n.0];
+                        columns.extend(start..start + node.ode2_size());
+                    }
+                    let n = columns.len();
+                    let matrix = |key: &str, m: &MatrixContainer| -> Result<DMatrix<f64>> {
+                        let shape = m.shape();
+                        if m.is_empty() {
+                            return Ok(DMatrix::zeros(n, n));
+                        }
+                        if shape != (n, n) {
+                            return Err(Error::item(
+                                item.clone(),
+                                key,
+                                format!(
+                                    "expected a {n} × {n} matrix (the nodes' {n} coordinates) or an empty one, found {} × {}",
+                                    shape.0, shape.1
+                                ),
+                            ));
+                        }
+                        let d = m.to_dense().ok_or_else(|| {
+                            Error::item(
+                                item.clone(),
+                                key,
+                                format!("a triplet lies outside the {n} × {n} matrix"),
+                            )
+                        })?;
+                        finite(&item, key, d.as_slice())?;
+                        Ok(d)
+                    };
+                    if !stiffness_matrix.is_empty()
+                        && !damping_matrix.is_empty()
+                        && stiffness_matrix.is_sparse() != damping_matrix.is_sparse()
+                    {
+                        return Err(Error::item(
+                            item,
+                            "dampingMatrix",
+                            "stiffnessMatrix and dampingMatrix must both be dense or both sparse (as in Exudyn)",
+                        ));
+                    }
+                    let mass = matrix("massMatrix", mass_matrix)?;
+                    let stiffness = matrix("stiffnessMatrix", stiffness_matrix)?;
+                    let damping = matrix("dampingMatrix", damping_matrix)?;
+                    let force = if force_vector.is_empty() {
+                        vec![0.0; n]
+                    } else if force_vector.len() == n {
+                        finite(&item, "forceVector", force_vector)?;
+                        force_vector.clone()
+                    } else {
+                        return Err(Error::item(
+                            item,
+                            "forceVector",
+                            format!(
+                                "expected {n} entries (or none), found {}",
+                                force_vector.len()
+                            ),
+                        ));
+                    };
+                    object_body[i] = Some(bodies.len());
+                    bodies.push(BodyTopology::GenericODE2 {
+                        columns,
+                        mass,
+                        stiffness,
+                        damping,
+                        force,
+                    });
+                }
+                Object::FFRFreducedOrder {
+                    nodes, parameters, ..
+                } => {
+                    let frame_node = mbs.node_checked(&item, "nodeNumbers", nodes[0])?;
+                    if !matches!(frame_node, Node::RigidBodyEP { .. }) {
+                        return Err(Error::item(
+                            item,
+                            "nodeNumbers",
+                            format!(
+                                "nodeNumbers[0] = {} is a {}; the reference frame must be a RigidBodyEP node (Tait–Bryan frames are not supported)",
+                                nodes[0].0,
+                                frame_node.type_name()
+                            ),
+                        ));
+                    }
+                    let modal_node = mbs.node_checked(&item, "nodeNumbers", nodes[1])?;
+                    if !matches!(modal_node, Node::GenericODE2 { .. }) {
+                        return Err(Error::item(
+                            item,
+                            "nodeNumbers",
+                            format!(
+                                "nodeNumbers[1] = {} is a {}; the modal coordinates must be a GenericODE2 node",
+                                nodes[1].0,
+                                modal_node.type_name()
+                            ),
+                        ));
+                    }
+                    if modal_node.reference_coordinates().iter().any(|&x| x != 0.0) {
+                        return Err(Error::item(
+                            item,
+                            "nodeNumbers",
+                            format!(
+                                "the modal node {}'s reference coordinates must be zero",
+                                nodes[1].0
+                            ),
+                        ));
+                    }
+                    claim_node(&mut node_body, &item, nodes[0].0, i)?;
+                    claim_node(&mut node_body, &item, nodes[1].0, i)?;
+                    let data = crate::superelement::ffrf::FfrfData::from_parameters(
+                        parameters,
+                        modal_node.ode2_size(),
+                    )
+                    .map_err(|(key, message)| Error::item(item.clone(), &key, message))?;
+                    object_body[i] = Some(bodies.len());
+                    bodies.push(BodyTopology::Ffrf {
+                        object: i,
+                        frame: node_ode2[nodes[0].0],
+                        modal: node_ode2[nodes[1].0],
+                        data: Box::new(data),
                     });
                 }
                 _ => {}
@@ -268,7 +500,14 @@ impl Topology {
         // --- markers
         let mut markers = Vec::with_capacity(mbs.markers.len());
         for (i, marker) in mbs.markers.iter().enumerate() {
-            markers.push(resolve_marker(mbs, i, marker, &node_ode2)?);
+            markers.push(resolve_marker(
+                mbs,
+                i,
+                marker,
+                &node_ode2,
+                &object_body,
+                &bodies,
+            )?);
         }
 
         // --- constraints' AE coordinates (object order), connectors
@@ -308,18 +547,22 @@ impl Topology {
                             "expected a finite radius",
                         ));
                     }
-                    let k0 = markers[idx[0]].kind.index();
-                    let k1 = markers[idx[1]].kind.index();
-                    let Some(kernel) = spherical::kernel(k0, k1) else {
-                        return Err(Error::item(
-                            item,
-                            "markerNumbers",
-                            format!(
-                                "both markers lie on ground ({} and {}): a joint needs at least one marker with coordinates",
-                                markers[idx[0]].kind.name(),
-                                markers[idx[1]].kind.name()
-                            ),
-                        ));
+                    let kernel = match (markers[idx[0]].kind(), markers[idx[1]].kind()) {
+                        (Some(k0), Some(k1)) => match spherical::kernel(k0.index(), k1.index()) {
+                            Some(k) => JointKernel::Pairing(k),
+                            None => {
+                                return Err(Error::item(
+                                    item,
+                                    "markerNumbers",
+                                    format!(
+                                        "both markers lie on ground ({} and {}): a joint needs at least one marker with coordinates",
+                                        k0.name(),
+                                        k1.name()
+                                    ),
+                                ));
+                            }
+                        },
+                        _ => JointKernel::MarkerLevel,
                     };
                     let ae = ae_owner.len();
                     for _ in 0..spherical::ROWS {
@@ -509,9 +752,23 @@ impl Topology {
             }
         }
 
-        let constant_mass_matrix = bodies
+        let constant_mass_matrix = bodies.iter().all(|b| {
+            matches!(
+                b,
+                BodyTopology::MassPoint { .. } | BodyTopology::GenericODE2 { .. }
+            )
+        });
+        let max_columns = markers
             .iter()
-            .all(|b| matches!(b, BodyTopology::MassPoint { .. }));
+            .map(|m| m.columns.len())
+            .chain(bodies.iter().map(|b| match b {
+                BodyTopology::MassPoint { .. } => 3,
+                BodyTopology::Rigid { ode2, .. } => ode2.len(),
+                BodyTopology::GenericODE2 { columns, .. } => columns.len(),
+                BodyTopology::Ffrf { data, .. } => 7 + data.modes(),
+            }))
+            .max()
+            .unwrap_or(0);
         Ok(Topology {
             n_ode2,
             n_ae: ae_owner.len(),
@@ -527,6 +784,7 @@ impl Topology {
             ae_owner,
             ode2_owner,
             constant_mass_matrix,
+            max_columns,
         })
     }
 }
@@ -597,6 +855,8 @@ fn resolve_marker(
     i: usize,
     marker: &Marker,
     node_ode2: &[usize],
+    object_body: &[Option<usize>],
+    bodies: &[BodyTopology],
 ) -> Result<ResolvedMarker> {
     let item = mbs.marker_ref(i);
     let node_marker = |n: crate::items::NodeIndex, orientation: bool| -> Result<ResolvedMarker> {
@@ -605,6 +865,13 @@ fn resolve_marker(
             Node::Point { .. } => KinematicsKind::NodePoint,
             Node::RigidBodyEP { .. } => KinematicsKind::NodeEp,
             Node::RigidBodyRxyz { .. } => KinematicsKind::NodeRxyz,
+            Node::GenericODE2 { .. } => {
+                return Err(Error::item(
+                    item.clone(),
+                    "nodeNumber",
+                    format!("node {} is a GenericODE2 node, which has no position", n.0),
+                ));
+            }
         };
         if orientation && !node.is_rigid() {
             return Err(Error::item(
@@ -616,15 +883,9 @@ fn resolve_marker(
                 ),
             ));
         }
-        let start = node_ode2[n.0];
-        Ok(ResolvedMarker {
-            kind,
-            ode2: start..start + node.ode2_size(),
-            parameters: Vec::new(),
-            mass: 0.0,
-            provides_position: true,
-            provides_orientation: orientation,
-        })
+        let mut m = ResolvedMarker::of_kind(kind, node_ode2[n.0], node.ode2_size(), Vec::new());
+        m.provides_orientation = orientation;
+        Ok(m)
     };
     let body_marker = |b: crate::items::ObjectIndex,
                        local: [f64; 3],
@@ -633,7 +894,7 @@ fn resolve_marker(
      -> Result<ResolvedMarker> {
         finite(&item, "localPosition", &local)?;
         let object = mbs.object_checked(&item, "bodyNumber", b)?;
-        let (kind, ode2, parameters, mass) = match object {
+        let mut m = match object {
             Object::Ground {
                 reference_position,
                 reference_rotation,
@@ -642,7 +903,7 @@ fn resolve_marker(
                 let mut p = reference_position.to_vec();
                 p.extend_from_slice(reference_rotation.as_flattened());
                 p.extend_from_slice(&local);
-                (KinematicsKind::GroundPoint, 0..0, p, 0.0)
+                ResolvedMarker::of_kind(KinematicsKind::GroundPoint, 0, 0, p)
             }
             Object::MassPoint { node, mass, .. } => {
                 if orientation {
@@ -655,16 +916,16 @@ fn resolve_marker(
                         ),
                     ));
                 }
-                let n = mbs.node_checked(&item, "nodeNumber", *node)?;
-                let start = node_ode2[node.0];
+                mbs.node_checked(&item, "nodeNumber", *node)?;
                 // A mass point uses the first three coordinates of its node.
-                let _ = n;
-                (
+                let mut m = ResolvedMarker::of_kind(
                     KinematicsKind::MassPointBody,
-                    start..start + 3,
+                    node_ode2[node.0],
+                    3,
                     local.to_vec(),
-                    *mass,
-                )
+                );
+                m.mass = *mass;
+                m
             }
             Object::RigidBody {
                 node,
@@ -676,42 +937,65 @@ fn resolve_marker(
                 let kind = match n {
                     Node::RigidBodyEP { .. } => KinematicsKind::RigidEpPoint,
                     Node::RigidBodyRxyz { .. } => KinematicsKind::RigidRxyzPoint,
-                    Node::Point { .. } => {
+                    other => {
                         return Err(Error::item(
                             item.clone(),
                             "bodyNumber",
-                            format!("object {} is a RigidBody on a Point node", b.0),
+                            format!(
+                                "object {} is a RigidBody on a {} node",
+                                b.0,
+                                other.type_name()
+                            ),
                         ));
                     }
                 };
-                let start = node_ode2[node.0];
                 let p = if mass_marker {
                     center_of_mass.to_vec()
                 } else {
                     local.to_vec()
                 };
-                (kind, start..start + n.ode2_size(), p, *mass)
+                let mut m = ResolvedMarker::of_kind(kind, node_ode2[node.0], n.ode2_size(), p);
+                m.mass = *mass;
+                m
+            }
+            Object::FFRFreducedOrder { .. } if mass_marker => {
+                let body = object_body[b.0].expect("FFRF objects are bodies");
+                let BodyTopology::Ffrf {
+                    frame, modal, data, ..
+                } = &bodies[body]
+                else {
+                    unreachable!("object_body maps FFRF objects to FFRF bodies")
+                };
+                ResolvedMarker {
+                    model: MarkerModel::FfrfMass { body },
+                    columns: (*frame..*frame + 7)
+                        .chain(*modal..*modal + data.modes())
+                        .collect(),
+                    mass: 1.0,
+                    provides_position: false,
+                    provides_orientation: false,
+                }
             }
             other => {
+                let hint = if other.is_super_element() {
+                    "; use MarkerSuperElementPosition or MarkerSuperElementRigid on superelements"
+                } else {
+                    ""
+                };
                 return Err(Error::item(
                     item.clone(),
                     "bodyNumber",
                     format!(
-                        "object {} is a {}, not a body (Ground, MassPoint or RigidBody)",
+                        "object {} is a {}, not a body (Ground, MassPoint or RigidBody){hint}",
                         b.0,
                         other.type_name()
                     ),
                 ));
             }
         };
-        Ok(ResolvedMarker {
-            kind,
-            ode2,
-            parameters,
-            mass,
-            provides_position: !mass_marker,
-            provides_orientation: orientation,
-        })
+        m.provides_position = !mass_marker;
+        m.provides_orientation = orientation;
+        Ok(m)
     };
     match marker {
         Marker::BodyMass { body, .. } => body_marker(*body, [0.0; 3], false, true),
@@ -727,5 +1011,300 @@ fn resolve_marker(
         } => body_marker(*body, *local_position, true, false),
         Marker::NodePosition { node, .. } => node_marker(*node, false),
         Marker::NodeRigid { node, .. } => node_marker(*node, true),
+        Marker::SuperElementPosition {
+            body,
+            mesh_nodes,
+            weights,
+            ..
+        } => resolve_super_element(
+            mbs,
+            &item,
+            *body,
+            mesh_nodes,
+            weights,
+            None,
+            node_ode2,
+            object_body,
+            bodies,
+        ),
+        Marker::SuperElementRigid {
+            body,
+            offset,
+            mesh_nodes,
+            weights,
+            use_alternative_approach,
+            rotations_exponential_map,
+            ..
+        } => {
+            finite(&item, "offset", offset)?;
+            if !(0..=2).contains(rotations_exponential_map) {
+                return Err(Error::item(
+                    item,
+                    "rotationsExponentialMap",
+                    format!(
+                        "{rotations_exponential_map} is not supported; 0 (I + θ̃), 1 (ExpSO3) and 2 (ExpSO3 with its tangent operator, the default) are"
+                    ),
+                ));
+            }
+            resolve_super_element(
+                mbs,
+                &item,
+                *body,
+                mesh_nodes,
+                weights,
+                Some((
+                    *offset,
+                    *use_alternative_approach,
+                    *rotations_exponential_map,
+                )),
+                node_ode2,
+                object_body,
+                bodies,
+            )
+        }
     }
+}
+
+/// A superelement marker: the weighted mesh nodes of a GenericODE2 or FFRFreducedOrder
+/// object, with the constant parts of its kinematics precomputed.
+#[allow(clippy::too_many_arguments)]
+fn resolve_super_element(
+    mbs: &MultibodySystem,
+    item: &ItemRef,
+    body: crate::items::ObjectIndex,
+    mesh_nodes: &[usize],
+    weights: &[f64],
+    rigid: Option<([f64; 3], bool, i64)>,
+    node_ode2: &[usize],
+    object_body: &[Option<usize>],
+    bodies: &[BodyTopology],
+) -> Result<ResolvedMarker> {
+    let object = mbs.object_checked(item, "bodyNumber", body)?;
+    if !object.is_super_element() {
+        return Err(Error::item(
+            item.clone(),
+            "bodyNumber",
+            format!(
+                "object {} is a {}; superelement markers need a GenericODE2 or FFRFreducedOrder object",
+                body.0,
+                object.type_name()
+            ),
+        ));
+    }
+    if mesh_nodes.is_empty() {
+        return Err(Error::item(
+            item.clone(),
+            "meshNodeNumbers",
+            "at least one mesh node is needed",
+        ));
+    }
+    if weights.len() != mesh_nodes.len() {
+        return Err(Error::item(
+            item.clone(),
+            "weightingFactors",
+            format!(
+                "{} weights for {} mesh nodes",
+                weights.len(),
+                mesh_nodes.len()
+            ),
+        ));
+    }
+    finite(item, "weightingFactors", weights)?;
+    let weight_sum: f64 = weights.iter().sum();
+    let mut reference_positions = Vec::with_capacity(mesh_nodes.len());
+    let (frame, columns, jacobian_blocks) = match object {
+        Object::GenericODE2 { nodes, .. } => {
+            let mut starts = Vec::with_capacity(mesh_nodes.len());
+            for &k in mesh_nodes {
+                let Some(n) = nodes.get(k) else {
+                    return Err(Error::item(
+                        item.clone(),
+                        "meshNodeNumbers",
+                        format!(
+                            "mesh node {k} does not exist (object {} has {} nodes)",
+                            body.0,
+                            nodes.len()
+                        ),
+                    ));
+                };
+                let node = &mbs.nodes[n.0];
+                if !matches!(node, Node::Point { .. }) {
+                    return Err(Error::item(
+                        item.clone(),
+                        "meshNodeNumbers",
+                        format!(
+                            "mesh node {k} is node {} ({}); marked mesh nodes must be Point nodes (3 coordinates)",
+                            n.0,
+                            node.type_name()
+                        ),
+                    ));
+                }
+                let r = node.reference_coordinates();
+                reference_positions.push(Vector3::new(r[0], r[1], r[2]));
+                starts.push(node_ode2[n.0]);
+            }
+            if rigid.is_some()
+                && nodes
+                    .iter()
+                    .any(|n| !matches!(mbs.nodes[n.0], Node::Point { .. }))
+            {
+                return Err(Error::item(
+                    item.clone(),
+                    "bodyNumber",
+                    "MarkerSuperElementRigid on a GenericODE2 needs all of its nodes to be Point nodes",
+                ));
+            }
+            // Jacobian column blocks: unique nodes in first-appearance order, each with the
+            // last weight given for it (Exudyn writes, not adds, repeated nodes' blocks).
+            let mut blocks: Vec<(usize, f64)> = Vec::new();
+            for (s, w) in starts.iter().zip(weights) {
+                match blocks.iter_mut().find(|(b, _)| b == s) {
+                    Some(b) => b.1 = *w,
+                    None => blocks.push((*s, *w)),
+                }
+            }
+            let columns = blocks.iter().flat_map(|(s, _)| *s..*s + 3).collect();
+            (
+                SuperElementFrame::None {
+                    node_starts: starts,
+                },
+                columns,
+                blocks,
+            )
+        }
+        Object::FFRFreducedOrder { parameters, .. } => {
+            let b = object_body[body.0].expect("FFRF objects are bodies");
+            let BodyTopology::Ffrf {
+                frame, modal, data, ..
+            } = &bodies[b]
+            else {
+                unreachable!("object_body maps FFRF objects to FFRF bodies")
+            };
+            let n_modes = data.modes();
+            let n_mesh = parameters.reference_positions.len() / 3;
+            let mut mode_rows = Vec::with_capacity(mesh_nodes.len());
+            for &k in mesh_nodes {
+                if k >= n_mesh {
+                    return Err(Error::item(
+                        item.clone(),
+                        "meshNodeNumbers",
+                        format!(
+                            "mesh node {k} does not exist (object {} has {n_mesh} mesh nodes)",
+                            body.0
+                        ),
+                    ));
+                }
+                let x = &parameters.reference_positions[3 * k..3 * k + 3];
+                reference_positions.push(Vector3::new(x[0], x[1], x[2]));
+                mode_rows.push(parameters.mode_basis.rows(3 * k, 3).into_owned());
+            }
+            let mut weighted_modes = DMatrix::zeros(3, n_modes);
+            for (psi, w) in mode_rows.iter().zip(weights) {
+                weighted_modes += psi * *w;
+            }
+            let columns = (*frame..*frame + 7)
+                .chain(*modal..*modal + n_modes)
+                .collect();
+            let f = SuperElementFrame::Ffrf {
+                frame: *frame,
+                modal: *modal,
+                mode_rows,
+                weighted_modes,
+                tilde_weighted_modes: DMatrix::zeros(3, n_modes),
+            };
+            (f, columns, Vec::new())
+        }
+        _ => unreachable!("checked is_super_element"),
+    };
+    let weighted_reference: Vector3<f64> = reference_positions
+        .iter()
+        .zip(weights)
+        .map(|(x, w)| *w * x)
+        .sum();
+    let mut frame = frame;
+    let rotation = match rigid {
+        None => None,
+        Some((offset, alternative, mode)) => {
+            let arms: Vec<Vector3<f64>> = reference_positions
+                .iter()
+                .map(|x| x - weighted_reference)
+                .collect();
+            let w_inverse = if alternative {
+                let mut w = Matrix3::zeros();
+                for (p, wi) in arms.iter().zip(weights) {
+                    let t = crate::markers::rotation_vector::skew(p);
+                    w -= (t * t) * *wi;
+                }
+                w.try_inverse().filter(|m| m.iter().all(|x| x.is_finite())).ok_or_else(|| {
+                    Error::item(
+                        item.clone(),
+                        "meshNodeNumbers",
+                        "the weighted mesh nodes do not determine a rotation (W = −Σ w P̃ P̃ is singular): mark at least three non-collinear nodes",
+                    )
+                })?
+            } else {
+                let s: f64 = arms
+                    .iter()
+                    .zip(weights)
+                    .map(|(p, w)| w * p.norm_squared())
+                    .sum();
+                if s == 0.0 || !s.is_finite() {
+                    return Err(Error::item(
+                        item.clone(),
+                        "meshNodeNumbers",
+                        "Σ w |P|² = 0: the marked nodes do not determine a rotation",
+                    ));
+                }
+                Matrix3::identity() / s
+            };
+            let tilde = |i: usize| crate::markers::rotation_vector::skew(&arms[i]) * weights[i];
+            let mut tilde_weights = Vec::new();
+            match &mut frame {
+                SuperElementFrame::None { node_starts } => {
+                    for (s, _) in &jacobian_blocks {
+                        let mut m = Matrix3::zeros();
+                        for (i, n) in node_starts.iter().enumerate() {
+                            if n == s {
+                                m += tilde(i);
+                            }
+                        }
+                        tilde_weights.push(m);
+                    }
+                }
+                SuperElementFrame::Ffrf {
+                    mode_rows,
+                    tilde_weighted_modes,
+                    ..
+                } => {
+                    for (i, psi) in mode_rows.iter().enumerate() {
+                        *tilde_weighted_modes += tilde(i) * psi;
+                    }
+                }
+            }
+            Some(SuperElementRotation {
+                offset: Vector3::from(offset),
+                alternative,
+                mode,
+                w_inverse,
+                arms,
+                tilde_weights,
+            })
+        }
+    };
+    let orientation = rotation.is_some();
+    Ok(ResolvedMarker {
+        model: MarkerModel::SuperElement(Box::new(SuperElementMarker {
+            frame,
+            weights: weights.to_vec(),
+            weight_sum,
+            reference_positions,
+            weighted_reference,
+            jacobian_blocks,
+            rotation,
+        })),
+        columns,
+        mass: 0.0,
+        provides_position: true,
+        provides_orientation: orientation,
+    })
 }

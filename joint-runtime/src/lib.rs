@@ -14,6 +14,7 @@ pub mod dense;
 pub mod error;
 pub mod items;
 pub mod kernels;
+pub mod markers;
 pub mod model;
 pub mod output;
 pub mod physics;
@@ -21,6 +22,7 @@ pub mod sensors;
 pub mod simulation;
 pub mod solver;
 pub mod summary;
+pub mod superelement;
 pub mod system;
 
 pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};

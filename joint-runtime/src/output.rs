@@ -96,7 +96,7 @@ impl FromStr for OutputVariable {
 
 use nalgebra::{Matrix3, Vector3};
 
-use crate::assemble::ResolvedMarker;
+use crate::assemble::{MarkerModel, ResolvedMarker};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Node, Object, SensorTarget};
 use crate::kernels::KinematicsKind;
@@ -137,22 +137,26 @@ fn unsupported(item: ItemRef, var: OutputVariable) -> Error {
 }
 
 impl Simulation {
-    fn node_marker(&self, node: usize) -> ResolvedMarker {
+    /// A node marker for the node's outputs (`None` for nodes without a position).
+    fn node_marker(&self, node: usize) -> Option<ResolvedMarker> {
         let n = &self.mbs.nodes[node];
         let kind = match n {
             Node::Point { .. } => KinematicsKind::NodePoint,
             Node::RigidBodyEP { .. } => KinematicsKind::NodeEp,
             Node::RigidBodyRxyz { .. } => KinematicsKind::NodeRxyz,
+            Node::GenericODE2 { .. } => return None,
         };
         let start = self.topology.node_ode2[node];
-        ResolvedMarker {
-            kind,
-            ode2: start..start + n.ode2_size(),
-            parameters: Vec::new(),
+        Some(ResolvedMarker {
+            model: MarkerModel::Kind {
+                kind,
+                parameters: Vec::new(),
+            },
+            columns: (start..start + n.ode2_size()).collect(),
             mass: 0.0,
             provides_position: true,
             provides_orientation: n.is_rigid(),
-        }
+        })
     }
 
     fn total(&self) -> Vec<f64> {
@@ -164,14 +168,21 @@ impl Simulation {
     /// Angular acceleration of a rigid marker kind: G θ̈ + G_t θ̇.
     fn angular_acceleration(&self, m: &ResolvedMarker, qt: &[f64]) -> Vector3<f64> {
         use crate::kernels::marker_kinematics as mk;
-        let r = m.ode2.clone();
-        let n = r.len();
-        if n == 0 || !m.kind_has_orientation() {
+        let (Some(kind), MarkerModel::Kind { parameters, .. }) = (m.kind(), &m.model) else {
+            return Vector3::zeros();
+        };
+        let n = m.columns.len();
+        if n == 0
+            || matches!(
+                kind,
+                KinematicsKind::MassPointBody | KinematicsKind::NodePoint
+            )
+        {
             return Vector3::zeros();
         }
+        let r = m.columns[0]..m.columns[0] + n;
         let mut jac = vec![0.0; 3 * n];
-        mk::rotation_jacobian(m.kind.index(), &m.parameters, &qt[r.clone()], &mut jac)
-            .expect("rigid");
+        mk::rotation_jacobian(kind.index(), parameters, &qt[r.clone()], &mut jac).expect("rigid");
         let mut alpha = Vector3::zeros();
         for row in 0..3 {
             alpha[row] = (0..n)
@@ -179,12 +190,12 @@ impl Simulation {
                 .sum();
         }
         if matches!(
-            m.kind,
+            kind,
             KinematicsKind::NodeRxyz | KinematicsKind::RigidRxyzPoint
         ) {
             let part = mk::angular_acceleration_rate_part(
-                m.kind.index(),
-                &m.parameters,
+                kind.index(),
+                parameters,
                 &qt[r.clone()],
                 &self.state.v[r],
             )
@@ -202,11 +213,21 @@ impl Simulation {
             .nodes
             .get(node)
             .ok_or_else(|| Error::item(item.clone(), "nodeNumber", "no such node"))?;
-        let m = self.node_marker(node);
         let qt = self.total();
-        let ms = MarkerState::new(&m, &qt, &self.state.v);
-        let r = m.ode2.clone();
         use OutputVariable as O;
+        let start = self.topology.node_ode2[node];
+        let r = start..start + n.ode2_size();
+        let Some(m) = self.node_marker(node) else {
+            // NodeGenericODE2: coordinates only
+            return Ok(match var {
+                O::Coordinates => self.state.q[r].to_vec(),
+                O::CoordinatesT => self.state.v[r].to_vec(),
+                O::CoordinatesTT => self.state.a[r].to_vec(),
+                O::CoordinatesTotal => qt[r].to_vec(),
+                other => return Err(unsupported(item, other)),
+            });
+        };
+        let ms = MarkerState::new(&m, &qt, &self.state.v);
         Ok(match var {
             O::Position => vec3(ms.position()),
             O::Displacement => self.state.q[r.start..r.start + 3].to_vec(),
@@ -221,7 +242,7 @@ impl Simulation {
                 Node::Point { .. } => vec![0.0; 3],
                 // Rxyz nodes return the raw total angles
                 Node::RigidBodyRxyz { .. } => qt[r.start + 3..r.start + 6].to_vec(),
-                Node::RigidBodyEP { .. } => rotation_matrix_to_rot_xyz(&ms.rotation()).to_vec(),
+                _ => rotation_matrix_to_rot_xyz(&ms.rotation()).to_vec(),
             },
             O::AngularVelocity => vec3(ms.angular_velocity()),
             O::AngularVelocityLocal => vec3(ms.angular_velocity_local()),
@@ -261,9 +282,11 @@ impl Simulation {
                 })
             }
             Object::MassPoint { node, .. } => {
-                let m = self.node_marker(node.0);
+                let m = self
+                    .node_marker(node.0)
+                    .expect("checked at assemble: mass points have a position node");
                 let ms = MarkerState::new(&m, &qt, &self.state.v);
-                let s = m.ode2.start;
+                let s = m.columns[0];
                 Ok(match var {
                     O::Position => vec3(ms.position() + Vector3::from(local)),
                     O::Displacement => self.state.q[s..s + 3].to_vec(),
@@ -275,22 +298,26 @@ impl Simulation {
                 })
             }
             Object::RigidBody { node, .. } => {
-                let node_m = self.node_marker(node.0);
-                let kind = match node_m.kind {
-                    KinematicsKind::NodeEp => KinematicsKind::RigidEpPoint,
+                let node_m = self
+                    .node_marker(node.0)
+                    .expect("checked at assemble: rigid bodies have a rigid node");
+                let kind = match node_m.kind() {
+                    Some(KinematicsKind::NodeEp) => KinematicsKind::RigidEpPoint,
                     _ => KinematicsKind::RigidRxyzPoint,
                 };
                 let m = ResolvedMarker {
-                    kind,
-                    ode2: node_m.ode2.clone(),
-                    parameters: local.to_vec(),
+                    model: MarkerModel::Kind {
+                        kind,
+                        parameters: local.to_vec(),
+                    },
+                    columns: node_m.columns.clone(),
                     mass: 0.0,
                     provides_position: true,
                     provides_orientation: true,
                 };
                 let ms = MarkerState::new(&m, &qt, &self.state.v);
                 let a = ms.rotation();
-                let s = m.ode2.start;
+                let s = m.columns[0];
                 let alpha = self.angular_acceleration(&node_m, &qt);
                 let omega = ms.angular_velocity();
                 let acc = || {
@@ -460,14 +487,5 @@ impl Simulation {
             SensorTarget::Marker(m) => self.marker_output(m.0, s.output).map_err(wrap),
             SensorTarget::Load(l) => Ok(self.mbs.loads[l.0].load_vector().to_vec()),
         }
-    }
-}
-
-impl ResolvedMarker {
-    fn kind_has_orientation(&self) -> bool {
-        !matches!(
-            self.kind,
-            KinematicsKind::MassPointBody | KinematicsKind::NodePoint
-        )
     }
 }

@@ -7,8 +7,12 @@
 
 use nalgebra::{Matrix3, Vector3};
 
-use crate::assemble::{BodyTopology, ConnectorKind, LoadKind, ResolvedMarker, Rotation, Topology};
+use crate::assemble::{
+    BodyTopology, ConnectorKind, JointKernel, LoadKind, MarkerModel, ResolvedMarker, Rotation,
+    Topology,
+};
 use crate::kernels::{KinematicsKind, marker_kinematics as mk, spherical};
+use crate::markers::super_element::SuperElementMarker;
 
 /// Which level the constraints are evaluated at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,95 +30,166 @@ fn m3(a: [[f64; 3]; 3]) -> Matrix3<f64> {
 }
 
 /// Kinematics of one marker at a state (`qt` total coordinates, `v` velocities, both global).
+/// Built-in kinds go through the generated kernels; superelement markers through their
+/// weighted-node maps (`markers::super_element`).
 pub struct MarkerState<'a> {
     pub marker: &'a ResolvedMarker,
+    qt: &'a [f64],
+    v: &'a [f64],
+    /// The contiguous coordinates of a built-in kind (empty otherwise).
     pub coordinates: &'a [f64],
     pub velocities: &'a [f64],
 }
 
 impl<'a> MarkerState<'a> {
     pub fn new(marker: &'a ResolvedMarker, qt: &'a [f64], v: &'a [f64]) -> Self {
+        let (coordinates, velocities): (&[f64], &[f64]) =
+            match (&marker.model, marker.columns.first()) {
+                (MarkerModel::Kind { .. }, Some(&start)) => {
+                    let r = start..start + marker.columns.len();
+                    (&qt[r.clone()], &v[r])
+                }
+                _ => (&[], &[]),
+            };
         MarkerState {
             marker,
-            coordinates: &qt[marker.ode2.clone()],
-            velocities: &v[marker.ode2.clone()],
+            qt,
+            v,
+            coordinates,
+            velocities,
         }
     }
 
-    fn kind(&self) -> usize {
-        self.marker.kind.index()
+    fn kind(&self) -> Option<(usize, &'a [f64])> {
+        match &self.marker.model {
+            MarkerModel::Kind { kind, parameters } => Some((kind.index(), parameters)),
+            _ => None,
+        }
+    }
+
+    fn super_element(&self) -> Option<&'a SuperElementMarker> {
+        match &self.marker.model {
+            MarkerModel::SuperElement(se) => Some(se),
+            _ => None,
+        }
     }
 
     pub fn position(&self) -> Vector3<f64> {
-        v3(
-            mk::position(self.kind(), &self.marker.parameters, self.coordinates)
-                .expect("resolved marker"),
-        )
+        if let Some((k, p)) = self.kind() {
+            return v3(mk::position(k, p, self.coordinates).expect("resolved marker"));
+        }
+        self.super_element()
+            .map_or_else(Vector3::zeros, |se| se.state(self.qt, self.v).position)
     }
 
     pub fn velocity(&self) -> Vector3<f64> {
-        v3(mk::velocity(
-            self.kind(),
-            &self.marker.parameters,
-            self.coordinates,
-            self.velocities,
-        )
-        .expect("resolved marker"))
+        if let Some((k, p)) = self.kind() {
+            return v3(
+                mk::velocity(k, p, self.coordinates, self.velocities).expect("resolved marker")
+            );
+        }
+        self.super_element()
+            .map_or_else(Vector3::zeros, |se| se.state(self.qt, self.v).velocity)
     }
 
-    /// Rotation matrix; identity for kinds without orientation (mass points, point nodes).
+    /// Rotation matrix; identity for markers without orientation (mass points, point nodes).
     pub fn rotation(&self) -> Matrix3<f64> {
-        mk::rotation(self.kind(), &self.marker.parameters, self.coordinates)
-            .map_or_else(Matrix3::identity, m3)
+        if let Some((k, p)) = self.kind() {
+            return mk::rotation(k, p, self.coordinates).map_or_else(Matrix3::identity, m3);
+        }
+        match self.super_element() {
+            Some(se) if se.rotation.is_some() => se.state(self.qt, self.v).rotation,
+            _ => Matrix3::identity(),
+        }
     }
 
     pub fn angular_velocity(&self) -> Vector3<f64> {
-        mk::angular_velocity(
-            self.kind(),
-            &self.marker.parameters,
-            self.coordinates,
-            self.velocities,
-        )
-        .map_or_else(Vector3::zeros, v3)
+        if let Some((k, p)) = self.kind() {
+            return mk::angular_velocity(k, p, self.coordinates, self.velocities)
+                .map_or_else(Vector3::zeros, v3);
+        }
+        self.super_element().map_or_else(Vector3::zeros, |se| {
+            se.state(self.qt, self.v).angular_velocity
+        })
     }
 
     pub fn angular_velocity_local(&self) -> Vector3<f64> {
-        mk::angular_velocity_local(
-            self.kind(),
-            &self.marker.parameters,
-            self.coordinates,
-            self.velocities,
-        )
-        .map_or_else(Vector3::zeros, v3)
+        if let Some((k, p)) = self.kind() {
+            return mk::angular_velocity_local(k, p, self.coordinates, self.velocities)
+                .map_or_else(Vector3::zeros, v3);
+        }
+        self.super_element().map_or_else(Vector3::zeros, |se| {
+            se.state(self.qt, self.v).angular_velocity_local
+        })
     }
 
-    /// Position Jacobian, row-major 3 × n, into `out`.
+    /// Position Jacobian over the marker's columns, row-major 3 × columns, into `out`.
     pub fn position_jacobian(&self, out: &mut [f64]) {
-        mk::position_jacobian(self.kind(), &self.marker.parameters, self.coordinates, out)
-            .expect("resolved marker");
+        if let Some((k, p)) = self.kind() {
+            mk::position_jacobian(k, p, self.coordinates, out).expect("resolved marker");
+        } else if let Some(se) = self.super_element() {
+            se.position_jacobian(self.qt, self.v, out);
+        } else {
+            out.fill(0.0);
+        }
     }
 
+    /// Rotation Jacobian ∂ω/∂q̇ over the marker's columns.
     pub fn rotation_jacobian(&self, out: &mut [f64]) {
-        mk::rotation_jacobian(self.kind(), &self.marker.parameters, self.coordinates, out)
-            .expect("orientation marker");
+        if let Some((k, p)) = self.kind() {
+            mk::rotation_jacobian(k, p, self.coordinates, out).expect("orientation marker");
+        } else if let Some(se) = self.super_element() {
+            se.rotation_jacobian(self.qt, self.v, out);
+        } else {
+            out.fill(0.0);
+        }
     }
 
+    /// ∂(J_posᵀ f)/∂q over the marker's columns (columns × columns).
     pub fn position_jacobian_t_times_vector_q(&self, f: &[f64; 3], out: &mut [f64]) {
-        mk::position_jacobian_t_times_vector_q(
-            self.kind(),
-            &self.marker.parameters,
-            self.coordinates,
-            f,
-            out,
-        )
-        .expect("resolved marker");
+        if let Some((k, p)) = self.kind() {
+            mk::position_jacobian_t_times_vector_q(k, p, self.coordinates, f, out)
+                .expect("resolved marker");
+        } else if let Some(se) = self.super_element() {
+            se.position_jacobian_t_times_vector_q(self.qt, self.v, f, out);
+        } else {
+            out.fill(0.0);
+        }
     }
 
+    /// Slices for the specialized pairing kernels (built-in kinds only).
     pub fn kernel_args(&self) -> spherical::MarkerArgs<'a> {
+        let parameters = self.kind().map_or(&[][..], |(_, p)| p);
         spherical::MarkerArgs {
-            parameters: &self.marker.parameters,
+            parameters,
             coordinates: self.coordinates,
             velocities: self.velocities,
+        }
+    }
+
+    /// What the marker-level joint kernel sees.
+    pub fn quantities(&self) -> spherical::marker_level::MarkerQuantities {
+        let (p, v, r, w) = match self.super_element() {
+            Some(se) => {
+                let st = se.state(self.qt, self.v);
+                (st.position, st.velocity, st.rotation, st.angular_velocity)
+            }
+            None => (
+                self.position(),
+                self.velocity(),
+                self.rotation(),
+                self.angular_velocity(),
+            ),
+        };
+        spherical::marker_level::MarkerQuantities {
+            position: [p[0], p[1], p[2]],
+            velocity: [v[0], v[1], v[2]],
+            rotation: [
+                [r[(0, 0)], r[(0, 1)], r[(0, 2)]],
+                [r[(1, 0)], r[(1, 1)], r[(1, 2)]],
+                [r[(2, 0)], r[(2, 1)], r[(2, 2)]],
+            ],
+            angular_velocity: [w[0], w[1], w[2]],
         }
     }
 }
@@ -246,27 +321,46 @@ pub fn rigid_lhs(
     }
 }
 
-/// Scratch space for one evaluation (sized at construction; no allocation afterwards).
+/// Scratch space for one evaluation (sized for the topology at construction; no allocation
+/// afterwards).
 #[derive(Clone, Debug)]
 pub struct Scratch {
     pub jac_a: Vec<f64>,
     pub jac_b: Vec<f64>,
+    pub jac_c: Vec<f64>,
+    pub jac_d: Vec<f64>,
     pub block: Vec<f64>,
     pub lhs: Vec<f64>,
     pub lhs2: Vec<f64>,
-    pub coords: Vec<f64>,
+    pub load: Vec<f64>,
+    pub load2: Vec<f64>,
+    pub columns: Vec<usize>,
 }
 
 impl Scratch {
-    pub fn new() -> Self {
+    /// Buffers for markers and bodies with at most `n` columns.
+    pub fn with_size(n: usize) -> Self {
+        let n = n.max(7);
         Scratch {
-            jac_a: vec![0.0; 3 * 7],
-            jac_b: vec![0.0; 3 * 7],
-            block: vec![0.0; 7 * 7],
-            lhs: vec![0.0; 7],
-            lhs2: vec![0.0; 7],
-            coords: vec![0.0; 7],
+            jac_a: vec![0.0; 3 * n],
+            jac_b: vec![0.0; 3 * n],
+            jac_c: vec![0.0; 3 * n],
+            jac_d: vec![0.0; 3 * n],
+            block: vec![0.0; n * n],
+            lhs: vec![0.0; n],
+            lhs2: vec![0.0; n],
+            load: vec![0.0; n],
+            load2: vec![0.0; n],
+            columns: Vec::with_capacity(n),
         }
+    }
+
+    pub fn for_topology(t: &Topology) -> Self {
+        Self::with_size(t.max_columns)
+    }
+
+    pub fn new() -> Self {
+        Self::with_size(7)
     }
 }
 
@@ -284,18 +378,19 @@ impl Topology {
         }
     }
 
-    /// Visit each body's mass matrix block: `visit(first ODE2 index, n, row-major n × n block)`.
+    /// Visit each body's mass matrix block: `visit(global columns, row-major n × n block)`.
     fn for_each_mass_block(
         &self,
         qt: &[f64],
         scratch: &mut Scratch,
-        mut visit: impl FnMut(usize, usize, &[f64]),
+        mut visit: impl FnMut(&[usize], &[f64]),
     ) {
         for body in &self.bodies {
             match body {
                 BodyTopology::MassPoint { ode2, mass } => {
                     let m = *mass;
-                    visit(*ode2, 3, &[m, 0.0, 0.0, 0.0, m, 0.0, 0.0, 0.0, m]);
+                    let o = *ode2;
+                    visit(&[o, o + 1, o + 2], &[m, 0.0, 0.0, 0.0, m, 0.0, 0.0, 0.0, m]);
                 }
                 BodyTopology::Rigid {
                     ode2,
@@ -314,7 +409,41 @@ impl Topology {
                         &qt[ode2.clone()],
                         block,
                     );
-                    visit(ode2.start, n, block);
+                    let mut cols = [0usize; 7];
+                    for (i, c) in cols.iter_mut().enumerate().take(n) {
+                        *c = ode2.start + i;
+                    }
+                    visit(&cols[..n], block);
+                }
+                BodyTopology::GenericODE2 { columns, mass, .. } => {
+                    // nalgebra is column-major; the mass matrix is symmetric, but transpose
+                    // anyway so that a non-symmetric M is applied as given.
+                    let n = columns.len();
+                    let block = &mut scratch.block[..n * n];
+                    for i in 0..n {
+                        for j in 0..n {
+                            block[i * n + j] = mass[(i, j)];
+                        }
+                    }
+                    visit(columns, block);
+                }
+                BodyTopology::Ffrf {
+                    frame, modal, data, ..
+                } => {
+                    let nm = data.modes();
+                    let n = 7 + nm;
+                    let block = &mut scratch.block[..n * n];
+                    crate::superelement::ffrf::mass_matrix(
+                        data,
+                        &qt[*frame..*frame + 7],
+                        &qt[*modal..*modal + nm],
+                        block,
+                    );
+                    let cols = &mut scratch.columns;
+                    cols.clear();
+                    cols.extend(*frame..*frame + 7);
+                    cols.extend(*modal..*modal + nm);
+                    visit(cols, block);
                 }
             }
         }
@@ -329,10 +458,11 @@ impl Topology {
         ld: usize,
         scratch: &mut Scratch,
     ) {
-        self.for_each_mass_block(qt, scratch, |start, n, block| {
-            for i in 0..n {
-                for j in 0..n {
-                    m[(start + i) * ld + start + j] += factor * block[i * n + j];
+        self.for_each_mass_block(qt, scratch, |cols, block| {
+            let n = cols.len();
+            for (i, &ci) in cols.iter().enumerate() {
+                for (j, &cj) in cols.iter().enumerate() {
+                    m[ci * ld + cj] += factor * block[i * n + j];
                 }
             }
         });
@@ -340,10 +470,15 @@ impl Topology {
 
     /// out += M(qt)·x
     pub fn add_mass_times(&self, qt: &[f64], x: &[f64], out: &mut [f64], scratch: &mut Scratch) {
-        self.for_each_mass_block(qt, scratch, |start, n, block| {
-            for i in 0..n {
-                let s: f64 = (0..n).map(|j| block[i * n + j] * x[start + j]).sum();
-                out[start + i] += s;
+        self.for_each_mass_block(qt, scratch, |cols, block| {
+            let n = cols.len();
+            for (i, &ci) in cols.iter().enumerate() {
+                let s: f64 = cols
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &cj)| block[i * n + j] * x[cj])
+                    .sum();
+                out[ci] += s;
             }
         });
     }
@@ -361,11 +496,11 @@ impl Topology {
         scratch: &mut Scratch,
     ) {
         let n2 = self.n_ode2;
-        self.for_each_constraint_jacobian_row(qt, scratch, |row, col, vals| {
+        self.for_each_constraint_jacobian_row(qt, scratch, |row, cols, vals| {
             let r = n2 + row;
-            for (i, x) in vals.iter().enumerate() {
-                m[r * ld + col + i] += cq_factor * x;
-                m[(col + i) * ld + r] += x;
+            for (c, x) in cols.iter().zip(vals) {
+                m[r * ld + c] += cq_factor * x;
+                m[c * ld + r] += x;
             }
         });
         for j in &self.joints {
@@ -414,6 +549,48 @@ impl Topology {
                 }
             }
         }
+        for body in &self.bodies {
+            match body {
+                BodyTopology::GenericODE2 {
+                    columns,
+                    stiffness,
+                    damping,
+                    force,
+                    ..
+                } => {
+                    // LHS = K q + D q̇ − f, on displacements q (reference coordinates excluded)
+                    for (i, &ci) in columns.iter().enumerate() {
+                        let mut lhs = -force[i];
+                        for (j, &cj) in columns.iter().enumerate() {
+                            lhs += stiffness[(i, j)] * (qt[cj] - self.reference[cj])
+                                + damping[(i, j)] * v[cj];
+                        }
+                        f[ci] -= lhs;
+                    }
+                }
+                BodyTopology::Ffrf {
+                    frame, modal, data, ..
+                } => {
+                    let nm = data.modes();
+                    let out = &mut scratch.lhs[..7 + nm];
+                    crate::superelement::ffrf::lhs(
+                        data,
+                        &qt[*frame..*frame + 7],
+                        &v[*frame..*frame + 7],
+                        &qt[*modal..*modal + nm],
+                        &v[*modal..*modal + nm],
+                        out,
+                    );
+                    for i in 0..7 {
+                        f[frame + i] -= out[i];
+                    }
+                    for i in 0..nm {
+                        f[modal + i] -= out[7 + i];
+                    }
+                }
+                _ => {}
+            }
+        }
         for c in 0..self.connectors.len() {
             self.add_connector_lhs(c, qt, v, -1.0, f, scratch);
         }
@@ -444,26 +621,20 @@ impl Topology {
         scratch: &mut Scratch,
     ) {
         let marker = &self.markers[self.loads[index].marker];
-        let n = marker.ode2.len();
+        let n = marker.columns.len();
         if n == 0 {
             return; // loads on ground are skipped
         }
-        let mut local = [0.0; 7];
-        self.load_vector_local(
-            index,
-            &qt[marker.ode2.clone()],
-            &v[marker.ode2.clone()],
-            load_factor,
-            &mut local[..n],
-            scratch,
-        );
-        for c in 0..n {
-            f[marker.ode2.start + c] += local[c];
+        let mut local = std::mem::take(&mut scratch.load);
+        local.resize(n, 0.0);
+        self.load_vector_local(index, qt, v, load_factor, &mut local, scratch);
+        for (c, x) in marker.columns.iter().zip(&local) {
+            f[*c] += x;
         }
+        scratch.load = local;
     }
 
-    /// A load's generalized force over its marker's coordinates (`qt`, `v` are those
-    /// coordinates only).
+    /// A load's generalized force over its marker's columns.
     fn load_vector_local(
         &self,
         index: usize,
@@ -475,40 +646,48 @@ impl Topology {
     ) {
         let l = &self.loads[index];
         let marker = &self.markers[l.marker];
-        let n = marker.ode2.len();
-        let ms = MarkerState {
-            marker,
-            coordinates: qt,
-            velocities: v,
-        };
+        let n = marker.columns.len();
+        let ms = MarkerState::new(marker, qt, v);
         let vector = v3(l.vector) * load_factor;
         let jac = &mut scratch.jac_a[..3 * n];
         let (vec, factor) = match l.kind {
             LoadKind::MassProportional => {
-                ms.position_jacobian(jac);
+                match &marker.model {
+                    MarkerModel::FfrfMass { body } => {
+                        let BodyTopology::Ffrf {
+                            frame, modal, data, ..
+                        } = &self.bodies[*body]
+                        else {
+                            unreachable!("FfrfMass markers point at FFRF bodies")
+                        };
+                        crate::superelement::ffrf::mass_proportional_jacobian(
+                            data,
+                            &qt[*frame..*frame + 7],
+                            &qt[*modal..*modal + data.modes()],
+                            jac,
+                        );
+                    }
+                    _ => ms.position_jacobian(jac),
+                }
                 (vector, marker.mass)
             }
             LoadKind::Force => {
                 ms.position_jacobian(jac);
-                (
-                    if l.body_fixed {
-                        ms.rotation() * vector
-                    } else {
-                        vector
-                    },
-                    1.0,
-                )
+                let f = if l.body_fixed {
+                    ms.rotation() * vector
+                } else {
+                    vector
+                };
+                (f, 1.0)
             }
             LoadKind::Torque => {
                 ms.rotation_jacobian(jac);
-                (
-                    if l.body_fixed {
-                        ms.rotation() * vector
-                    } else {
-                        vector
-                    },
-                    1.0,
-                )
+                let t = if l.body_fixed {
+                    ms.rotation() * vector
+                } else {
+                    vector
+                };
+                (t, 1.0)
             }
         };
         for c in 0..n {
@@ -517,13 +696,14 @@ impl Topology {
         }
     }
 
-    /// Add `factor`·∂Q/∂q of every load by forward differences over its marker's coordinates
-    /// (Exudyn's numerical load Jacobian, ε = relEps·max(minCoord, |q_i|)).
+    /// Add `factor`·∂Q/∂q of every load by forward differences over its marker's columns
+    /// (Exudyn's numerical load Jacobian, ε = relEps·max(minCoord, |q_i|)). `qt` is perturbed
+    /// in place and restored.
     #[allow(clippy::too_many_arguments)]
     pub fn add_load_jacobians_fd(
         &self,
         q: &[f64],
-        qt: &[f64],
+        qt: &mut [f64],
         v: &[f64],
         load_factor: f64,
         factor: f64,
@@ -533,43 +713,32 @@ impl Topology {
         ld: usize,
         scratch: &mut Scratch,
     ) {
+        let mut base = std::mem::take(&mut scratch.load);
+        let mut pert = std::mem::take(&mut scratch.load2);
         for index in 0..self.loads.len() {
             let marker = &self.markers[self.loads[index].marker];
-            let r = marker.ode2.clone();
-            let n = r.len();
+            let n = marker.columns.len();
             if n == 0 {
                 continue;
             }
-            let mut base = [0.0; 7];
-            let mut pert = [0.0; 7];
-            let mut coords = [0.0; 7];
-            coords[..n].copy_from_slice(&qt[r.clone()]);
-            self.load_vector_local(
-                index,
-                &coords[..n],
-                &v[r.clone()],
-                load_factor,
-                &mut base[..n],
-                scratch,
-            );
-            for i in 0..n {
-                let x = q[r.start + i];
+            base.resize(n, 0.0);
+            pert.resize(n, 0.0);
+            self.load_vector_local(index, qt, v, load_factor, &mut base, scratch);
+            for (i, &col) in marker.columns.iter().enumerate() {
+                let x = q[col];
                 let eps = rel_eps * min_coord.max(x.abs());
-                let mut c2 = coords;
-                c2[i] = self.reference[r.start + i] + (x + eps);
-                self.load_vector_local(
-                    index,
-                    &c2[..n],
-                    &v[r.clone()],
-                    load_factor,
-                    &mut pert[..n],
-                    scratch,
-                );
-                for row in 0..n {
-                    m[(r.start + row) * ld + r.start + i] += factor * (pert[row] - base[row]) / eps;
+                let saved = qt[col];
+                qt[col] = self.reference[col] + (x + eps);
+                self.load_vector_local(index, qt, v, load_factor, &mut pert, scratch);
+                qt[col] = saved;
+                for (row, &r) in marker.columns.iter().enumerate() {
+                    m[r * ld + col] += factor * (pert[row] - base[row]) / eps;
                 }
+                let _ = i;
             }
         }
+        scratch.load = base;
+        scratch.load2 = pert;
     }
 
     /// Connector force on marker 1 (global), or None if inactive.
@@ -657,16 +826,16 @@ impl Topology {
         let con = &self.connectors[c];
         for (k, s) in [(0usize, -1.0), (1, 1.0)] {
             let marker = &self.markers[con.markers[k]];
-            let n = marker.ode2.len();
+            let n = marker.columns.len();
             if n == 0 {
                 continue;
             }
             let ms = MarkerState::new(marker, qt, v);
             let jac = &mut scratch.jac_a[..3 * n];
             ms.position_jacobian(jac);
-            for col in 0..n {
+            for (col, &g) in marker.columns.iter().enumerate() {
                 let val: f64 = (0..3).map(|r| jac[r * n + col] * cf.force[r]).sum();
-                f[marker.ode2.start + col] += sign * s * val;
+                f[g] += sign * s * val;
             }
         }
     }
@@ -692,7 +861,7 @@ impl Topology {
             let signs = [-1.0, 1.0];
             for a in 0..2 {
                 let ma = &self.markers[con.markers[a]];
-                let na = ma.ode2.len();
+                let na = ma.columns.len();
                 if na == 0 {
                     continue;
                 }
@@ -701,15 +870,14 @@ impl Topology {
                 // ∂(J_aᵀ f)/∂q_a with the sign of marker a
                 let f_arr = [cf.force[0], cf.force[1], cf.force[2]];
                 sa.position_jacobian_t_times_vector_q(&f_arr, &mut scratch.block[..na * na]);
-                for i in 0..na {
-                    for j in 0..na {
-                        m[(ma.ode2.start + i) * ld + ma.ode2.start + j] +=
-                            factor_k * signs[a] * scratch.block[i * na + j];
+                for (i, &gi) in ma.columns.iter().enumerate() {
+                    for (j, &gj) in ma.columns.iter().enumerate() {
+                        m[gi * ld + gj] += factor_k * signs[a] * scratch.block[i * na + j];
                     }
                 }
                 for b in 0..2 {
                     let mb = &self.markers[con.markers[b]];
-                    let nb = mb.ode2.len();
+                    let nb = mb.columns.len();
                     if nb == 0 {
                         continue;
                     }
@@ -728,7 +896,7 @@ impl Topology {
                                     dd += ja * cf.d_force_d_delta_v[(r, t)] * jb;
                                 }
                             }
-                            m[(ma.ode2.start + i) * ld + mb.ode2.start + j] +=
+                            m[ma.columns[i] * ld + mb.columns[j]] +=
                                 s * (factor_k * kk + factor_d * dd);
                         }
                     }
@@ -754,6 +922,33 @@ impl Topology {
         scratch: &mut Scratch,
     ) {
         for body in &self.bodies {
+            match body {
+                BodyTopology::GenericODE2 {
+                    columns,
+                    stiffness,
+                    damping,
+                    ..
+                } => {
+                    // linear: K and D exactly
+                    for (i, &ci) in columns.iter().enumerate() {
+                        for (j, &cj) in columns.iter().enumerate() {
+                            m[ci * ld + cj] +=
+                                factor_k * stiffness[(i, j)] + factor_d * damping[(i, j)];
+                        }
+                    }
+                    continue;
+                }
+                BodyTopology::Ffrf {
+                    frame, modal, data, ..
+                } => {
+                    self.add_ffrf_jacobian_fd(
+                        *frame, *modal, data, q, qt, v, factor_k, factor_d, rel_eps, min_coord, m,
+                        ld, scratch,
+                    );
+                    continue;
+                }
+                _ => {}
+            }
             let BodyTopology::Rigid {
                 ode2,
                 rotation,
@@ -823,6 +1018,62 @@ impl Topology {
         }
     }
 
+    /// Forward differences of the FFRF object's LHS over its 7 + n_m coordinates, as Exudyn
+    /// differentiates the object numerically.
+    #[allow(clippy::too_many_arguments)]
+    fn add_ffrf_jacobian_fd(
+        &self,
+        frame: usize,
+        modal: usize,
+        data: &crate::superelement::ffrf::FfrfData,
+        q: &[f64],
+        qt: &[f64],
+        v: &[f64],
+        factor_k: f64,
+        factor_d: f64,
+        rel_eps: f64,
+        min_coord: f64,
+        m: &mut [f64],
+        ld: usize,
+        scratch: &mut Scratch,
+    ) {
+        let nm = data.modes();
+        let n = 7 + nm;
+        let cols: Vec<usize> = (frame..frame + 7).chain(modal..modal + nm).collect();
+        let gather = |x: &[f64]| -> Vec<f64> { cols.iter().map(|&c| x[c]).collect() };
+        let (mut cq, mut cv) = (gather(qt), gather(v));
+        let mut base = vec![0.0; n];
+        let mut out = vec![0.0; n];
+        let eval = |cq: &[f64], cv: &[f64], out: &mut [f64]| {
+            crate::superelement::ffrf::lhs(data, &cq[..7], &cv[..7], &cq[7..], &cv[7..], out);
+        };
+        eval(&cq, &cv, &mut base);
+        let _ = scratch;
+        for (which, factor) in [(0, factor_k), (1, factor_d)] {
+            if factor == 0.0 {
+                continue;
+            }
+            for (i, &ci) in cols.iter().enumerate() {
+                let x = if which == 0 { q[ci] } else { v[ci] };
+                let eps = rel_eps * min_coord.max(x.abs());
+                if which == 0 {
+                    cq[i] = self.reference[ci] + (x + eps);
+                } else {
+                    cv[i] = x + eps;
+                }
+                eval(&cq, &cv, &mut out);
+                if which == 0 {
+                    cq[i] = qt[ci];
+                } else {
+                    cv[i] = v[ci];
+                }
+                for (row, &cr) in cols.iter().enumerate() {
+                    m[cr * ld + ci] += factor * (out[row] - base[row]) / eps;
+                }
+            }
+        }
+    }
+
     /// Constraint residuals `g` (all AE equations) at the given level.
     pub fn constraint_residual(
         &self,
@@ -852,11 +1103,28 @@ impl Topology {
             }
             let m0 = MarkerState::new(&self.markers[j.markers[0]], qt, v);
             let m1 = MarkerState::new(&self.markers[j.markers[1]], qt, v);
-            let f = match level {
-                ConstraintLevel::Position => j.kernel.position_residual,
-                ConstraintLevel::Velocity => j.kernel.velocity_residual,
-            };
-            f(m0.kernel_args(), m1.kernel_args(), out).expect("kernel sizes checked at assemble");
+            match (&j.kernel, level) {
+                (JointKernel::Pairing(k), ConstraintLevel::Position) => {
+                    (k.position_residual)(m0.kernel_args(), m1.kernel_args(), out)
+                        .expect("kernel sizes checked at assemble");
+                }
+                (JointKernel::Pairing(k), ConstraintLevel::Velocity) => {
+                    (k.velocity_residual)(m0.kernel_args(), m1.kernel_args(), out)
+                        .expect("kernel sizes checked at assemble");
+                }
+                (JointKernel::MarkerLevel, ConstraintLevel::Position) => {
+                    *out = spherical::marker_level::position_residual(
+                        &m0.quantities(),
+                        &m1.quantities(),
+                    );
+                }
+                (JointKernel::MarkerLevel, ConstraintLevel::Velocity) => {
+                    *out = spherical::marker_level::velocity_residual(
+                        &m0.quantities(),
+                        &m1.quantities(),
+                    );
+                }
+            }
             for k in 0..3 {
                 if !j.constrained[k] {
                     out[k] = lambda[j.ae + k];
@@ -865,18 +1133,19 @@ impl Topology {
         }
     }
 
-    /// Visit every nonzero block of C_q: `visit(ae_row, ode2_col_start, row_values)`. Rows of
+    /// Visit every nonzero block of C_q: `visit(ae_row, global columns, row values)`. Rows of
     /// free axes and inactive joints are skipped (they are zero).
     pub fn for_each_constraint_jacobian_row(
         &self,
         qt: &[f64],
         scratch: &mut Scratch,
-        mut visit: impl FnMut(usize, usize, &[f64]),
+        mut visit: impl FnMut(usize, &[usize], &[f64]),
     ) {
         for ep in &self.ep_constraints {
             let t = &qt[ep.ode2..ep.ode2 + 4];
             let row = [2.0 * t[0], 2.0 * t[1], 2.0 * t[2], 2.0 * t[3]];
-            visit(ep.ae, ep.ode2, &row);
+            let cols = [ep.ode2, ep.ode2 + 1, ep.ode2 + 2, ep.ode2 + 3];
+            visit(ep.ae, &cols, &row);
         }
         for j in &self.joints {
             if !j.active {
@@ -884,22 +1153,59 @@ impl Topology {
             }
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
-            let (n0, n1) = (mk0.ode2.len(), mk1.ode2.len());
+            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
             // The Jacobian does not depend on velocities: pass the coordinates in their place.
             let m0 = MarkerState::new(mk0, qt, qt);
             let m1 = MarkerState::new(mk1, qt, qt);
             let (j0, j1) = (&mut scratch.jac_a[..3 * n0], &mut scratch.jac_b[..3 * n1]);
-            (j.kernel.jacobian)(m0.kernel_args(), m1.kernel_args(), j0, j1)
-                .expect("kernel sizes checked at assemble");
+            match &j.kernel {
+                JointKernel::Pairing(k) => {
+                    (k.jacobian)(m0.kernel_args(), m1.kernel_args(), j0, j1)
+                        .expect("kernel sizes checked at assemble");
+                }
+                JointKernel::MarkerLevel => {
+                    // C_q,i = ∂r/∂v_i · J_pos,i + ∂r/∂ω_i · J_rot,i
+                    let ml = spherical::marker_level::jacobian(&m0.quantities(), &m1.quantities());
+                    for (i, (ms, out, n)) in [(&m0, &mut *j0, n0), (&m1, &mut *j1, n1)]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let mut jp = std::mem::take(&mut scratch.jac_c);
+                        jp.resize(3 * n, 0.0);
+                        ms.position_jacobian(&mut jp);
+                        let rotational =
+                            ml.d_angular_velocity[i].iter().flatten().any(|x| *x != 0.0);
+                        let mut jr = std::mem::take(&mut scratch.jac_d);
+                        jr.resize(3 * n, 0.0);
+                        if rotational {
+                            ms.rotation_jacobian(&mut jr);
+                        }
+                        for k in 0..3 {
+                            for c in 0..n {
+                                let mut x = 0.0;
+                                for t in 0..3 {
+                                    x += ml.d_velocity[i][k][t] * jp[t * n + c];
+                                    if rotational {
+                                        x += ml.d_angular_velocity[i][k][t] * jr[t * n + c];
+                                    }
+                                }
+                                out[k * n + c] = x;
+                            }
+                        }
+                        scratch.jac_c = jp;
+                        scratch.jac_d = jr;
+                    }
+                }
+            }
             for k in 0..3 {
                 if !j.constrained[k] {
                     continue;
                 }
                 if n0 > 0 {
-                    visit(j.ae + k, mk0.ode2.start, &j0[k * n0..(k + 1) * n0]);
+                    visit(j.ae + k, &mk0.columns, &j0[k * n0..(k + 1) * n0]);
                 }
                 if n1 > 0 {
-                    visit(j.ae + k, mk1.ode2.start, &j1[k * n1..(k + 1) * n1]);
+                    visit(j.ae + k, &mk1.columns, &j1[k * n1..(k + 1) * n1]);
                 }
             }
         }
@@ -925,10 +1231,10 @@ impl Topology {
         r: &mut [f64],
         scratch: &mut Scratch,
     ) {
-        self.for_each_constraint_jacobian_row(qt, scratch, |row, col, vals| {
+        self.for_each_constraint_jacobian_row(qt, scratch, |row, cols, vals| {
             let l = lambda[row];
-            for (i, x) in vals.iter().enumerate() {
-                r[col + i] += x * l;
+            for (c, x) in cols.iter().zip(vals) {
+                r[*c] += x * l;
             }
         });
     }

@@ -118,11 +118,12 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
     }
     let mut kernels: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for j in &topo.joints {
-        let name = format!(
-            "spherical::{}_to_{}",
-            snake(j.kernel.kinds[0]),
-            snake(j.kernel.kinds[1])
-        );
+        let name = match &j.kernel {
+            crate::assemble::JointKernel::Pairing(k) => {
+                format!("spherical::{}_to_{}", snake(k.kinds[0]), snake(k.kinds[1]))
+            }
+            crate::assemble::JointKernel::MarkerLevel => "spherical::marker_level".to_owned(),
+        };
         kernels.entry(name).or_default().push(j.object);
     }
     if kernels.is_empty() {
@@ -136,7 +137,7 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
     }
     let mut kinds: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, m) in topo.markers.iter().enumerate() {
-        kinds.entry(m.kind.name()).or_default().push(i);
+        kinds.entry(m.kinematics_name()).or_default().push(i);
     }
     let _ = writeln!(s, "generated marker kinematics:");
     for (k, markers) in kinds {

@@ -27,6 +27,24 @@ pub enum Marker {
         name: String,
         node: NodeIndex,
     },
+    /// Weighted mean of mesh nodes of a GenericODE2 or FFRFreducedOrder object.
+    SuperElementPosition {
+        name: String,
+        body: ObjectIndex,
+        mesh_nodes: Vec<usize>,
+        weights: Vec<f64>,
+    },
+    /// A frame at the weighted mean of mesh nodes, rotating with their weighted rotation.
+    SuperElementRigid {
+        name: String,
+        body: ObjectIndex,
+        offset: [f64; 3],
+        mesh_nodes: Vec<usize>,
+        weights: Vec<f64>,
+        use_alternative_approach: bool,
+        /// 0: I + θ̃, 1 and 2: ExpSO3 (2 also with the tangent operator in ω)
+        rotations_exponential_map: i64,
+    },
 }
 
 impl Marker {
@@ -37,6 +55,8 @@ impl Marker {
             Marker::BodyRigid { .. } => "BodyRigid",
             Marker::NodePosition { .. } => "NodePosition",
             Marker::NodeRigid { .. } => "NodeRigid",
+            Marker::SuperElementPosition { .. } => "SuperElementPosition",
+            Marker::SuperElementRigid { .. } => "SuperElementRigid",
         }
     }
 
@@ -46,7 +66,9 @@ impl Marker {
             | Marker::BodyPosition { name, .. }
             | Marker::BodyRigid { name, .. }
             | Marker::NodePosition { name, .. }
-            | Marker::NodeRigid { name, .. } => name,
+            | Marker::NodeRigid { name, .. }
+            | Marker::SuperElementPosition { name, .. }
+            | Marker::SuperElementRigid { name, .. } => name,
         }
     }
 
@@ -57,7 +79,10 @@ impl Marker {
 
     /// Whether the marker provides an orientation.
     pub fn provides_orientation(&self) -> bool {
-        matches!(self, Marker::BodyRigid { .. } | Marker::NodeRigid { .. })
+        matches!(
+            self,
+            Marker::BodyRigid { .. } | Marker::NodeRigid { .. } | Marker::SuperElementRigid { .. }
+        )
     }
 
     pub fn body_position(body: ObjectIndex, local_position: [f64; 3]) -> Marker {

@@ -2,14 +2,16 @@
 
 pub mod load;
 pub mod marker;
+pub mod matrix;
 pub mod node;
 pub mod object;
 pub mod sensor;
 
 pub use load::Load;
 pub use marker::Marker;
+pub use matrix::MatrixContainer;
 pub use node::Node;
-pub use object::{JointSphericalVisualization, Object};
+pub use object::{FfrfParameters, JointSphericalVisualization, Object};
 pub use sensor::{Sensor, SensorTarget};
 
 macro_rules! index_type {

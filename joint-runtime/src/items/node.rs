@@ -27,6 +27,14 @@ pub enum Node {
         initial_coordinates: [f64; 6],
         initial_velocities: [f64; 6],
     },
+    /// NodeGenericODE2: `numberOfODE2Coordinates` plain coordinates (modal coordinates of a
+    /// superelement, joint coordinates of a kinematic tree).
+    GenericODE2 {
+        name: String,
+        reference_coordinates: Vec<f64>,
+        initial_coordinates: Vec<f64>,
+        initial_velocities: Vec<f64>,
+    },
 }
 
 impl Node {
@@ -35,6 +43,7 @@ impl Node {
             Node::Point { .. } => "Point",
             Node::RigidBodyEP { .. } => "RigidBodyEP",
             Node::RigidBodyRxyz { .. } => "RigidBodyRxyz",
+            Node::GenericODE2 { .. } => "GenericODE2",
         }
     }
 
@@ -42,7 +51,8 @@ impl Node {
         match self {
             Node::Point { name, .. }
             | Node::RigidBodyEP { name, .. }
-            | Node::RigidBodyRxyz { name, .. } => name,
+            | Node::RigidBodyRxyz { name, .. }
+            | Node::GenericODE2 { name, .. } => name,
         }
     }
 
@@ -60,57 +70,56 @@ impl Node {
         }
     }
 
-    pub fn reference_coordinates(&self) -> &[f64] {
+    /// (reference, initial, initial velocities)
+    fn vectors(&self) -> (&[f64], &[f64], &[f64]) {
         match self {
             Node::Point {
-                reference_coordinates,
+                reference_coordinates: r,
+                initial_coordinates: i,
+                initial_velocities: v,
                 ..
-            } => reference_coordinates,
+            } => (r, i, v),
             Node::RigidBodyEP {
-                reference_coordinates,
+                reference_coordinates: r,
+                initial_coordinates: i,
+                initial_velocities: v,
                 ..
-            } => reference_coordinates,
+            } => (r, i, v),
             Node::RigidBodyRxyz {
-                reference_coordinates,
+                reference_coordinates: r,
+                initial_coordinates: i,
+                initial_velocities: v,
                 ..
-            } => reference_coordinates,
+            } => (r, i, v),
+            Node::GenericODE2 {
+                reference_coordinates: r,
+                initial_coordinates: i,
+                initial_velocities: v,
+                ..
+            } => (r, i, v),
         }
+    }
+
+    pub fn reference_coordinates(&self) -> &[f64] {
+        self.vectors().0
     }
 
     pub fn initial_coordinates(&self) -> &[f64] {
-        match self {
-            Node::Point {
-                initial_coordinates,
-                ..
-            } => initial_coordinates,
-            Node::RigidBodyEP {
-                initial_coordinates,
-                ..
-            } => initial_coordinates,
-            Node::RigidBodyRxyz {
-                initial_coordinates,
-                ..
-            } => initial_coordinates,
-        }
+        self.vectors().1
     }
 
     pub fn initial_velocities(&self) -> &[f64] {
-        match self {
-            Node::Point {
-                initial_velocities, ..
-            } => initial_velocities,
-            Node::RigidBodyEP {
-                initial_velocities, ..
-            } => initial_velocities,
-            Node::RigidBodyRxyz {
-                initial_velocities, ..
-            } => initial_velocities,
-        }
+        self.vectors().2
     }
 
     /// Whether the node has a rotation (and thus orientation outputs that are not identity).
     pub fn is_rigid(&self) -> bool {
-        !matches!(self, Node::Point { .. })
+        matches!(self, Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. })
+    }
+
+    /// Whether the node has a position (all but NodeGenericODE2).
+    pub fn has_position(&self) -> bool {
+        !matches!(self, Node::GenericODE2 { .. })
     }
 
     pub fn point(reference: [f64; 3]) -> Node {

@@ -1,6 +1,43 @@
 //! Objects: bodies, connectors and constraints.
 
-use crate::items::{MarkerIndex, NodeIndex};
+use nalgebra::DMatrix;
+
+use crate::items::{MarkerIndex, MatrixContainer, NodeIndex};
+
+/// The data of ObjectFFRFreducedOrder (its model-file keys in comments).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FfrfParameters {
+    /// massMatrixReduced (n_m × n_m)
+    pub mass_matrix_reduced: MatrixContainer,
+    /// stiffnessMatrixReduced
+    pub stiffness_matrix_reduced: MatrixContainer,
+    /// dampingMatrixReduced (may be empty)
+    pub damping_matrix_reduced: MatrixContainer,
+    /// modeBasis Ψ (3 n_n × n_m)
+    pub mode_basis: DMatrix<f64>,
+    /// referencePositions x_ref (3 n_n)
+    pub reference_positions: Vec<f64>,
+    /// mPsiTildePsi (3 n_m × n_m)
+    pub m_psi_tilde_psi: DMatrix<f64>,
+    /// mPsiTildePsiTilde (3 n_m × 3 n_m)
+    pub m_psi_tilde_psi_tilde: DMatrix<f64>,
+    /// mPhitTPsi (3 × n_m)
+    pub m_phit_t_psi: DMatrix<f64>,
+    /// mPhitTPsiTilde (3 × 3 n_m)
+    pub m_phit_t_psi_tilde: DMatrix<f64>,
+    /// mXRefTildePsi (3 × n_m)
+    pub m_xref_tilde_psi: DMatrix<f64>,
+    /// mXRefTildePsiTilde (3 × 3 n_m)
+    pub m_xref_tilde_psi_tilde: DMatrix<f64>,
+    /// mass (m)
+    pub mass: f64,
+    /// inertia [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy] about the frame origin (Θ)
+    pub inertia: [f64; 6],
+    /// centerOfMass (χ)
+    pub center_of_mass: [f64; 3],
+    /// computeFFRFterms
+    pub compute_ffrf_terms: bool,
+}
 
 /// Visualization of ObjectJointSpherical (VObjectJointSpherical).
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +97,22 @@ pub enum Object {
         offset: [f64; 3],
         active: bool,
     },
+    /// ObjectGenericODE2: M q̈ + D q̇ + K q = f over the stacked coordinates of its nodes.
+    GenericODE2 {
+        name: String,
+        nodes: Vec<NodeIndex>,
+        mass_matrix: MatrixContainer,
+        stiffness_matrix: MatrixContainer,
+        damping_matrix: MatrixContainer,
+        force_vector: Vec<f64>,
+    },
+    /// ObjectFFRFreducedOrder: a floating frame (NodeRigidBodyEP) with modal coordinates
+    /// (NodeGenericODE2).
+    FFRFreducedOrder {
+        name: String,
+        nodes: [NodeIndex; 2],
+        parameters: Box<FfrfParameters>,
+    },
     JointSpherical {
         name: String,
         markers: [MarkerIndex; 2],
@@ -80,6 +133,8 @@ impl Object {
             Object::ConnectorSpringDamper { .. } => "ConnectorSpringDamper",
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
             Object::JointSpherical { .. } => "JointSpherical",
+            Object::GenericODE2 { .. } => "GenericODE2",
+            Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
         }
     }
 
@@ -90,7 +145,9 @@ impl Object {
             | Object::RigidBody { name, .. }
             | Object::ConnectorSpringDamper { name, .. }
             | Object::ConnectorCartesianSpringDamper { name, .. }
-            | Object::JointSpherical { name, .. } => name,
+            | Object::JointSpherical { name, .. }
+            | Object::GenericODE2 { name, .. }
+            | Object::FFRFreducedOrder { name, .. } => name,
         }
     }
 
@@ -98,6 +155,14 @@ impl Object {
         matches!(
             self,
             Object::Ground { .. } | Object::MassPoint { .. } | Object::RigidBody { .. }
+        )
+    }
+
+    /// GenericODE2 or FFRFreducedOrder: the objects superelement markers attach to.
+    pub fn is_super_element(&self) -> bool {
+        matches!(
+            self,
+            Object::GenericODE2 { .. } | Object::FFRFreducedOrder { .. }
         )
     }
 

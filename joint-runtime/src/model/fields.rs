@@ -313,6 +313,212 @@ impl<'a> Dict<'a> {
         Ok(Some(out))
     }
 
+    /// A vector of any length.
+    pub(crate) fn opt_dvec(&mut self, key: &'static str) -> Result<Option<Vec<f64>>> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        let a = v.as_array().ok_or_else(|| {
+            self.err(
+                key,
+                format!("expected an array of numbers, found {}", describe(v)),
+            )
+        })?;
+        let mut out = Vec::with_capacity(a.len());
+        for (i, e) in a.iter().enumerate() {
+            out.push(
+                match e {
+                    Value::Number(n) => n.as_f64().filter(|f| f.is_finite()),
+                    _ => None,
+                }
+                .ok_or_else(|| {
+                    self.err(
+                        key,
+                        format!(
+                            "element {i}: expected a finite number, found {}",
+                            describe(e)
+                        ),
+                    )
+                })?,
+            );
+        }
+        Ok(Some(out))
+    }
+
+    /// A list of item numbers of any length.
+    pub(crate) fn opt_index_list(&mut self, key: &'static str) -> Result<Option<Vec<usize>>> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        let a = v.as_array().ok_or_else(|| {
+            self.err(
+                key,
+                format!("expected an array of item numbers, found {}", describe(v)),
+            )
+        })?;
+        let mut out = Vec::with_capacity(a.len());
+        for (i, e) in a.iter().enumerate() {
+            out.push(self.to_index(key, e, Some(i))?);
+        }
+        Ok(Some(out))
+    }
+
+    /// A dense matrix of any size: an array of equally long row arrays (`[]` is 0 × 0).
+    pub(crate) fn opt_dmatrix(
+        &mut self,
+        key: &'static str,
+    ) -> Result<Option<nalgebra::DMatrix<f64>>> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        Ok(Some(self.dense_rows(key, v)?))
+    }
+
+    fn dense_rows(&self, key: &str, v: &Value) -> Result<nalgebra::DMatrix<f64>> {
+        let rows = v.as_array().ok_or_else(|| {
+            self.err(
+                key,
+                format!("expected a matrix (array of rows), found {}", describe(v)),
+            )
+        })?;
+        if rows.is_empty() {
+            return Ok(nalgebra::DMatrix::zeros(0, 0));
+        }
+        let mut data: Vec<Vec<f64>> = Vec::with_capacity(rows.len());
+        for (r, row) in rows.iter().enumerate() {
+            let a = row.as_array().ok_or_else(|| {
+                self.err(
+                    key,
+                    format!(
+                        "row {r}: expected an array of numbers, found {}",
+                        describe(row)
+                    ),
+                )
+            })?;
+            let mut out = Vec::with_capacity(a.len());
+            for (c, e) in a.iter().enumerate() {
+                out.push(
+                    match e {
+                        Value::Number(n) => n.as_f64().filter(|f| f.is_finite()),
+                        _ => None,
+                    }
+                    .ok_or_else(|| {
+                        self.err(
+                            key,
+                            format!(
+                                "row {r}, column {c}: expected a finite number, found {}",
+                                describe(e)
+                            ),
+                        )
+                    })?,
+                );
+            }
+            if let Some(first) = data.first()
+                && out.len() != first.len()
+            {
+                return Err(self.err(
+                    key,
+                    format!(
+                        "row {r} has {} entries, row 0 has {}",
+                        out.len(),
+                        first.len()
+                    ),
+                ));
+            }
+            data.push(out);
+        }
+        let (nr, nc) = (data.len(), data[0].len());
+        Ok(nalgebra::DMatrix::from_fn(nr, nc, |r, c| data[r][c]))
+    }
+
+    /// An Exudyn MatrixContainer: dense rows, `{numberOfRows, numberOfColumns, triplets}`, or
+    /// `[]` (absent).
+    pub(crate) fn opt_matrix_container(
+        &mut self,
+        key: &'static str,
+    ) -> Result<Option<crate::items::MatrixContainer>> {
+        use crate::items::MatrixContainer;
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        if let Value::Object(map) = v {
+            let count = |k: &str| -> Result<usize> {
+                match map.get(k) {
+                    Some(Value::Number(n)) => n
+                        .as_u64()
+                        .and_then(|u| usize::try_from(u).ok())
+                        .ok_or_else(|| {
+                            self.err(
+                                key,
+                                format!("`{k}` must be a non-negative integer, found {n}"),
+                            )
+                        }),
+                    Some(other) => Err(self.err(
+                        key,
+                        format!(
+                            "`{k}` must be a non-negative integer, found {}",
+                            describe(other)
+                        ),
+                    )),
+                    None => Err(self.err(key, format!("a sparse matrix needs `{k}`"))),
+                }
+            };
+            if let Some(extra) = map
+                .keys()
+                .find(|k| !["numberOfRows", "numberOfColumns", "triplets"].contains(&k.as_str()))
+            {
+                return Err(self.err(key, format!("unknown key `{extra}` in a sparse matrix (expected numberOfRows, numberOfColumns, triplets)")));
+            }
+            let rows = count("numberOfRows")?;
+            let columns = count("numberOfColumns")?;
+            let t = map
+                .get("triplets")
+                .ok_or_else(|| self.err(key, "a sparse matrix needs `triplets`"))?;
+            let list = t.as_array().ok_or_else(|| {
+                self.err(
+                    key,
+                    format!(
+                        "`triplets` must be an array of [row, column, value], found {}",
+                        describe(t)
+                    ),
+                )
+            })?;
+            let mut triplets = Vec::with_capacity(list.len());
+            for (i, e) in list.iter().enumerate() {
+                let bad = || {
+                    self.err(key, format!("triplet {i}: expected [row, column, value] with row < {rows}, column < {columns}, found {e}"))
+                };
+                let a = e.as_array().filter(|a| a.len() == 3).ok_or_else(bad)?;
+                let index = |x: &Value| -> Option<usize> {
+                    x.as_u64()
+                        .and_then(|u| usize::try_from(u).ok())
+                        .or_else(|| {
+                            x.as_f64()
+                                .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                                .map(|f| f as usize)
+                        })
+                };
+                let (r, c) = (index(&a[0]).ok_or_else(bad)?, index(&a[1]).ok_or_else(bad)?);
+                let value = a[2].as_f64().filter(|f| f.is_finite()).ok_or_else(bad)?;
+                if r >= rows || c >= columns {
+                    return Err(bad());
+                }
+                triplets.push((r, c, value));
+            }
+            return Ok(Some(MatrixContainer::Sparse {
+                rows,
+                columns,
+                triplets,
+            }));
+        }
+        let m = self.dense_rows(key, v)?;
+        Ok(Some(if m.is_empty() {
+            MatrixContainer::Empty
+        } else {
+            MatrixContainer::Dense(m)
+        }))
+    }
+
     /// A user function key: only `0` (not set) is supported.
     pub(crate) fn no_user_function(&mut self, key: &'static str) -> Result<()> {
         match self.get(key) {

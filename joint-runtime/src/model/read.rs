@@ -59,11 +59,17 @@ impl List {
                     "RigidBodyRxyz",
                     &["RigidBodyRxyz", "NodeRigidBodyRxyz", "RigidRxyz"],
                 ),
+                ("GenericODE2", &["GenericODE2", "NodeGenericODE2"]),
             ],
             List::Objects => &[
                 ("Ground", &["Ground", "ObjectGround"]),
                 ("MassPoint", &["MassPoint", "ObjectMassPoint"]),
                 ("RigidBody", &["RigidBody", "ObjectRigidBody"]),
+                ("GenericODE2", &["GenericODE2", "ObjectGenericODE2"]),
+                (
+                    "FFRFreducedOrder",
+                    &["FFRFreducedOrder", "ObjectFFRFreducedOrder"],
+                ),
                 (
                     "JointSpherical",
                     &["JointSpherical", "ObjectJointSpherical", "SphericalJoint"],
@@ -91,6 +97,14 @@ impl List {
                 ("BodyRigid", &["BodyRigid", "MarkerBodyRigid"]),
                 ("NodePosition", &["NodePosition", "MarkerNodePosition"]),
                 ("NodeRigid", &["NodeRigid", "MarkerNodeRigid"]),
+                (
+                    "SuperElementPosition",
+                    &["SuperElementPosition", "MarkerSuperElementPosition"],
+                ),
+                (
+                    "SuperElementRigid",
+                    &["SuperElementRigid", "MarkerSuperElementRigid"],
+                ),
             ],
             List::Loads => &[
                 (
@@ -211,6 +225,41 @@ pub(crate) fn read_node(index: usize, value: &Value) -> Result<Node> {
             initial_coordinates: d.vec_or("initialCoordinates", [0.0; 6])?,
             initial_velocities: d.vec_or("initialVelocities", [0.0; 6])?,
         },
+        "GenericODE2" => {
+            let reference_coordinates = d.opt_dvec("referenceCoordinates")?.unwrap_or_default();
+            let n = reference_coordinates.len();
+            if let Some(count) = d.opt_f64("numberOfODE2Coordinates")?
+                && count != n as f64
+            {
+                return Err(d.err(
+                    "numberOfODE2Coordinates",
+                    format!("{count} does not match the {n} reference coordinates"),
+                ));
+            }
+            let mut vector = |key: &'static str| -> Result<Vec<f64>> {
+                match d.opt_dvec(key)? {
+                    None => Ok(vec![0.0; n]),
+                    Some(v) if v.is_empty() || v.len() == n => {
+                        Ok(if v.is_empty() { vec![0.0; n] } else { v })
+                    }
+                    Some(v) => Err(d.err(
+                        key,
+                        format!(
+                            "expected {n} entries (one per coordinate), found {}",
+                            v.len()
+                        ),
+                    )),
+                }
+            };
+            let initial_coordinates = vector("initialCoordinates")?;
+            let initial_velocities = vector("initialCoordinates_t")?;
+            Node::GenericODE2 {
+                name,
+                reference_coordinates,
+                initial_coordinates,
+                initial_velocities,
+            }
+        }
         _ => unreachable!("node type table"),
     };
     d.finish()?;
@@ -384,6 +433,34 @@ pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
                 active: d.bool_or("activeConnector", true)?,
             }
         }
+        "GenericODE2" => {
+            let nodes = d.opt_index_list("nodeNumbers")?.unwrap_or_default();
+            for key in [
+                "forceUserFunction",
+                "massMatrixUserFunction",
+                "jacobianUserFunction",
+            ] {
+                d.no_user_function(key)?;
+            }
+            // derived and scratch keys
+            d.ignore(&[
+                "coordinateIndexPerNode",
+                "tempCoordinates",
+                "tempCoordinates_t",
+                "tempCoordinates_tt",
+            ]);
+            Object::GenericODE2 {
+                name,
+                nodes: nodes.into_iter().map(NodeIndex).collect(),
+                mass_matrix: d.opt_matrix_container("massMatrix")?.unwrap_or_default(),
+                stiffness_matrix: d
+                    .opt_matrix_container("stiffnessMatrix")?
+                    .unwrap_or_default(),
+                damping_matrix: d.opt_matrix_container("dampingMatrix")?.unwrap_or_default(),
+                force_vector: d.opt_dvec("forceVector")?.unwrap_or_default(),
+            }
+        }
+        "FFRFreducedOrder" => read_ffrf(&mut d, name)?,
         _ => unreachable!("object type table"),
     };
     d.finish()?;
@@ -422,6 +499,44 @@ pub(crate) fn read_marker(index: usize, value: &Value) -> Result<Marker> {
             // A node marker sits at the node: the translation of localHT must be zero.
             local_ht(&mut d, Some([0.0; 3]), "the node position (zero offset)")?;
             Marker::NodeRigid { name, node }
+        }
+        "SuperElementPosition" => {
+            let body = ObjectIndex(d.index("bodyNumber")?);
+            let mesh_nodes = d.opt_index_list("meshNodeNumbers")?.unwrap_or_default();
+            let weights = d.opt_dvec("weightingFactors")?.unwrap_or_default();
+            Marker::SuperElementPosition {
+                name,
+                body,
+                mesh_nodes,
+                weights,
+            }
+        }
+        "SuperElementRigid" => {
+            let body = ObjectIndex(d.index("bodyNumber")?);
+            let given = d.opt_vec::<3>("offset")?;
+            let offset = local_ht(&mut d, given, "offset")?;
+            let mesh_nodes = d.opt_index_list("meshNodeNumbers")?.unwrap_or_default();
+            let weights = d.opt_dvec("weightingFactors")?.unwrap_or_default();
+            let use_alternative_approach = d.bool_or("useAlternativeApproach", true)?;
+            let rotations_exponential_map = match d.opt_f64("rotationsExponentialMap")? {
+                None => 2,
+                Some(x) if x.fract() == 0.0 && x.abs() < 1e9 => x as i64,
+                Some(x) => {
+                    return Err(d.err(
+                        "rotationsExponentialMap",
+                        format!("expected an integer, found {x}"),
+                    ));
+                }
+            };
+            Marker::SuperElementRigid {
+                name,
+                body,
+                offset,
+                mesh_nodes,
+                weights,
+                use_alternative_approach,
+                rotations_exponential_map,
+            }
         }
         _ => unreachable!("marker type table"),
     };
@@ -498,5 +613,64 @@ pub(crate) fn read_sensor(index: usize, value: &Value) -> Result<Sensor> {
         store_internal,
         write_to_file,
         file_name,
+    })
+}
+
+fn read_ffrf(d: &mut Dict, name: String) -> Result<Object> {
+    let [n0, n1] = d.indices::<2>("nodeNumbers")?;
+    for key in ["forceUserFunction", "massMatrixUserFunction"] {
+        d.no_user_function(key)?;
+    }
+    // output-only and derived keys
+    d.ignore(&[
+        "outputVariableModeBasis",
+        "outputVariableTypeModeBasis",
+        "objectIsInitialized",
+        "centerOfMassTilde",
+        "tempUserFunctionForce",
+    ]);
+    let matrix = |d: &mut Dict, key: &'static str| -> Result<nalgebra::DMatrix<f64>> {
+        Ok(d.opt_dmatrix(key)?
+            .unwrap_or_else(|| nalgebra::DMatrix::zeros(0, 0)))
+    };
+    // `inertia`: Exudyn 1.13.6 emits a 3×3 matrix; a 6-vector is accepted too.
+    let inertia = match d.get("inertia").or(d.get("physicsInertia")) {
+        None => [0.0; 6],
+        Some(Value::Array(a)) if a.len() == 6 => vec_aliased::<6>(d, "inertia", "physicsInertia")?,
+        Some(_) => {
+            let m = match d.opt_matrix::<3, 3>("physicsInertia")? {
+                Some(m) => m,
+                None => d.opt_matrix::<3, 3>("inertia")?.unwrap_or([[0.0; 3]; 3]),
+            };
+            [m[0][0], m[1][1], m[2][2], m[1][2], m[0][2], m[0][1]]
+        }
+    };
+    let parameters = crate::items::FfrfParameters {
+        mass_matrix_reduced: d
+            .opt_matrix_container("massMatrixReduced")?
+            .unwrap_or_default(),
+        stiffness_matrix_reduced: d
+            .opt_matrix_container("stiffnessMatrixReduced")?
+            .unwrap_or_default(),
+        damping_matrix_reduced: d
+            .opt_matrix_container("dampingMatrixReduced")?
+            .unwrap_or_default(),
+        mode_basis: matrix(d, "modeBasis")?,
+        reference_positions: d.opt_dvec("referencePositions")?.unwrap_or_default(),
+        m_psi_tilde_psi: matrix(d, "mPsiTildePsi")?,
+        m_psi_tilde_psi_tilde: matrix(d, "mPsiTildePsiTilde")?,
+        m_phit_t_psi: matrix(d, "mPhitTPsi")?,
+        m_phit_t_psi_tilde: matrix(d, "mPhitTPsiTilde")?,
+        m_xref_tilde_psi: matrix(d, "mXRefTildePsi")?,
+        m_xref_tilde_psi_tilde: matrix(d, "mXRefTildePsiTilde")?,
+        mass: f64_aliased(d, "mass", "physicsMass")?,
+        inertia,
+        center_of_mass: vec_aliased::<3>(d, "centerOfMass", "physicsCenterOfMass")?,
+        compute_ffrf_terms: d.bool_or("computeFFRFterms", true)?,
+    };
+    Ok(Object::FFRFreducedOrder {
+        name,
+        nodes: [NodeIndex(n0), NodeIndex(n1)],
+        parameters: Box::new(parameters),
     })
 }

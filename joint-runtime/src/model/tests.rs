@@ -138,16 +138,11 @@ fn model_reference_cases_read_and_assemble() {
 
 #[test]
 fn model_unimplemented_reference_cases_name_the_item() {
+    // ObjectKinematicTree is not implemented yet: the error names it.
     let text = std::fs::read_to_string(format!("{CASES}kinematic_tree_tip.json")).unwrap();
     let e = read_model(&text).unwrap_err().to_string();
     assert!(
-        e.contains("nodes[0] (GenericODE2)") && e.contains("`nodeType`"),
-        "{e}"
-    );
-    let text = std::fs::read_to_string(format!("{CASES}superelement_position.json")).unwrap();
-    let e = read_model(&text).unwrap_err().to_string();
-    assert!(
-        e.contains("objects[0] (GenericODE2)") && e.contains("`objectType`"),
+        e.contains("(KinematicTree)") && e.contains("`objectType`"),
         "{e}"
     );
 }

@@ -108,7 +108,7 @@ impl<'a> StepProblem<'a> {
             jac: vec![0.0; n * n],
             lu: DenseLu::new(n),
             solve_scratch: vec![0.0; n],
-            scratch: Scratch::new(),
+            scratch: Scratch::for_topology(&sim.topology),
             sim,
         }
     }
@@ -395,7 +395,7 @@ impl Simulation {
         }
         let n = n2 + nae;
         let topo = &self.topology;
-        let mut scratch = Scratch::new();
+        let mut scratch = Scratch::for_topology(&self.topology);
         let mut qt = vec![0.0; n2];
         topo.total_coordinates(&self.state.q, &mut qt);
         let mut jac = vec![0.0; n * n];

@@ -69,7 +69,7 @@ impl NewtonProblem for StaticProblem<'_> {
         if self.compute_loads_jacobian {
             topo.add_load_jacobians_fd(
                 &st.q,
-                &self.qt,
+                &mut self.qt,
                 &st.v,
                 self.load_factor,
                 1.0,
@@ -173,7 +173,7 @@ impl Simulation {
             jac: vec![0.0; n * n],
             lu: DenseLu::new(n),
             solve_scratch: vec![0.0; n],
-            scratch: Scratch::new(),
+            scratch: Scratch::for_topology(&self.topology),
             sim: self,
         };
         let mut steps = 0;

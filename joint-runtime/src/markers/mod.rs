@@ -1,0 +1,4 @@
+//! Markers with run-time structure: superelement markers, and rotation-vector helpers.
+
+pub mod rotation_vector;
+pub mod super_element;

@@ -1,0 +1,3 @@
+//! Superelements: Exudyn's flexible bodies given by reduced (modal) data.
+
+pub mod ffrf;
