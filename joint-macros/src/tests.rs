@@ -23,7 +23,11 @@ fn pretty(tokens: proc_macro2::TokenStream) -> String {
 
 /// The pretty-printed module of one pairing (with its doc comment), cut out of the expansion.
 fn pairing_text(module: &str) -> String {
-    let text = pretty(expand_joint(spherical_definition()));
+    module_text(&pretty(expand_joint(spherical_definition())), module)
+}
+
+/// The pretty-printed module `module` (with its doc comment), cut out of `text`.
+fn module_text(text: &str, module: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let open = format!("pub mod {module} {{");
     let at = lines
@@ -91,4 +95,10 @@ fn generated_code_has_no_multiplication_by_literal_zero_or_one() {
 #[test]
 fn snapshot_marker_level_kernel() {
     insta::assert_snapshot!(pairing_text("marker_level"));
+}
+
+#[test]
+fn snapshot_super_element_kernels() {
+    let text = pretty(crate::codegen::kinematics::expand());
+    insta::assert_snapshot!(module_text(&text, "super_element"));
 }

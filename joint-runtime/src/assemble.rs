@@ -1205,11 +1205,16 @@ fn resolve_super_element(
             let columns = (*frame..*frame + 7)
                 .chain(*modal..*modal + n_modes)
                 .collect();
+            let weighted_modes_row_major = (0..3)
+                .flat_map(|r| (0..n_modes).map(move |c| (r, c)))
+                .map(|(r, c)| weighted_modes[(r, c)])
+                .collect();
             let f = SuperElementFrame::Ffrf {
                 frame: *frame,
                 modal: *modal,
                 mode_rows,
                 weighted_modes,
+                weighted_modes_row_major,
                 tilde_weighted_modes: DMatrix::zeros(3, n_modes),
             };
             (f, columns, Vec::new())
@@ -1299,6 +1304,8 @@ fn resolve_super_element(
             weight_sum,
             reference_positions,
             weighted_reference,
+            block_starts: jacobian_blocks.iter().map(|b| b.0).collect(),
+            block_weights: jacobian_blocks.iter().map(|b| b.1).collect(),
             jacobian_blocks,
             rotation,
         })),

@@ -2,4 +2,5 @@
 
 pub mod joint;
 pub mod kinematics;
+pub mod super_element;
 mod util;

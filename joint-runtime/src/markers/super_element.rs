@@ -13,6 +13,7 @@ use nalgebra::{DMatrix, Matrix3, Vector3};
 use super::rotation_vector::{exp_so3, skew, t_exp_so3};
 use crate::kernels::KinematicsKind;
 use crate::kernels::marker_kinematics as mk;
+use crate::kernels::marker_kinematics::super_element as sek;
 
 /// Which superelement the marker sits on.
 #[derive(Clone, Debug)]
@@ -27,6 +28,8 @@ pub enum SuperElementFrame {
         mode_rows: Vec<DMatrix<f64>>,
         /// Σ_i w_i Ψ_i (3 × n_m)
         weighted_modes: DMatrix<f64>,
+        /// The same, row-major, for the generated kernels
+        weighted_modes_row_major: Vec<f64>,
         /// Σ_i w_i P̃_i Ψ_i (3 × n_m), for the rotation Jacobian
         tilde_weighted_modes: DMatrix<f64>,
     },
@@ -60,6 +63,9 @@ pub struct SuperElementMarker {
     /// GenericODE2: per Jacobian column block (unique nodes, in first-appearance order), the
     /// node's global start and the weight Exudyn writes (the last one of a repeated node).
     pub jacobian_blocks: Vec<(usize, f64)>,
+    /// `jacobian_blocks` split for the generated kernels.
+    pub block_starts: Vec<usize>,
+    pub block_weights: Vec<f64>,
     pub rotation: Option<SuperElementRotation>,
 }
 
@@ -152,14 +158,38 @@ impl SuperElementMarker {
         }
     }
 
+    /// The weighted local point Σ w_i p_i and velocity Σ w_i v_i (generated loops).
+    fn weighted_point(&self, qt: &[f64], v: &[f64]) -> (Vector3<f64>, Vector3<f64>) {
+        let (b, bt) = match &self.frame {
+            SuperElementFrame::None { node_starts } => (
+                sek::weighted_node_position(&self.weights, node_starts, qt),
+                sek::weighted_node_velocity(&self.weights, node_starts, qt, v),
+            ),
+            SuperElementFrame::Ffrf {
+                modal,
+                weighted_modes_row_major: wm,
+                ..
+            } => {
+                let m = wm.len() / 3;
+                let wr = [
+                    self.weighted_reference[0],
+                    self.weighted_reference[1],
+                    self.weighted_reference[2],
+                ];
+                (
+                    sek::modal_local_point(&wr, wm, &qt[*modal..*modal + m]),
+                    sek::modal_local_velocity(wm, &v[*modal..*modal + m]),
+                )
+            }
+        };
+        (
+            v3(b.expect("sizes checked at assemble")),
+            v3(bt.expect("sizes checked at assemble")),
+        )
+    }
+
     pub fn state(&self, qt: &[f64], v: &[f64]) -> SuperElementState {
-        let mut b = Vector3::zeros();
-        let mut bt = Vector3::zeros();
-        for (i, w) in self.weights.iter().enumerate() {
-            let (p, vel) = self.node(i, qt, v);
-            b += *w * p;
-            bt += *w * vel;
-        }
+        let (b, bt) = self.weighted_point(qt, v);
         let (theta, theta_t) = match &self.rotation {
             Some(rot) => self.rotation_vector(rot, qt, v),
             None => (Vector3::zeros(), Vector3::zeros()),
@@ -231,43 +261,30 @@ impl SuperElementMarker {
 
     /// Position Jacobian over the marker's columns (row-major 3 × columns).
     pub fn position_jacobian(&self, qt: &[f64], v: &[f64], out: &mut [f64]) {
-        let n = self.columns();
-        out.fill(0.0);
-        match &self.frame {
-            SuperElementFrame::None { .. } => {
-                for (k, (_, w)) in self.jacobian_blocks.iter().enumerate() {
-                    for r in 0..3 {
-                        out[r * n + 3 * k + r] = *w;
-                    }
-                }
-            }
+        let done = match &self.frame {
+            SuperElementFrame::None { .. } => sek::weighted_node_position_jacobian(
+                &self.block_weights,
+                &self.block_starts,
+                qt,
+                out,
+            ),
             SuperElementFrame::Ffrf {
                 frame,
-                weighted_modes,
+                weighted_modes_row_major,
                 ..
             } => {
                 let st = self.state(qt, v);
                 let lp = [st.local_point[0], st.local_point[1], st.local_point[2]];
                 let f = *frame;
-                let mut frame_jac = [0.0; 21];
-                mk::position_jacobian(
-                    KinematicsKind::RigidEpPoint.index(),
+                sek::frame_modal_position_jacobian(
                     &lp,
-                    &qt[f..f + 7],
-                    &mut frame_jac,
+                    qt[f..f + 7].try_into().expect("7 frame coordinates"),
+                    weighted_modes_row_major,
+                    out,
                 )
-                .expect("EP frame");
-                for r in 0..3 {
-                    out[r * n..r * n + 7].copy_from_slice(&frame_jac[r * 7..r * 7 + 7]);
-                }
-                let am = st.frame_rotation * weighted_modes;
-                for r in 0..3 {
-                    for c in 0..am.ncols() {
-                        out[r * n + 7 + c] = am[(r, c)];
-                    }
-                }
             }
-        }
+        };
+        done.expect("sizes checked at assemble");
     }
 
     /// Rotation Jacobian ∂ω/∂q̇ over the marker's columns (SuperElementRigid).
