@@ -7,8 +7,11 @@ use nalgebra::{DMatrix, Matrix3, Vector3};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Load, Marker, MatrixContainer, Node, Object};
 use crate::kernels::{KinematicsKind, spherical};
+use crate::markers::kinematic_tree::KinematicTreeMarker;
 use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};
 use crate::system::MultibodySystem;
+use crate::tree::KinematicTreeData;
+use std::sync::Arc;
 
 /// How a marker's kinematics are computed.
 #[derive(Clone, Debug)]
@@ -24,6 +27,8 @@ pub enum MarkerModel {
     FfrfMass { body: usize },
     /// MarkerSuperElementPosition / MarkerSuperElementRigid.
     SuperElement(Box<SuperElementMarker>),
+    /// MarkerKinematicTreeRigid: its columns are the joints on the path to the base.
+    KinematicTree(Box<KinematicTreeMarker>),
 }
 
 /// A marker resolved against its body or node.
@@ -57,6 +62,7 @@ impl ResolvedMarker {
                 (SuperElementFrame::Ffrf { .. }, false) => "SuperElementPositionFfrf",
                 (SuperElementFrame::Ffrf { .. }, true) => "SuperElementRigidFfrf",
             },
+            MarkerModel::KinematicTree(_) => "KinematicTreeRigid",
         }
     }
 
@@ -91,6 +97,12 @@ pub enum BodyTopology {
         stiffness: DMatrix<f64>,
         damping: DMatrix<f64>,
         force: Vec<f64>,
+    },
+    /// ObjectKinematicTree: its node's coordinates at `start`..+links.
+    KinematicTree {
+        object: usize,
+        start: usize,
+        data: Arc<KinematicTreeData>,
     },
     /// ObjectFFRFreducedOrder: EP frame at `frame`..+7, modal coordinates at `modal`..+n_m.
     Ffrf {
@@ -441,6 +453,30 @@ impl Topology {
                         force,
                     });
                 }
+                Object::KinematicTree {
+                    node, parameters, ..
+                } => {
+                    let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+                    if !matches!(n, Node::GenericODE2 { .. }) {
+                        return Err(Error::item(
+                            item,
+                            "nodeNumber",
+                            format!(
+                                "node {} is a {}; ObjectKinematicTree needs a GenericODE2 node",
+                                node.0,
+                                n.type_name()
+                            ),
+                        ));
+                    }
+                    let data = kinematic_tree_data(&item, parameters, n.ode2_size())?;
+                    claim_node(&mut node_body, &item, node.0, i)?;
+                    object_body[i] = Some(bodies.len());
+                    bodies.push(BodyTopology::KinematicTree {
+                        object: i,
+                        start: node_ode2[node.0],
+                        data: Arc::new(data),
+                    });
+                }
                 Object::FFRFreducedOrder {
                     nodes, parameters, ..
                 } => {
@@ -736,6 +772,35 @@ impl Topology {
                 Marker(m) => {
                     mbs.marker_checked(&item, "markerNumber", *m)?;
                 }
+                KinematicTree {
+                    object,
+                    link,
+                    local_position,
+                } => {
+                    let o = mbs.object_checked(&item, "objectNumber", *object)?;
+                    let crate::items::Object::KinematicTree { parameters, .. } = o else {
+                        return Err(Error::item(
+                            item,
+                            "objectNumber",
+                            format!(
+                                "object {} is a {}; SensorKinematicTree needs a KinematicTree",
+                                object.0,
+                                o.type_name()
+                            ),
+                        ));
+                    };
+                    if *link >= parameters.joint_types.len() {
+                        return Err(Error::item(
+                            item,
+                            "linkNumber",
+                            format!(
+                                "link {link} does not exist (the tree has {} links)",
+                                parameters.joint_types.len()
+                            ),
+                        ));
+                    }
+                    finite(&item, "localPosition", local_position)?;
+                }
                 Load(l) => {
                     if l.0 >= mbs.loads.len() {
                         return Err(Error::item(
@@ -766,6 +831,7 @@ impl Topology {
                 BodyTopology::Rigid { ode2, .. } => ode2.len(),
                 BodyTopology::GenericODE2 { columns, .. } => columns.len(),
                 BodyTopology::Ffrf { data, .. } => 7 + data.modes(),
+                BodyTopology::KinematicTree { data, .. } => data.links(),
             }))
             .max()
             .unwrap_or(0);
@@ -1011,6 +1077,58 @@ fn resolve_marker(
         } => body_marker(*body, *local_position, true, false),
         Marker::NodePosition { node, .. } => node_marker(*node, false),
         Marker::NodeRigid { node, .. } => node_marker(*node, true),
+        Marker::KinematicTreeRigid {
+            object,
+            link,
+            local_position,
+            ..
+        } => {
+            finite(&item, "localPosition", local_position)?;
+            let o = mbs.object_checked(&item, "objectNumber", *object)?;
+            let Object::KinematicTree { .. } = o else {
+                return Err(Error::item(
+                    item,
+                    "objectNumber",
+                    format!(
+                        "object {} is a {}; MarkerKinematicTreeRigid needs a KinematicTree",
+                        object.0,
+                        o.type_name()
+                    ),
+                ));
+            };
+            let b = object_body[object.0].expect("trees are bodies");
+            let BodyTopology::KinematicTree { start, data, .. } = &bodies[b] else {
+                unreachable!("object_body maps trees to tree bodies")
+            };
+            if *link >= data.links() {
+                return Err(Error::item(
+                    item,
+                    "linkNumber",
+                    format!(
+                        "link {link} does not exist (the tree has {} links)",
+                        data.links()
+                    ),
+                ));
+            }
+            let mut columns = Vec::new();
+            let mut j = *link as isize;
+            while j >= 0 {
+                columns.push(start + j as usize);
+                j = data.parents[j as usize];
+            }
+            Ok(ResolvedMarker {
+                model: MarkerModel::KinematicTree(Box::new(KinematicTreeMarker {
+                    tree: Arc::clone(data),
+                    start: *start,
+                    link: *link,
+                    local_position: Vector3::from(*local_position),
+                })),
+                columns,
+                mass: 0.0,
+                provides_position: true,
+                provides_orientation: true,
+            })
+        }
         Marker::SuperElementPosition {
             body,
             mesh_nodes,
@@ -1313,5 +1431,140 @@ fn resolve_super_element(
         mass: 0.0,
         provides_position: true,
         provides_orientation: orientation,
+    })
+}
+
+/// The tree's data, with every list checked against the node's `n` coordinates.
+fn kinematic_tree_data(
+    item: &ItemRef,
+    p: &crate::items::KinematicTreeParameters,
+    n: usize,
+) -> Result<KinematicTreeData> {
+    let len = |key: &str, got: usize, may_be_empty: bool| -> Result<()> {
+        if got == n || (may_be_empty && got == 0) {
+            Ok(())
+        } else {
+            Err(Error::item(
+                item.clone(),
+                key,
+                format!(
+                    "expected {n} entries (one per link: the tree's node has {n} coordinates){}, found {got}",
+                    if may_be_empty { " or none" } else { "" }
+                ),
+            ))
+        }
+    };
+    len("jointTypes", p.joint_types.len(), false)?;
+    len("linkParents", p.link_parents.len(), false)?;
+    len("jointTransformations", p.joint_transformations.len(), false)?;
+    len("jointOffsets", p.joint_offsets.len(), false)?;
+    len("linkInertiasCOM", p.link_inertias_com.len(), false)?;
+    len("linkCOMs", p.link_coms.len(), false)?;
+    len("linkMasses", p.link_masses.len(), false)?;
+    len("linkForces", p.link_forces.len(), true)?;
+    len("linkTorques", p.link_torques.len(), true)?;
+    len("jointForceVector", p.joint_force_vector.len(), true)?;
+    len(
+        "jointPositionOffsetVector",
+        p.joint_position_offset_vector.len(),
+        true,
+    )?;
+    len(
+        "jointVelocityOffsetVector",
+        p.joint_velocity_offset_vector.len(),
+        true,
+    )?;
+    len("jointPControlVector", p.joint_p_control_vector.len(), true)?;
+    len("jointDControlVector", p.joint_d_control_vector.len(), true)?;
+    if p.joint_position_offset_vector.len() != p.joint_p_control_vector.len() {
+        return Err(Error::item(
+            item.clone(),
+            "jointPControlVector",
+            "jointPositionOffsetVector and jointPControlVector must have the same length",
+        ));
+    }
+    if p.joint_velocity_offset_vector.len() != p.joint_d_control_vector.len() {
+        return Err(Error::item(
+            item.clone(),
+            "jointDControlVector",
+            "jointVelocityOffsetVector and jointDControlVector must have the same length",
+        ));
+    }
+    for (i, t) in p.joint_types.iter().enumerate() {
+        if !(1..=6).contains(t) {
+            return Err(Error::item(
+                item.clone(),
+                "jointTypes",
+                format!("entry {i}: joint type {t} is not RevoluteX/Y/Z or PrismaticX/Y/Z"),
+            ));
+        }
+    }
+    let mut parents = Vec::with_capacity(n);
+    for (i, &pi) in p.link_parents.iter().enumerate() {
+        if pi < -1 || pi >= i as i64 {
+            return Err(Error::item(
+                item.clone(),
+                "linkParents",
+                format!(
+                    "entry {i} is {pi}; a link's parent must be −1 (the base) or an earlier link (< {i})"
+                ),
+            ));
+        }
+        parents.push(pi as isize);
+    }
+    for (i, m) in p.link_masses.iter().enumerate() {
+        if !m.is_finite() || *m < 0.0 {
+            return Err(Error::item(
+                item.clone(),
+                "linkMasses",
+                format!("entry {i}: the mass must be finite and ≥ 0, found {m}"),
+            ));
+        }
+    }
+    let matrices = |v: &[[[f64; 3]; 3]]| -> Vec<f64> {
+        v.iter().flat_map(|m| m.as_flattened().to_vec()).collect()
+    };
+    finite(
+        item,
+        "jointTransformations",
+        &matrices(&p.joint_transformations),
+    )?;
+    finite(item, "jointOffsets", p.joint_offsets.as_flattened())?;
+    finite(item, "linkInertiasCOM", &matrices(&p.link_inertias_com))?;
+    finite(item, "linkCOMs", p.link_coms.as_flattened())?;
+    finite(item, "linkForces", p.link_forces.as_flattened())?;
+    finite(item, "linkTorques", p.link_torques.as_flattened())?;
+    for (key, v) in [
+        ("jointForceVector", &p.joint_force_vector),
+        ("jointPositionOffsetVector", &p.joint_position_offset_vector),
+        ("jointVelocityOffsetVector", &p.joint_velocity_offset_vector),
+        ("jointPControlVector", &p.joint_p_control_vector),
+        ("jointDControlVector", &p.joint_d_control_vector),
+    ] {
+        finite(item, key, v)?;
+    }
+    finite(item, "gravity", &p.gravity)?;
+    finite(item, "baseOffset", &p.base_offset)?;
+    Ok(KinematicTreeData {
+        joint_types: p.joint_types.clone(),
+        parents,
+        transformations: p.joint_transformations.clone(),
+        offsets: p.joint_offsets.clone(),
+        inertias_com: p
+            .link_inertias_com
+            .iter()
+            .map(|m| Matrix3::from_row_slice(m.as_flattened()))
+            .collect(),
+        coms: p.link_coms.iter().map(|c| Vector3::from(*c)).collect(),
+        masses: p.link_masses.clone(),
+        link_forces: p.link_forces.iter().map(|c| Vector3::from(*c)).collect(),
+        link_torques: p.link_torques.iter().map(|c| Vector3::from(*c)).collect(),
+        joint_forces: p.joint_force_vector.clone(),
+        position_offsets: p.joint_position_offset_vector.clone(),
+        p_control: p.joint_p_control_vector.clone(),
+        velocity_offsets: p.joint_velocity_offset_vector.clone(),
+        d_control: p.joint_d_control_vector.clone(),
+        gravity: Vector3::from(p.gravity),
+        base_offset: p.base_offset,
     })
 }

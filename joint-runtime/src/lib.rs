@@ -24,6 +24,7 @@ pub mod solver;
 pub mod summary;
 pub mod superelement;
 pub mod system;
+pub mod tree;
 
 pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};
 pub use error::{Error, Result};

@@ -354,6 +354,63 @@ impl Simulation {
         }
     }
 
+    /// SensorKinematicTree: outputs of the point `local` of link `link` of tree `object`.
+    pub fn kinematic_tree_output(
+        &self,
+        object: usize,
+        link: usize,
+        local: [f64; 3],
+        var: OutputVariable,
+    ) -> Result<Vec<f64>> {
+        let item = self.mbs.object_ref(object);
+        let body = self
+            .topology
+            .bodies
+            .iter()
+            .find(|b| matches!(b, crate::assemble::BodyTopology::KinematicTree { object: o, .. } if *o == object));
+        let Some(crate::assemble::BodyTopology::KinematicTree { start, data, .. }) = body else {
+            return Err(Error::item(item, "objectNumber", "not a KinematicTree"));
+        };
+        let n = data.links();
+        let qt = self.total();
+        let r = *start..*start + n;
+        let at = |coords: &[f64]| {
+            let frames = data.frames(coords, &self.state.v[r.clone()]);
+            let f = frames[link];
+            let rot = Matrix3::from_row_slice(f.rotation.as_flattened());
+            (
+                frames,
+                rot,
+                Vector3::from(f.position) + rot * Vector3::from(local),
+            )
+        };
+        let (frames, rot, position) = at(&qt[r.clone()]);
+        let w = Vector3::from(frames[link].angular_velocity);
+        let arm = rot * Vector3::from(local);
+        let velocity = Vector3::from(frames[link].velocity) + w.cross(&arm);
+        let acc = || {
+            let a = data.accelerations(&frames, &self.state.v[r.clone()], &self.state.a[r.clone()]);
+            let (alpha, a_o) = a[link];
+            (alpha, a_o + alpha.cross(&arm) + w.cross(&w.cross(&arm)))
+        };
+        use OutputVariable as O;
+        Ok(match var {
+            O::Position => vec3(position),
+            O::Displacement => vec3(position - at(&self.topology.reference[r.clone()]).2),
+            O::Velocity => vec3(velocity),
+            O::VelocityLocal => vec3(rot.transpose() * velocity),
+            O::Acceleration => vec3(acc().1),
+            O::AccelerationLocal => vec3(rot.transpose() * acc().1),
+            O::RotationMatrix => row_major(&rot),
+            O::Rotation => rotation_matrix_to_rot_xyz(&rot).to_vec(),
+            O::AngularVelocity => vec3(w),
+            O::AngularVelocityLocal => vec3(rot.transpose() * w),
+            O::AngularAcceleration => vec3(acc().0),
+            O::AngularAccelerationLocal => vec3(rot.transpose() * acc().0),
+            other => return Err(unsupported(item, other)),
+        })
+    }
+
     /// Exudyn's `mbs.GetMarkerOutput(marker, variable)`.
     pub fn marker_output(&self, marker: usize, var: OutputVariable) -> Result<Vec<f64>> {
         let item = self.mbs.marker_ref(marker);
@@ -486,6 +543,13 @@ impl Simulation {
                 .map_err(wrap),
             SensorTarget::Marker(m) => self.marker_output(m.0, s.output).map_err(wrap),
             SensorTarget::Load(l) => Ok(self.mbs.loads[l.0].load_vector().to_vec()),
+            SensorTarget::KinematicTree {
+                object,
+                link,
+                local_position,
+            } => self
+                .kinematic_tree_output(object.0, *link, *local_position, s.output)
+                .map_err(wrap),
         }
     }
 }

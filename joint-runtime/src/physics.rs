@@ -67,6 +67,13 @@ impl<'a> MarkerState<'a> {
         }
     }
 
+    fn tree(&self) -> Option<&'a crate::markers::kinematic_tree::KinematicTreeMarker> {
+        match &self.marker.model {
+            MarkerModel::KinematicTree(t) => Some(t),
+            _ => None,
+        }
+    }
+
     fn super_element(&self) -> Option<&'a SuperElementMarker> {
         match &self.marker.model {
             MarkerModel::SuperElement(se) => Some(se),
@@ -78,11 +85,17 @@ impl<'a> MarkerState<'a> {
         if let Some((k, p)) = self.kind() {
             return v3(mk::position(k, p, self.coordinates).expect("resolved marker"));
         }
+        if let Some(t) = self.tree() {
+            return t.state(self.qt, self.v).position;
+        }
         self.super_element()
             .map_or_else(Vector3::zeros, |se| se.state(self.qt, self.v).position)
     }
 
     pub fn velocity(&self) -> Vector3<f64> {
+        if let Some(t) = self.tree() {
+            return t.state(self.qt, self.v).velocity;
+        }
         if let Some((k, p)) = self.kind() {
             return v3(
                 mk::velocity(k, p, self.coordinates, self.velocities).expect("resolved marker")
@@ -94,6 +107,9 @@ impl<'a> MarkerState<'a> {
 
     /// Rotation matrix; identity for markers without orientation (mass points, point nodes).
     pub fn rotation(&self) -> Matrix3<f64> {
+        if let Some(t) = self.tree() {
+            return t.state(self.qt, self.v).rotation;
+        }
         if let Some((k, p)) = self.kind() {
             return mk::rotation(k, p, self.coordinates).map_or_else(Matrix3::identity, m3);
         }
@@ -104,6 +120,9 @@ impl<'a> MarkerState<'a> {
     }
 
     pub fn angular_velocity(&self) -> Vector3<f64> {
+        if let Some(t) = self.tree() {
+            return t.state(self.qt, self.v).angular_velocity;
+        }
         if let Some((k, p)) = self.kind() {
             return mk::angular_velocity(k, p, self.coordinates, self.velocities)
                 .map_or_else(Vector3::zeros, v3);
@@ -114,6 +133,10 @@ impl<'a> MarkerState<'a> {
     }
 
     pub fn angular_velocity_local(&self) -> Vector3<f64> {
+        if let Some(t) = self.tree() {
+            let st = t.state(self.qt, self.v);
+            return st.rotation.transpose() * st.angular_velocity;
+        }
         if let Some((k, p)) = self.kind() {
             return mk::angular_velocity_local(k, p, self.coordinates, self.velocities)
                 .map_or_else(Vector3::zeros, v3);
@@ -125,6 +148,11 @@ impl<'a> MarkerState<'a> {
 
     /// Position Jacobian over the marker's columns, row-major 3 × columns, into `out`.
     pub fn position_jacobian(&self, out: &mut [f64]) {
+        if let Some(t) = self.tree() {
+            let mut rot = vec![0.0; out.len()];
+            t.jacobians(self.qt, self.v, out, &mut rot);
+            return;
+        }
         if let Some((k, p)) = self.kind() {
             mk::position_jacobian(k, p, self.coordinates, out).expect("resolved marker");
         } else if let Some(se) = self.super_element() {
@@ -136,6 +164,11 @@ impl<'a> MarkerState<'a> {
 
     /// Rotation Jacobian ∂ω/∂q̇ over the marker's columns.
     pub fn rotation_jacobian(&self, out: &mut [f64]) {
+        if let Some(t) = self.tree() {
+            let mut pos = vec![0.0; out.len()];
+            t.jacobians(self.qt, self.v, &mut pos, out);
+            return;
+        }
         if let Some((k, p)) = self.kind() {
             mk::rotation_jacobian(k, p, self.coordinates, out).expect("orientation marker");
         } else if let Some(se) = self.super_element() {
@@ -147,6 +180,10 @@ impl<'a> MarkerState<'a> {
 
     /// ∂(J_posᵀ f)/∂q over the marker's columns (columns × columns).
     pub fn position_jacobian_t_times_vector_q(&self, f: &[f64; 3], out: &mut [f64]) {
+        if let Some(t) = self.tree() {
+            t.position_jacobian_t_times_vector_q(self.qt, self.v, f, &self.marker.columns, out);
+            return;
+        }
         if let Some((k, p)) = self.kind() {
             mk::position_jacobian_t_times_vector_q(k, p, self.coordinates, f, out)
                 .expect("resolved marker");
@@ -427,6 +464,15 @@ impl Topology {
                     }
                     visit(columns, block);
                 }
+                BodyTopology::KinematicTree { start, data, .. } => {
+                    let n = data.links();
+                    let block = &mut scratch.block[..n * n];
+                    data.mass_matrix(&qt[*start..*start + n], block);
+                    let cols = &mut scratch.columns;
+                    cols.clear();
+                    cols.extend(*start..*start + n);
+                    visit(cols, block);
+                }
                 BodyTopology::Ffrf {
                     frame, modal, data, ..
                 } => {
@@ -586,6 +632,14 @@ impl Topology {
                     }
                     for i in 0..nm {
                         f[modal + i] -= out[7 + i];
+                    }
+                }
+                BodyTopology::KinematicTree { start, data, .. } => {
+                    let n = data.links();
+                    let out = &mut scratch.lhs[..n];
+                    data.lhs(&qt[*start..*start + n], &v[*start..*start + n], out);
+                    for i in 0..n {
+                        f[start + i] -= out[i];
                     }
                 }
                 _ => {}
@@ -945,6 +999,36 @@ impl Topology {
                         *frame, *modal, data, q, qt, v, factor_k, factor_d, rel_eps, min_coord, m,
                         ld, scratch,
                     );
+                    continue;
+                }
+                BodyTopology::KinematicTree { start, data, .. } => {
+                    // Exudyn differentiates the tree's LHS numerically, object-wise
+                    let n = data.links();
+                    let r = *start..*start + n;
+                    let (mut cq, mut cv) = (qt[r.clone()].to_vec(), v[r.clone()].to_vec());
+                    let (mut base, mut out) = (vec![0.0; n], vec![0.0; n]);
+                    data.lhs(&cq, &cv, &mut base);
+                    for (which, factor) in [(0, factor_k), (1, factor_d)] {
+                        if factor == 0.0 {
+                            continue;
+                        }
+                        for i in 0..n {
+                            let c = start + i;
+                            let x = if which == 0 { q[c] } else { v[c] };
+                            let eps = rel_eps * min_coord.max(x.abs());
+                            if which == 0 {
+                                cq[i] = self.reference[c] + (x + eps);
+                            } else {
+                                cv[i] = x + eps;
+                            }
+                            data.lhs(&cq, &cv, &mut out);
+                            cq[i] = qt[c];
+                            cv[i] = v[c];
+                            for row in 0..n {
+                                m[(start + row) * ld + c] += factor * (out[row] - base[row]) / eps;
+                            }
+                        }
+                    }
                     continue;
                 }
                 _ => {}

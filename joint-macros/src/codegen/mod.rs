@@ -1,6 +1,7 @@
 //! Code generation: joint kernels per marker pairing, and marker kinematics per kind.
 
 pub mod joint;
+pub mod kinematic_tree;
 pub mod kinematics;
 pub mod super_element;
 mod util;

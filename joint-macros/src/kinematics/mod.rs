@@ -26,6 +26,7 @@ pub mod mass_point;
 pub mod node;
 pub mod rigid_body;
 pub mod rotation;
+pub mod tree_joint;
 
 use crate::symbolic::vector::{Mat3, Vec3};
 use crate::symbolic::{Graph, Id};

@@ -27,6 +27,13 @@ pub enum Marker {
         name: String,
         node: NodeIndex,
     },
+    /// A frame fixed to a link of an ObjectKinematicTree, at `local_position`.
+    KinematicTreeRigid {
+        name: String,
+        object: ObjectIndex,
+        link: usize,
+        local_position: [f64; 3],
+    },
     /// Weighted mean of mesh nodes of a GenericODE2 or FFRFreducedOrder object.
     SuperElementPosition {
         name: String,
@@ -57,6 +64,7 @@ impl Marker {
             Marker::NodeRigid { .. } => "NodeRigid",
             Marker::SuperElementPosition { .. } => "SuperElementPosition",
             Marker::SuperElementRigid { .. } => "SuperElementRigid",
+            Marker::KinematicTreeRigid { .. } => "KinematicTreeRigid",
         }
     }
 
@@ -68,7 +76,8 @@ impl Marker {
             | Marker::NodePosition { name, .. }
             | Marker::NodeRigid { name, .. }
             | Marker::SuperElementPosition { name, .. }
-            | Marker::SuperElementRigid { name, .. } => name,
+            | Marker::SuperElementRigid { name, .. }
+            | Marker::KinematicTreeRigid { name, .. } => name,
         }
     }
 
@@ -81,7 +90,10 @@ impl Marker {
     pub fn provides_orientation(&self) -> bool {
         matches!(
             self,
-            Marker::BodyRigid { .. } | Marker::NodeRigid { .. } | Marker::SuperElementRigid { .. }
+            Marker::BodyRigid { .. }
+                | Marker::NodeRigid { .. }
+                | Marker::SuperElementRigid { .. }
+                | Marker::KinematicTreeRigid { .. }
         )
     }
 

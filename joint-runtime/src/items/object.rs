@@ -4,6 +4,43 @@ use nalgebra::DMatrix;
 
 use crate::items::{MarkerIndex, MatrixContainer, NodeIndex};
 
+/// The parameters of ObjectKinematicTree (model-file keys in comments).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct KinematicTreeParameters {
+    /// jointTypes as Exudyn's numbers (RevoluteX/Y/Z = 1/2/3, PrismaticX/Y/Z = 4/5/6)
+    pub joint_types: Vec<u8>,
+    /// linkParents
+    pub link_parents: Vec<i64>,
+    /// jointTransformations
+    pub joint_transformations: Vec<[[f64; 3]; 3]>,
+    /// jointOffsets
+    pub joint_offsets: Vec<[f64; 3]>,
+    /// linkInertiasCOM
+    pub link_inertias_com: Vec<[[f64; 3]; 3]>,
+    /// linkCOMs
+    pub link_coms: Vec<[f64; 3]>,
+    /// linkMasses
+    pub link_masses: Vec<f64>,
+    /// linkForces
+    pub link_forces: Vec<[f64; 3]>,
+    /// linkTorques
+    pub link_torques: Vec<[f64; 3]>,
+    /// jointForceVector
+    pub joint_force_vector: Vec<f64>,
+    /// jointPositionOffsetVector
+    pub joint_position_offset_vector: Vec<f64>,
+    /// jointVelocityOffsetVector
+    pub joint_velocity_offset_vector: Vec<f64>,
+    /// jointPControlVector
+    pub joint_p_control_vector: Vec<f64>,
+    /// jointDControlVector
+    pub joint_d_control_vector: Vec<f64>,
+    /// gravity
+    pub gravity: [f64; 3],
+    /// baseOffset
+    pub base_offset: [f64; 3],
+}
+
 /// The data of ObjectFFRFreducedOrder (its model-file keys in comments).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FfrfParameters {
@@ -113,6 +150,13 @@ pub enum Object {
         nodes: [NodeIndex; 2],
         parameters: Box<FfrfParameters>,
     },
+    /// ObjectKinematicTree: links in minimal coordinates (one NodeGenericODE2 coordinate per
+    /// joint).
+    KinematicTree {
+        name: String,
+        node: NodeIndex,
+        parameters: Box<KinematicTreeParameters>,
+    },
     JointSpherical {
         name: String,
         markers: [MarkerIndex; 2],
@@ -135,6 +179,7 @@ impl Object {
             Object::JointSpherical { .. } => "JointSpherical",
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
+            Object::KinematicTree { .. } => "KinematicTree",
         }
     }
 
@@ -147,7 +192,8 @@ impl Object {
             | Object::ConnectorCartesianSpringDamper { name, .. }
             | Object::JointSpherical { name, .. }
             | Object::GenericODE2 { name, .. }
-            | Object::FFRFreducedOrder { name, .. } => name,
+            | Object::FFRFreducedOrder { name, .. }
+            | Object::KinematicTree { name, .. } => name,
         }
     }
 

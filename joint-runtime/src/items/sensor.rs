@@ -13,6 +13,12 @@ pub enum SensorTarget {
     },
     Marker(MarkerIndex),
     Load(LoadIndex),
+    /// SensorKinematicTree: a point `local_position` of link `link` of a tree.
+    KinematicTree {
+        object: ObjectIndex,
+        link: usize,
+        local_position: [f64; 3],
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +40,7 @@ impl Sensor {
             SensorTarget::Body { .. } => "Body",
             SensorTarget::Marker(_) => "Marker",
             SensorTarget::Load(_) => "Load",
+            SensorTarget::KinematicTree { .. } => "KinematicTree",
         }
     }
 

@@ -66,6 +66,7 @@ impl List {
                 ("MassPoint", &["MassPoint", "ObjectMassPoint"]),
                 ("RigidBody", &["RigidBody", "ObjectRigidBody"]),
                 ("GenericODE2", &["GenericODE2", "ObjectGenericODE2"]),
+                ("KinematicTree", &["KinematicTree", "ObjectKinematicTree"]),
                 (
                     "FFRFreducedOrder",
                     &["FFRFreducedOrder", "ObjectFFRFreducedOrder"],
@@ -98,6 +99,10 @@ impl List {
                 ("NodePosition", &["NodePosition", "MarkerNodePosition"]),
                 ("NodeRigid", &["NodeRigid", "MarkerNodeRigid"]),
                 (
+                    "KinematicTreeRigid",
+                    &["KinematicTreeRigid", "MarkerKinematicTreeRigid"],
+                ),
+                (
                     "SuperElementPosition",
                     &["SuperElementPosition", "MarkerSuperElementPosition"],
                 ),
@@ -123,6 +128,7 @@ impl List {
                 ("Body", &["Body", "SensorBody"]),
                 ("Marker", &["Marker", "SensorMarker"]),
                 ("Load", &["Load", "SensorLoad"]),
+                ("KinematicTree", &["KinematicTree", "SensorKinematicTree"]),
             ],
         }
     }
@@ -461,6 +467,7 @@ pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
             }
         }
         "FFRFreducedOrder" => read_ffrf(&mut d, name)?,
+        "KinematicTree" => read_kinematic_tree(&mut d, name)?,
         _ => unreachable!("object type table"),
     };
     d.finish()?;
@@ -499,6 +506,18 @@ pub(crate) fn read_marker(index: usize, value: &Value) -> Result<Marker> {
             // A node marker sits at the node: the translation of localHT must be zero.
             local_ht(&mut d, Some([0.0; 3]), "the node position (zero offset)")?;
             Marker::NodeRigid { name, node }
+        }
+        "KinematicTreeRigid" => {
+            let object = ObjectIndex(d.index("objectNumber")?);
+            let link = d.index("linkNumber")?;
+            let given = d.opt_vec::<3>("localPosition")?;
+            let local_position = local_ht(&mut d, given, "localPosition")?;
+            Marker::KinematicTreeRigid {
+                name,
+                object,
+                link,
+                local_position,
+            }
         }
         "SuperElementPosition" => {
             let body = ObjectIndex(d.index("bodyNumber")?);
@@ -586,6 +605,11 @@ pub(crate) fn read_sensor(index: usize, value: &Value) -> Result<Sensor> {
         },
         "Marker" => SensorTarget::Marker(MarkerIndex(d.index("markerNumber")?)),
         "Load" => SensorTarget::Load(LoadIndex(d.index("loadNumber")?)),
+        "KinematicTree" => SensorTarget::KinematicTree {
+            object: ObjectIndex(d.index("objectNumber")?),
+            link: d.index("linkNumber")?,
+            local_position: d.vec_or("localPosition", [0.0; 3])?,
+        },
         _ => unreachable!("sensor type table"),
     };
     let output = if matches!(target, SensorTarget::Load(_)) {
@@ -671,6 +695,211 @@ fn read_ffrf(d: &mut Dict, name: String) -> Result<Object> {
     Ok(Object::FFRFreducedOrder {
         name,
         nodes: [NodeIndex(n0), NodeIndex(n1)],
+        parameters: Box::new(parameters),
+    })
+}
+
+/// A list of fixed-size numeric arrays (`[[…], …]`), e.g. Exudyn's Vector3DList.
+fn list_of<const N: usize>(d: &mut Dict, key: &'static str) -> Result<Vec<[f64; N]>> {
+    let Some(v) = d.get(key) else {
+        return Ok(Vec::new());
+    };
+    let a = v.as_array().ok_or_else(|| {
+        d.err(
+            key,
+            format!("expected a list of {N}-vectors, found {}", describe(v)),
+        )
+    })?;
+    let mut out = Vec::with_capacity(a.len());
+    for (i, e) in a.iter().enumerate() {
+        let row = e.as_array().filter(|r| r.len() == N).ok_or_else(|| {
+            d.err(
+                key,
+                format!("entry {i}: expected {N} numbers, found {}", describe(e)),
+            )
+        })?;
+        let mut x = [0.0; N];
+        for (k, n) in row.iter().enumerate() {
+            x[k] = n.as_f64().filter(|f| f.is_finite()).ok_or_else(|| {
+                d.err(
+                    key,
+                    format!(
+                        "entry {i}, element {k}: expected a finite number, found {}",
+                        describe(n)
+                    ),
+                )
+            })?;
+        }
+        out.push(x);
+    }
+    Ok(out)
+}
+
+/// A list of R × C matrices (Exudyn's Matrix3DList, or a list of 4 × 4 HTs).
+fn matrices_of<const R: usize, const C: usize>(
+    d: &mut Dict,
+    key: &'static str,
+) -> Result<Vec<[[f64; C]; R]>> {
+    let Some(v) = d.get(key) else {
+        return Ok(Vec::new());
+    };
+    let a = v.as_array().ok_or_else(|| {
+        d.err(
+            key,
+            format!("expected a list of {R}×{C} matrices, found {}", describe(v)),
+        )
+    })?;
+    let mut out = Vec::with_capacity(a.len());
+    for (i, m) in a.iter().enumerate() {
+        let rows = m.as_array().filter(|r| r.len() == R).ok_or_else(|| {
+            d.err(
+                key,
+                format!(
+                    "entry {i}: expected a {R}×{C} matrix, found {}",
+                    describe(m)
+                ),
+            )
+        })?;
+        let mut x = [[0.0; C]; R];
+        for (r, row) in rows.iter().enumerate() {
+            let cols = row.as_array().filter(|c| c.len() == C).ok_or_else(|| {
+                d.err(
+                    key,
+                    format!(
+                        "entry {i}, row {r}: expected {C} numbers, found {}",
+                        describe(row)
+                    ),
+                )
+            })?;
+            for (c, n) in cols.iter().enumerate() {
+                x[r][c] = n.as_f64().filter(|f| f.is_finite()).ok_or_else(|| {
+                    d.err(
+                        key,
+                        format!(
+                            "entry {i}, row {r}: expected a finite number, found {}",
+                            describe(n)
+                        ),
+                    )
+                })?;
+            }
+        }
+        out.push(x);
+    }
+    Ok(out)
+}
+
+fn read_kinematic_tree(d: &mut Dict, name: String) -> Result<Object> {
+    let node = NodeIndex(d.index("nodeNumber")?);
+    d.no_user_function("forceUserFunction")?;
+    let joint_types = match d.get("jointTypes") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => {
+            let mut out = Vec::with_capacity(a.len());
+            for (i, e) in a.iter().enumerate() {
+                let t = match e {
+                    Value::String(s) => match s.strip_prefix("JointType.").unwrap_or(s) {
+                        "RevoluteX" => Some(1),
+                        "RevoluteY" => Some(2),
+                        "RevoluteZ" => Some(3),
+                        "PrismaticX" => Some(4),
+                        "PrismaticY" => Some(5),
+                        "PrismaticZ" => Some(6),
+                        _ => None,
+                    },
+                    Value::Number(n) => n.as_u64().filter(|u| (1..=6).contains(u)).map(|u| u as u8),
+                    _ => None,
+                };
+                out.push(t.ok_or_else(|| {
+                    d.err(
+                        "jointTypes",
+                        format!(
+                            "entry {i}: expected RevoluteX/Y/Z or PrismaticX/Y/Z, found {}",
+                            describe(e)
+                        ),
+                    )
+                })?);
+            }
+            out
+        }
+        Some(other) => {
+            return Err(d.err(
+                "jointTypes",
+                format!("expected a list of joint types, found {}", describe(other)),
+            ));
+        }
+    };
+    let link_parents = match d.get("linkParents") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => {
+            let mut out = Vec::with_capacity(a.len());
+            for (i, e) in a.iter().enumerate() {
+                out.push(e.as_i64().ok_or_else(|| {
+                    d.err(
+                        "linkParents",
+                        format!(
+                            "entry {i}: expected an integer link number (−1 = base), found {}",
+                            describe(e)
+                        ),
+                    )
+                })?);
+            }
+            out
+        }
+        Some(other) => {
+            return Err(d.err(
+                "linkParents",
+                format!("expected a list of integers, found {}", describe(other)),
+            ));
+        }
+    };
+    let mut joint_transformations = matrices_of::<3, 3>(d, "jointTransformations")?;
+    let mut joint_offsets = list_of::<3>(d, "jointOffsets")?;
+    // jointHTs (Exudyn 1.13): HT(A_i, o_i); consistent with the other two, or defining them.
+    let hts = matrices_of::<4, 4>(d, "jointHTs")?;
+    if !hts.is_empty() {
+        let mut from_ht = Vec::with_capacity(hts.len());
+        for ht in &hts {
+            from_ht.push(split_ht(d, "jointHTs", ht)?);
+        }
+        if joint_transformations.is_empty() && joint_offsets.is_empty() {
+            joint_transformations = from_ht.iter().map(|(r, _)| *r).collect();
+            joint_offsets = from_ht.iter().map(|(_, p)| *p).collect();
+        } else {
+            let consistent = from_ht.len() == joint_transformations.len()
+                && from_ht.len() == joint_offsets.len()
+                && from_ht
+                    .iter()
+                    .zip(joint_transformations.iter().zip(&joint_offsets))
+                    .all(|((r, p), (a, o))| same_matrix(r, a) && same_vector(p, o));
+            if !consistent {
+                return Err(d.err(
+                    "jointHTs",
+                    "jointHTs and jointTransformations or jointOffsets are given and differ",
+                ));
+            }
+        }
+    }
+    let parameters = crate::items::KinematicTreeParameters {
+        joint_types,
+        link_parents,
+        joint_transformations,
+        joint_offsets,
+        link_inertias_com: matrices_of::<3, 3>(d, "linkInertiasCOM")?,
+        link_coms: list_of::<3>(d, "linkCOMs")?,
+        link_masses: d.opt_dvec("linkMasses")?.unwrap_or_default(),
+        link_forces: list_of::<3>(d, "linkForces")?,
+        link_torques: list_of::<3>(d, "linkTorques")?,
+        joint_force_vector: d.opt_dvec("jointForceVector")?.unwrap_or_default(),
+        joint_position_offset_vector: d.opt_dvec("jointPositionOffsetVector")?.unwrap_or_default(),
+        joint_velocity_offset_vector: d.opt_dvec("jointVelocityOffsetVector")?.unwrap_or_default(),
+        joint_p_control_vector: d.opt_dvec("jointPControlVector")?.unwrap_or_default(),
+        joint_d_control_vector: d.opt_dvec("jointDControlVector")?.unwrap_or_default(),
+        gravity: d.vec_or("gravity", [0.0; 3])?,
+        base_offset: d.vec_or("baseOffset", [0.0; 3])?,
+    };
+    Ok(Object::KinematicTree {
+        name,
+        node,
         parameters: Box::new(parameters),
     })
 }
