@@ -35,6 +35,9 @@ def _plain(value):
         return value
     if value is None:
         return 0
+    if isinstance(value, (exu.Matrix3DList, exu.Vector3DList)):
+        # iterating these runs past their end; their Python object is a list of arrays
+        return _plain(value.GetPythonObject())
     if isinstance(value, exu.MatrixContainer):
         # dense: array of rows; sparse: {numberOfRows, numberOfColumns, triplets}; empty: []
         obj = value.GetPythonObject()

@@ -102,3 +102,9 @@ fn snapshot_super_element_kernels() {
     let text = pretty(crate::codegen::kinematics::expand());
     insta::assert_snapshot!(module_text(&text, "super_element"));
 }
+
+#[test]
+fn snapshot_kinematic_tree_kernels() {
+    let text = pretty(crate::codegen::kinematics::expand());
+    insta::assert_snapshot!(module_text(&text, "kinematic_tree"));
+}
