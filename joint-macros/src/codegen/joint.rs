@@ -98,9 +98,11 @@ fn lower_with(
     kin: [Kinematics; 2],
     errors: &mut Errors,
 ) -> Option<Lowered> {
+    let params = parameter_values(&mut g, model);
     let scope = Scope {
         markers: &model.markers,
         kinematics: &kin,
+        params: &params,
     };
     let rows = model.axes.len();
     let residual = |expr: &syn::Expr, what: &str, g: &mut Graph, errors: &mut Errors| {
@@ -172,6 +174,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
         }
         let mut lowered = lowered.expect("checked above");
         match pairing_module(
+            model,
             &mut lowered,
             *kinds,
             rows,
@@ -222,6 +225,12 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
     } else {
         quote!()
     };
+    let joint_ty = if model.params.is_empty() {
+        quote!()
+    } else {
+        quote!(&Parameters,)
+    };
+    let parameters_struct = parameters_struct(model);
     let kernel_doc = format!(
         "The kernel table entry for marker kinds `(kind0, kind1)` (indices into [`MARKER_KINDS`]), \
          or `None` if the joint was not generated for that pairing ({} pairings).",
@@ -239,6 +248,8 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
             pub const DEFAULT_CONSTRAINED_AXES: [bool; #rows_lit] = [#(#defaults),*];
             /// The compiler's marker kinds, in the order of the kind indices of [`kernel`].
             pub const MARKER_KINDS: [&str; #n_kinds] = [#(#kind_names),*];
+
+            #parameters_struct
 
             /// One marker's inputs as slices: constant parameters, total coordinates of its node
             /// and their velocities. Lengths must match the pairing's `PARAMETERS` and
@@ -261,11 +272,11 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
                 /// Parameters of `m0` and `m1`.
                 pub parameters: [usize; 2],
                 /// Position-level residual.
-                pub position_residual: fn(MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64; ROWS]) -> ::core::option::Option<()>,
+                pub position_residual: fn(#joint_ty MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64; ROWS]) -> ::core::option::Option<()>,
                 /// Velocity-level residual.
-                pub velocity_residual: fn(MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64; ROWS]) -> ::core::option::Option<()>,
+                pub velocity_residual: fn(#joint_ty MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64; ROWS]) -> ::core::option::Option<()>,
                 /// Jacobian blocks, row-major `ROWS × coordinates[0]` and `ROWS × coordinates[1]`.
-                pub jacobian: fn(MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> ::core::option::Option<()>,
+                pub jacobian: fn(#joint_ty MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> ::core::option::Option<()>,
             }
 
             /// Per pairing `(kind0, kind1, operations as independent trees, operations emitted)`:
@@ -364,6 +375,7 @@ fn empty_slice_checks(arrays: &[MarkerArrays; 2], with_velocities: bool) -> Toke
 }
 
 fn pairing_module(
+    model: &JointModel,
     lowered: &mut Lowered,
     kinds: [MarkerKind; 2],
     rows: usize,
@@ -399,8 +411,8 @@ fn pairing_module(
     // Jacobian would depend on them and is not a constraint Jacobian.
     let jac_used = used_variables(g, &jac_roots);
     if let Some(v) = jac_used.iter().find(|n| n.ends_with("_t")) {
-        errors.push(syn::Error::new(
-            proc_macro2::Span::call_site(),
+        errors.push(syn::Error::new_spanned(
+            &model.velocity,
             format!(
                 "the velocity-level residual is not linear in the coordinate velocities (its Jacobian depends on `{v}`) for pairing {} – {}",
                 kinds[0].name(),
@@ -422,7 +434,19 @@ fn pairing_module(
     // position_residual
     let pos_block = emit(g, &lowered.position, "t");
     let pos_used = used_variables(g, &lowered.position);
-    let (pos_decls, pos_binds, pos_slices) = arguments(&arrays, false, &pos_used);
+    let (mut pos_decls, mut pos_binds, mut pos_slices) = arguments(&arrays, false, &pos_used);
+    let has_params = !model.params.is_empty();
+    let with_joint = |decls: &mut Vec<TokenStream>,
+                      binds: &mut Vec<TokenStream>,
+                      slices: &mut Vec<TokenStream>,
+                      used| {
+        if let (Some(arg), b) = parameter_bindings(model, used) {
+            decls.insert(0, arg);
+            binds.splice(0..0, b);
+            slices.insert(0, quote!(joint));
+        }
+    };
+    with_joint(&mut pos_decls, &mut pos_binds, &mut pos_slices, &pos_used);
     let pos_checks = empty_slice_checks(&arrays, false);
     let pos_lets = &pos_block.lets;
     let pos_out = &pos_block.outputs;
@@ -430,14 +454,21 @@ fn pairing_module(
     // velocity_residual
     let vel_block = emit(g, &lowered.velocity, "t");
     let vel_used = used_variables(g, &lowered.velocity);
-    let (vel_decls, vel_binds, vel_slices) = arguments(&arrays, true, &vel_used);
+    let (mut vel_decls, mut vel_binds, mut vel_slices) = arguments(&arrays, true, &vel_used);
+    with_joint(&mut vel_decls, &mut vel_binds, &mut vel_slices, &vel_used);
     let vel_checks = empty_slice_checks(&arrays, true);
     let vel_lets = &vel_block.lets;
     let vel_out = &vel_block.outputs;
 
     // jacobian
     let jac_block = emit(g, &jac_roots, "t");
-    let (jac_decls, jac_binds, jac_slices) = arguments(&arrays, false, &jac_used);
+    let (mut jac_decls, mut jac_binds, mut jac_slices) = arguments(&arrays, false, &jac_used);
+    with_joint(&mut jac_decls, &mut jac_binds, &mut jac_slices, &jac_used);
+    let joint_arg = if has_params {
+        quote!(joint: &super::Parameters,)
+    } else {
+        quote!()
+    };
     let jac_checks = empty_slice_checks(&arrays, false);
     let jac_lets = &jac_block.lets;
     let mut outs = jac_block.outputs.iter();
@@ -556,21 +587,21 @@ fn pairing_module(
             }
 
             /// [`position_residual`] on slices.
-            pub fn position_residual_slices(m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, out: &mut [f64; ROWS]) -> ::core::option::Option<()> {
+            pub fn position_residual_slices(#joint_arg m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, out: &mut [f64; ROWS]) -> ::core::option::Option<()> {
                 #pos_checks
                 *out = position_residual(#(#pos_slices),*);
                 ::core::option::Option::Some(())
             }
 
             /// [`velocity_residual`] on slices.
-            pub fn velocity_residual_slices(m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, out: &mut [f64; ROWS]) -> ::core::option::Option<()> {
+            pub fn velocity_residual_slices(#joint_arg m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, out: &mut [f64; ROWS]) -> ::core::option::Option<()> {
                 #vel_checks
                 *out = velocity_residual(#(#vel_slices),*);
                 ::core::option::Option::Some(())
             }
 
             /// [`jacobian`] on slices, row-major.
-            pub fn jacobian_slices(m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, jac0: &mut [f64], jac1: &mut [f64]) -> ::core::option::Option<()> {
+            pub fn jacobian_slices(#joint_arg m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, jac0: &mut [f64], jac1: &mut [f64]) -> ::core::option::Option<()> {
                 #jac_checks
                 #jac_store
                 ::core::option::Option::Some(())
@@ -653,15 +684,27 @@ fn marker_level_module(model: &JointModel) -> TokenStream {
     };
     let rows_lit = lit(rows);
     let pos_block = emit(g, &lowered.position, "t");
-    let (pos_binds, [p0, p1]) = bind(&used_variables(g, &lowered.position));
+    let pos_used = used_variables(g, &lowered.position);
+    let (mut pos_binds, [p0, p1]) = bind(&pos_used);
+    let (pos_joint, b) = parameter_bindings(model, &pos_used);
+    pos_binds.splice(0..0, b);
+    let pos_joint = pos_joint.map(|a| quote!(#a,));
     let pos_lets = &pos_block.lets;
     let pos_out = &pos_block.outputs;
     let vel_block = emit(g, &lowered.velocity, "t");
-    let (vel_binds, [v0, v1]) = bind(&used_variables(g, &lowered.velocity));
+    let vel_used = used_variables(g, &lowered.velocity);
+    let (mut vel_binds, [v0, v1]) = bind(&vel_used);
+    let (vel_joint, b) = parameter_bindings(model, &vel_used);
+    vel_binds.splice(0..0, b);
+    let vel_joint = vel_joint.map(|a| quote!(#a,));
     let vel_lets = &vel_block.lets;
     let vel_out = &vel_block.outputs;
     let jac_block = emit(g, &entries, "t");
-    let (jac_binds, [j0, j1]) = bind(&used_variables(g, &entries));
+    let jac_used = used_variables(g, &entries);
+    let (mut jac_binds, [j0, j1]) = bind(&jac_used);
+    let (jac_joint, b) = parameter_bindings(model, &jac_used);
+    jac_binds.splice(0..0, b);
+    let jac_joint = jac_joint.map(|a| quote!(#a,));
     let jac_lets = &jac_block.lets;
     // entries are ordered marker, velocity variable (v0..v2, w0..w2), row
     let out = &jac_block.outputs;
@@ -702,7 +745,7 @@ fn marker_level_module(model: &JointModel) -> TokenStream {
 
             /// Position-level residual.
             #[inline]
-            pub fn position_residual(#p0: &MarkerQuantities, #p1: &MarkerQuantities) -> [f64; #rows_lit] {
+            pub fn position_residual(#pos_joint #p0: &MarkerQuantities, #p1: &MarkerQuantities) -> [f64; #rows_lit] {
                 #(#pos_binds)*
                 #(#pos_lets)*
                 [#(#pos_out),*]
@@ -710,7 +753,7 @@ fn marker_level_module(model: &JointModel) -> TokenStream {
 
             /// Velocity-level residual.
             #[inline]
-            pub fn velocity_residual(#v0: &MarkerQuantities, #v1: &MarkerQuantities) -> [f64; #rows_lit] {
+            pub fn velocity_residual(#vel_joint #v0: &MarkerQuantities, #v1: &MarkerQuantities) -> [f64; #rows_lit] {
                 #(#vel_binds)*
                 #(#vel_lets)*
                 [#(#vel_out),*]
@@ -719,7 +762,7 @@ fn marker_level_module(model: &JointModel) -> TokenStream {
             /// Jacobian of the velocity-level residual with respect to the markers' velocities
             /// and angular velocities.
             #[inline]
-            pub fn jacobian(#j0: &MarkerQuantities, #j1: &MarkerQuantities) -> MarkerLevelJacobian {
+            pub fn jacobian(#jac_joint #j0: &MarkerQuantities, #j1: &MarkerQuantities) -> MarkerLevelJacobian {
                 #(#jac_binds)*
                 #(#jac_lets)*
                 MarkerLevelJacobian {
@@ -727,6 +770,124 @@ fn marker_level_module(model: &JointModel) -> TokenStream {
                     d_angular_velocity: [#dw0, #dw1],
                 }
             }
+        }
+    }
+}
+
+/// Variable name of element `i` of parameter `name` (scalar: `i` is ignored).
+fn parameter_variable(name: &str, kind: crate::definition::model::ParamKind, i: usize) -> String {
+    use crate::definition::model::ParamKind;
+    match kind {
+        ParamKind::Scalar => format!("jp_{name}"),
+        ParamKind::Vector => format!("jp_{name}_{i}"),
+        ParamKind::Matrix => format!("jp_{name}_{}{}", i / 3, i % 3),
+    }
+}
+
+/// The joint's parameters as symbolic values (variables `jp_…`).
+fn parameter_values(
+    g: &mut Graph,
+    model: &JointModel,
+) -> Vec<(String, crate::definition::lower::Value)> {
+    use crate::definition::lower::Value;
+    use crate::definition::model::ParamKind;
+    model
+        .params
+        .iter()
+        .map(|p| {
+            let name = p.name.to_string();
+            let v: Vec<Id> = (0..p.kind.len())
+                .map(|i| g.var(&parameter_variable(&name, p.kind, i)))
+                .collect();
+            let value = match p.kind {
+                ParamKind::Scalar => Value::Scalar(v[0]),
+                ParamKind::Vector => Value::Vector([v[0], v[1], v[2]]),
+                ParamKind::Matrix => {
+                    Value::Matrix([[v[0], v[1], v[2]], [v[3], v[4], v[5]], [v[6], v[7], v[8]]])
+                }
+            };
+            (name, value)
+        })
+        .collect()
+}
+
+/// `let jp_x = joint.x[0];` for every used parameter element, and the `joint: &Parameters`
+/// argument (None for joints without parameters).
+fn parameter_bindings(
+    model: &JointModel,
+    used: &std::collections::BTreeSet<String>,
+) -> (Option<TokenStream>, Vec<TokenStream>) {
+    use crate::definition::model::ParamKind;
+    if model.params.is_empty() {
+        return (None, Vec::new());
+    }
+    let mut binds = Vec::new();
+    let mut any = false;
+    for p in &model.params {
+        let name = p.name.to_string();
+        let field = ident(&name);
+        for i in 0..p.kind.len() {
+            let var = parameter_variable(&name, p.kind, i);
+            if !used.contains(&var) {
+                continue;
+            }
+            any = true;
+            let v = ident(&var);
+            let access = match p.kind {
+                ParamKind::Scalar => quote!(joint.#field),
+                ParamKind::Vector => {
+                    let i = lit(i);
+                    quote!(joint.#field[#i])
+                }
+                ParamKind::Matrix => {
+                    let (r, c) = (lit(i / 3), lit(i % 3));
+                    quote!(joint.#field[#r][#c])
+                }
+            };
+            binds.push(quote!(let #v = #access;));
+        }
+    }
+    let arg = if any {
+        quote!(joint: &super::Parameters)
+    } else {
+        quote!(_joint: &super::Parameters)
+    };
+    (Some(arg), binds)
+}
+
+/// The `Parameters` struct of a joint with run-time parameters.
+fn parameters_struct(model: &JointModel) -> TokenStream {
+    use crate::definition::model::ParamKind;
+    if model.params.is_empty() {
+        return quote!();
+    }
+    let fields: Vec<TokenStream> = model
+        .params
+        .iter()
+        .map(|p| {
+            let f = &p.name;
+            let ty = match p.kind {
+                ParamKind::Scalar => quote!(f64),
+                ParamKind::Vector => quote!([f64; 3]),
+                ParamKind::Matrix => quote!([[f64; 3]; 3]),
+            };
+            let doc = format!(
+                " `param {}: {}` (a constant given at run time).",
+                f,
+                match p.kind {
+                    ParamKind::Scalar => "scalar",
+                    ParamKind::Vector => "vector",
+                    ParamKind::Matrix => "matrix (row-major)",
+                }
+            );
+            quote! { #[doc = #doc] pub #f: #ty, }
+        })
+        .collect();
+    quote! {
+        /// The joint's run-time parameters.
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        pub struct Parameters {
+            #(#fields)*
         }
     }
 }

@@ -42,6 +42,8 @@ impl Value {
 pub struct Scope<'a> {
     pub markers: &'a [MarkerDecl],
     pub kinematics: &'a [Kinematics],
+    /// Run-time parameters by name, as symbolic values.
+    pub params: &'a [(String, Value)],
 }
 
 pub fn lower(g: &mut Graph, scope: &Scope, expr: &Expr, errors: &mut Errors) -> Option<Value> {
@@ -68,6 +70,36 @@ pub fn lower(g: &mut Graph, scope: &Scope, expr: &Expr, errors: &mut Errors) -> 
                 None
             }
         },
+        Expr::Path(p) => {
+            let Some(ident) = p.path.get_ident() else {
+                errors.at(
+                    p,
+                    "expected a parameter name or a marker quantity (m0.position, …)",
+                );
+                return None;
+            };
+            let name = ident.to_string();
+            if let Some((_, v)) = scope.params.iter().find(|(n, _)| *n == name) {
+                return Some(v.clone());
+            }
+            let hint = if scope.markers.iter().any(|m| m.name == *ident) {
+                format!("`{ident}` is a marker; use one of its quantities, e.g. `{ident}.position`")
+            } else {
+                let names: Vec<&str> = scope.params.iter().map(|(n, _)| n.as_str()).collect();
+                if names.is_empty() {
+                    format!(
+                        "unknown name `{ident}`: the joint declares no parameters (`param {ident}: vector;`)"
+                    )
+                } else {
+                    format!(
+                        "unknown name `{ident}`: the joint's parameters are {}",
+                        names.join(", ")
+                    )
+                }
+            };
+            errors.at(ident, hint);
+            None
+        }
         Expr::Field(f) => {
             let Expr::Path(base) = &*f.base else {
                 errors.at(&f.base, "expected a marker name before `.`");

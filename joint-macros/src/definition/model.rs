@@ -11,6 +11,30 @@ pub struct MarkerDecl {
     pub capability: Capability,
 }
 
+/// The shape of a run-time parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Scalar,
+    Vector,
+    Matrix,
+}
+
+impl ParamKind {
+    /// Number of f64 values.
+    pub fn len(self) -> usize {
+        match self {
+            ParamKind::Scalar => 1,
+            ParamKind::Vector => 3,
+            ParamKind::Matrix => 9,
+        }
+    }
+}
+
+pub struct ParamDecl {
+    pub name: Ident,
+    pub kind: ParamKind,
+}
+
 pub struct Axis {
     pub name: Ident,
     /// Default of the run-time mask (`constrainedAxes`): true = constrained.
@@ -22,6 +46,7 @@ pub struct JointModel {
     pub vis: Visibility,
     pub name: Ident,
     pub markers: Vec<MarkerDecl>,
+    pub params: Vec<ParamDecl>,
     pub axes: Vec<Axis>,
     pub position: Expr,
     pub velocity: Expr,
@@ -32,6 +57,7 @@ impl JointModel {
     /// if the model is too broken to lower.
     pub fn from_input(input: JointInput, errors: &mut Errors) -> Option<JointModel> {
         let mut markers: Vec<MarkerDecl> = Vec::new();
+        let mut params: Vec<ParamDecl> = Vec::new();
         let mut axes: Option<Vec<Axis>> = None;
         let mut position: Option<Expr> = None;
         let mut velocity: Option<Expr> = None;
@@ -39,8 +65,8 @@ impl JointModel {
             match item {
                 Item::Marker { name, capability } => {
                     let cap = match capability.to_string().as_str() {
-                        "Position" => Some(Capability::Position),
-                        "Rigid" => Some(Capability::Rigid),
+                        "Position" => Capability::Position,
+                        "Rigid" => Capability::Rigid,
                         _ => {
                             errors.at(
                                 &capability,
@@ -48,13 +74,41 @@ impl JointModel {
                                     "unknown marker capability `{capability}`: expected `Position` or `Rigid`"
                                 ),
                             );
-                            None
+                            // keep the marker (as Rigid) so that this is the only error
+                            Capability::Rigid
                         }
                     };
-                    if markers.iter().any(|m| m.name == name) {
+                    if markers.iter().any(|m| m.name == name)
+                        || params.iter().any(|p| p.name == name)
+                    {
                         errors.at(&name, format!("duplicate marker name `{name}`"));
-                    } else if let Some(capability) = cap {
-                        markers.push(MarkerDecl { name, capability });
+                    }
+                    // a duplicate is kept too: one error, not a cascade about the marker count
+                    markers.push(MarkerDecl {
+                        name,
+                        capability: cap,
+                    });
+                }
+                Item::Param { name, kind } => {
+                    let k = match kind.to_string().as_str() {
+                        "scalar" => Some(ParamKind::Scalar),
+                        "vector" => Some(ParamKind::Vector),
+                        "matrix" => Some(ParamKind::Matrix),
+                        _ => {
+                            errors.at(
+                                &kind,
+                                format!("unknown parameter type `{kind}`: expected `scalar`, `vector` or `matrix`"),
+                            );
+                            // keep it (as a vector) so that its uses add no further errors
+                            Some(ParamKind::Vector)
+                        }
+                    };
+                    let taken = params.iter().any(|p| p.name == name)
+                        || markers.iter().any(|m| m.name == name);
+                    if taken {
+                        errors.at(&name, format!("duplicate name `{name}`"));
+                    } else if let Some(kind) = k {
+                        params.push(ParamDecl { name, kind });
                     }
                 }
                 Item::Axes {
@@ -71,8 +125,8 @@ impl JointModel {
                     let mut out: Vec<Axis> = Vec::new();
                     for a in list {
                         if out.iter().any(|o| o.name == a.name) {
+                            // reported, but kept: the row count stays what was written
                             errors.at(&a.name, format!("duplicate axis name `{}`", a.name));
-                            continue;
                         }
                         let constrained = match &a.default {
                             None => true,
@@ -144,6 +198,7 @@ impl JointModel {
             vis: input.vis,
             name: input.name,
             markers,
+            params,
             axes,
             position,
             velocity,

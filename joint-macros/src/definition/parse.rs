@@ -29,6 +29,7 @@ mod kw {
     syn::custom_keyword!(axes);
     syn::custom_keyword!(position);
     syn::custom_keyword!(velocity);
+    syn::custom_keyword!(param);
 }
 
 pub struct JointInput {
@@ -42,6 +43,11 @@ pub enum Item {
     Marker {
         name: Ident,
         capability: Ident,
+    },
+    /// `param name: scalar | vector | matrix;` — a constant given at run time.
+    Param {
+        name: Ident,
+        kind: Ident,
     },
     Axes {
         span_token: kw::axes,
@@ -92,6 +98,12 @@ impl Parse for Item {
             input.parse::<Token![:]>()?;
             let capability: Ident = input.parse()?;
             Item::Marker { name, capability }
+        } else if look.peek(kw::param) {
+            input.parse::<kw::param>()?;
+            let name: Ident = input.parse()?;
+            input.parse::<Token![:]>()?;
+            let kind: Ident = input.parse()?;
+            Item::Param { name, kind }
         } else if look.peek(kw::axes) {
             let span_token: kw::axes = input.parse()?;
             let content;

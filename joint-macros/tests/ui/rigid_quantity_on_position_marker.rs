@@ -1,0 +1,11 @@
+joint_macros::joint! {
+    pub joint Bad {
+        marker m0: Position;
+        marker m1: Position;
+        axes [x, y, z];
+        position = m0.rotation * m1.position;
+        velocity = m1.velocity - m0.velocity;
+    }
+}
+
+fn main() {}
