@@ -174,6 +174,7 @@ pub fn expand() -> TokenStream {
             /// columns): revolute j: J_r = a_j, J_p = a_j × (point − p_j); prismatic j: J_r = 0,
             /// J_p = a_j, with a_j = R_j e_k. Writes `path[k]` (the joint of column k) and the
             /// column-major 3-vectors `position[k]`, `rotation[k]`; returns the path length.
+            #[allow(clippy::too_many_arguments)]
             pub fn point_jacobian(
                 joint_types: &[u8],
                 parents: &[isize],
