@@ -1295,6 +1295,88 @@ impl Topology {
         }
     }
 
+    /// c = −(∂(C_q v)/∂q)·v, the convective term of the acceleration-level constraints, into
+    /// `c` (one entry per AE equation; free axes and inactive joints get 0). Exact: the EP
+    /// constraint's −2θ̇·θ̇ and the joints' generated ∂(C_q v)/∂q; joints evaluated through the
+    /// marker-level kernel (superelement and tree markers) by forward differences of their
+    /// velocity-level residual over their markers' columns.
+    pub fn convective_constraint_term(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        c: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        c.fill(0.0);
+        for ep in &self.ep_constraints {
+            let tt = &v[ep.ode2..ep.ode2 + 4];
+            c[ep.ae] = -2.0 * (tt[0] * tt[0] + tt[1] * tt[1] + tt[2] * tt[2] + tt[3] * tt[3]);
+        }
+        let mut qp = qt.to_vec();
+        for j in &self.joints {
+            if !j.active {
+                continue;
+            }
+            let mk0 = &self.markers[j.markers[0]];
+            let mk1 = &self.markers[j.markers[1]];
+            let mut row = [0.0; 3];
+            match &j.kernel {
+                JointKernel::Pairing(k) => {
+                    let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+                    let m0 = MarkerState::new(mk0, qt, v);
+                    let m1 = MarkerState::new(mk1, qt, v);
+                    let (b0, b1) = (&mut scratch.jac_a[..3 * n0], &mut scratch.jac_b[..3 * n1]);
+                    (k.velocity_residual_q)(m0.kernel_args(), m1.kernel_args(), b0, b1)
+                        .expect("kernel sizes checked at assemble");
+                    for (r, x) in row.iter_mut().enumerate() {
+                        let a: f64 = mk0
+                            .columns
+                            .iter()
+                            .enumerate()
+                            .map(|(c, &g)| b0[r * n0 + c] * v[g])
+                            .sum();
+                        let b: f64 = mk1
+                            .columns
+                            .iter()
+                            .enumerate()
+                            .map(|(c, &g)| b1[r * n1 + c] * v[g])
+                            .sum();
+                        *x = -(a + b);
+                    }
+                }
+                JointKernel::MarkerLevel => {
+                    let level = |q: &[f64]| {
+                        let m0 = MarkerState::new(mk0, q, v);
+                        let m1 = MarkerState::new(mk1, q, v);
+                        spherical::marker_level::velocity_residual(
+                            &m0.quantities(),
+                            &m1.quantities(),
+                        )
+                    };
+                    let base = level(qt);
+                    for (i, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
+                        // a column both markers share is perturbed once
+                        if v[col] == 0.0 || (i >= mk0.columns.len() && mk0.columns.contains(&col)) {
+                            continue;
+                        }
+                        let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
+                        qp[col] = qt[col] + eps;
+                        let pert = level(&qp);
+                        qp[col] = qt[col];
+                        for r in 0..3 {
+                            row[r] -= (pert[r] - base[r]) / eps * v[col];
+                        }
+                    }
+                }
+            }
+            for k in 0..3 {
+                if j.constrained[k] {
+                    c[j.ae + k] = row[k];
+                }
+            }
+        }
+    }
+
     /// ∂g/∂λ diagonal: 1 for free axes and inactive joints, 0 elsewhere.
     pub fn constraint_lambda_diagonal(&self, d: &mut [f64]) {
         d.fill(0.0);

@@ -207,6 +207,8 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
                 position_residual: #m::position_residual_slices,
                 velocity_residual: #m::velocity_residual_slices,
                 jacobian: #m::jacobian_slices,
+                velocity_residual_q: #m::velocity_residual_q_slices,
+                reaction_q: #m::reaction_q_slices,
             }),
         });
     }
@@ -279,6 +281,10 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
                 pub velocity_residual: fn(#joint_ty MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64; ROWS]) -> ::core::option::Option<()>,
                 /// Jacobian blocks, row-major `ROWS × coordinates[0]` and `ROWS × coordinates[1]`.
                 pub jacobian: fn(#joint_ty MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> ::core::option::Option<()>,
+                /// ∂(C_q v)/∂q blocks, row-major `ROWS × coordinates[0]` and `ROWS × coordinates[1]`.
+                pub velocity_residual_q: fn(#joint_ty MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> ::core::option::Option<()>,
+                /// ∂(C_qᵀλ)/∂q, row-major `(n0 + n1)²` over the columns of m0 then m1.
+                pub reaction_q: fn(#joint_ty &[f64; ROWS], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64]) -> ::core::option::Option<()>,
             }
 
             /// Per pairing `(kind0, kind1, operations as independent trees, operations emitted)`:
@@ -462,6 +468,219 @@ fn pairing_module(
     let vel_lets = &vel_block.lets;
     let vel_out = &vel_block.outputs;
 
+    // Second-order terms, differentiated once more by the coordinates:
+    // ∂(C_q v)/∂q = ∂(velocity residual)/∂q (the residual is linear in v, so it is C_q v), and
+    // ∂(C_qᵀλ)/∂q with λ the rows' multipliers.
+    let lambda: Vec<Id> = (0..rows).map(|r| g.var(&format!("lambda_{r}"))).collect();
+    let mut vq_roots = Vec::new();
+    let mut vq_types = Vec::new();
+    let mut vq_shapes = Vec::new();
+    for (i, kin) in lowered.kin.iter().enumerate() {
+        if kin.coordinates.is_empty() {
+            continue;
+        }
+        let n = kin.coordinates.len();
+        let mut block = vec![vec![Id(0); n]; rows];
+        for (c, &q) in kin.coordinates.iter().enumerate() {
+            let mut memo = HashMap::new();
+            for (r, &row) in lowered.velocity.iter().enumerate() {
+                block[r][c] = derivative_memo(g, row, q, &mut memo);
+            }
+        }
+        vq_roots.extend(block.iter().flatten().copied());
+        let nl = lit(n);
+        vq_types.push(quote!([[f64; #nl]; #rows_lit]));
+        vq_shapes.push((i, rows, n));
+    }
+    // C_qᵀλ per marker with coordinates: f_i[c] = Σ_r λ_r J_i[r][c]
+    let mut reaction: Vec<(usize, Vec<Id>)> = Vec::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let Some(b) = b else { continue };
+        let n = b[0].len();
+        let f: Vec<Id> = (0..n)
+            .map(|c| {
+                let terms: Vec<Id> = (0..rows).map(|r| g.mul(lambda[r], b[r][c])).collect();
+                g.sum(&terms)
+            })
+            .collect();
+        reaction.push((i, f));
+    }
+    let mut rq_roots = Vec::new();
+    let mut rq_types = Vec::new();
+    let mut rq_shapes = Vec::new();
+    for (i, f) in &reaction {
+        for (j, kin) in lowered.kin.iter().enumerate() {
+            if kin.coordinates.is_empty() {
+                continue;
+            }
+            let (ni, nj) = (f.len(), kin.coordinates.len());
+            let mut block = vec![vec![Id(0); nj]; ni];
+            for (c, &q) in kin.coordinates.iter().enumerate() {
+                let mut memo = HashMap::new();
+                for (r, &fr) in f.iter().enumerate() {
+                    block[r][c] = derivative_memo(g, fr, q, &mut memo);
+                }
+            }
+            rq_roots.extend(block.iter().flatten().copied());
+            let (nil, njl) = (lit(ni), lit(nj));
+            rq_types.push(quote!([[f64; #njl]; #nil]));
+            rq_shapes.push((*i, j, ni, nj));
+        }
+    }
+    let shape_value = |outs: &[TokenStream], shapes: &[(usize, usize)]| -> TokenStream {
+        let mut it = outs.iter();
+        let mats: Vec<TokenStream> = shapes
+            .iter()
+            .map(|&(r, c)| {
+                let rows_ts: Vec<TokenStream> = (0..r)
+                    .map(|_| {
+                        let row: Vec<&TokenStream> =
+                            (0..c).map(|_| it.next().expect("entry")).collect();
+                        quote!([#(#row),*])
+                    })
+                    .collect();
+                quote!([#(#rows_ts),*])
+            })
+            .collect();
+        if mats.len() == 1 {
+            mats[0].clone()
+        } else {
+            quote!((#(#mats),*))
+        }
+    };
+    let tuple_type = |types: &[TokenStream]| -> TokenStream {
+        if types.len() == 1 {
+            types[0].clone()
+        } else {
+            quote!((#(#types),*))
+        }
+    };
+    let vq_block = emit(g, &vq_roots, "t");
+    let vq_used = used_variables(g, &vq_roots);
+    let (mut vq_decls, mut vq_binds, mut vq_slices) = arguments(&arrays, true, &vq_used);
+    with_joint(&mut vq_decls, &mut vq_binds, &mut vq_slices, &vq_used);
+    let _ = vq_slices;
+    let vq_lets = &vq_block.lets;
+    let vq_value = shape_value(
+        &vq_block.outputs,
+        &vq_shapes.iter().map(|s| (s.1, s.2)).collect::<Vec<_>>(),
+    );
+    let vq_ret = tuple_type(&vq_types);
+    let rq_block = emit(g, &rq_roots, "t");
+    let rq_used = used_variables(g, &rq_roots);
+    let (mut rq_decls, mut rq_binds, mut rq_slices) = arguments(&arrays, false, &rq_used);
+    with_joint(&mut rq_decls, &mut rq_binds, &mut rq_slices, &rq_used);
+    let _ = rq_slices;
+    let lambda_name = if (0..rows).any(|r| rq_used.contains(&format!("lambda_{r}"))) {
+        quote!(lambda)
+    } else {
+        quote!(_lambda)
+    };
+    rq_decls.insert(
+        if has_params { 1 } else { 0 },
+        quote!(#lambda_name: &[f64; #rows_lit]),
+    );
+    for r in 0..rows {
+        let name = format!("lambda_{r}");
+        if rq_used.contains(&name) {
+            let v = ident(&name);
+            let rl = lit(r);
+            rq_binds.push(quote!(let #v = lambda[#rl];));
+        }
+    }
+    let rq_lets = &rq_block.lets;
+    let rq_value = shape_value(
+        &rq_block.outputs,
+        &rq_shapes.iter().map(|s| (s.2, s.3)).collect::<Vec<_>>(),
+    );
+    let rq_ret = tuple_type(&rq_types);
+    // Slice wrappers: ∂(C_q v)/∂q into row-major R × N0 and R × N1; ∂(C_qᵀλ)/∂q into one
+    // row-major (N0 + N1)² block over [m0 columns, m1 columns].
+    let (nt, off) = (n0 + n1, [0usize, n0]);
+    let ntl = lit(nt);
+    let vq_names: Vec<proc_macro2::Ident> = (0..vq_shapes.len())
+        .map(|k| ident(&format!("b{k}")))
+        .collect();
+    let vq_pattern = if vq_names.len() == 1 {
+        let b = &vq_names[0];
+        quote!(#b)
+    } else {
+        quote!((#(#vq_names),*))
+    };
+    let vq_stores: Vec<TokenStream> = vq_shapes
+        .iter()
+        .zip(&vq_names)
+        .map(|(&(i, _, n), b)| {
+            let out = if i == 0 { quote!(jac0) } else { quote!(jac1) };
+            let nl = lit(n);
+            quote! {
+                if #out.len() != #nl * ROWS { return ::core::option::Option::None; }
+                #out.copy_from_slice(#b.as_flattened());
+            }
+        })
+        .collect();
+    let vq_empty: Vec<TokenStream> = [(0usize, n0), (1, n1)]
+        .iter()
+        .filter(|(_, n)| *n == 0)
+        .map(|(i, _)| {
+            let out = if *i == 0 { quote!(jac0) } else { quote!(jac1) };
+            quote!(if !#out.is_empty() { return ::core::option::Option::None; })
+        })
+        .collect();
+    let rq_names: Vec<proc_macro2::Ident> = (0..rq_shapes.len())
+        .map(|k| ident(&format!("b{k}")))
+        .collect();
+    let rq_pattern = if rq_names.len() == 1 {
+        let b = &rq_names[0];
+        quote!(#b)
+    } else {
+        quote!((#(#rq_names),*))
+    };
+    let rq_stores: Vec<TokenStream> = rq_shapes
+        .iter()
+        .zip(&rq_names)
+        .map(|(&(i, j, _, _), b)| {
+            let (ro, co) = (lit(off[i]), lit(off[j]));
+            quote! {
+                for (r, row) in #b.iter().enumerate() {
+                    for (c, x) in row.iter().enumerate() {
+                        out[(#ro + r) * #ntl + #co + c] = *x;
+                    }
+                }
+            }
+        })
+        .collect();
+    let vq_call_args = {
+        let (_, _, sl) = arguments(&arrays, true, &vq_used);
+        let mut sl = sl;
+        if has_params {
+            sl.insert(0, quote!(joint));
+        }
+        sl
+    };
+    let rq_call_args = {
+        let (_, _, sl) = arguments(&arrays, false, &rq_used);
+        let mut sl = sl;
+        sl.insert(0, quote!(lambda));
+        if has_params {
+            sl.insert(0, quote!(joint));
+        }
+        sl
+    };
+    let vq_doc = format!(
+        " ∂(C_q·v)/∂q: the velocity-level residual differentiated by the coordinates of {} ({} operations) — the convective term of the acceleration-level constraint.",
+        match (n0 > 0, n1 > 0) {
+            (true, true) => "m0 and m1",
+            (true, false) => "m0",
+            _ => "m1",
+        },
+        vq_block.operations
+    );
+    let rq_doc = format!(
+        " ∂(C_qᵀλ)/∂q, the constraint's geometric stiffness: blocks (row marker, column marker) over the markers with coordinates ({} operations).",
+        rq_block.operations
+    );
+
     // jacobian
     let jac_block = emit(g, &jac_roots, "t");
     let (mut jac_decls, mut jac_binds, mut jac_slices) = arguments(&arrays, false, &jac_used);
@@ -586,6 +805,41 @@ fn pairing_module(
                 #(#jac_binds)*
                 #(#jac_lets)*
                 #jac_value
+            }
+
+            #[doc = #vq_doc]
+            #[inline]
+            pub fn velocity_residual_q(#(#vq_decls),*) -> #vq_ret {
+                #(#vq_binds)*
+                #(#vq_lets)*
+                #vq_value
+            }
+
+            #[doc = #rq_doc]
+            #[inline]
+            pub fn reaction_q(#(#rq_decls),*) -> #rq_ret {
+                #(#rq_binds)*
+                #(#rq_lets)*
+                #rq_value
+            }
+
+            /// [`velocity_residual_q`] on slices, row-major `ROWS × coordinates[0]` and `ROWS × coordinates[1]`.
+            pub fn velocity_residual_q_slices(#joint_arg m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, jac0: &mut [f64], jac1: &mut [f64]) -> ::core::option::Option<()> {
+                #vel_checks
+                #(#vq_empty)*
+                let #vq_pattern = velocity_residual_q(#(#vq_call_args),*);
+                #(#vq_stores)*
+                ::core::option::Option::Some(())
+            }
+
+            /// [`reaction_q`] on slices: one row-major `(n0 + n1)²` block over the columns of
+            /// `m0` then `m1`.
+            pub fn reaction_q_slices(#joint_arg lambda: &[f64; ROWS], m0: MarkerArgs<'_>, m1: MarkerArgs<'_>, out: &mut [f64]) -> ::core::option::Option<()> {
+                #jac_checks
+                if out.len() != #ntl * #ntl { return ::core::option::Option::None; }
+                let #rq_pattern = reaction_q(#(#rq_call_args),*);
+                #(#rq_stores)*
+                ::core::option::Option::Some(())
             }
 
             /// [`position_residual`] on slices.

@@ -120,6 +120,11 @@ impl Graph {
             (None, Some(0.0)) => return a,
             _ => {}
         }
+        // x + x = 2·x
+        if a == b {
+            let two = self.constant(2.0);
+            return self.mul(two, a);
+        }
         // x + (−x) = 0
         if *self.node(a) == Node::Neg(b) || *self.node(b) == Node::Neg(a) {
             return self.zero();

@@ -408,26 +408,9 @@ impl Simulation {
         let v = self.state.v.clone();
         let v_norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
         if v_norm > 1e-10 {
-            // c = −(∂(C_q v)/∂q) v by forward differences of the velocity-level constraints
-            // (C_q v is the velocity-level residual), ε_i = 1e-7·max(0.01, |q_i|).
-            let mut g0 = vec![0.0; nae];
-            let mut g1 = vec![0.0; nae];
-            let zero_l = vec![0.0; nae];
-            topo.constraint_residual(&qt, &v, &zero_l, ConstraintLevel::Velocity, &mut g0);
+            // c = −(∂(C_q v)/∂q)·v: generated exactly (Exudyn takes finite differences here)
             let mut c = vec![0.0; nae];
-            let mut qp = qt.clone();
-            for i in 0..n2 {
-                if v[i] == 0.0 {
-                    continue;
-                }
-                let eps = 1e-7 * 0.01f64.max(self.state.q[i].abs());
-                qp[i] = topo.reference[i] + (self.state.q[i] + eps);
-                topo.constraint_residual(&qp, &v, &zero_l, ConstraintLevel::Velocity, &mut g1);
-                qp[i] = qt[i];
-                for k in 0..nae {
-                    c[k] -= (g1[k] - g0[k]) / eps * v[i];
-                }
-            }
+            topo.convective_constraint_term(&qt, &v, &mut c, &mut scratch);
             // free axes and inactive joints: their equation is λ = 0
             for k in 0..nae {
                 b[n2 + k] = if diag[k] != 0.0 { 0.0 } else { c[k] };
