@@ -392,8 +392,9 @@ impl Scratch {
         }
     }
 
+    /// Sized for the topology: a joint's blocks span both of its markers' columns.
     pub fn for_topology(t: &Topology) -> Self {
-        Self::with_size(t.max_columns)
+        Self::with_size(2 * t.max_columns)
     }
 
     pub fn new() -> Self {
@@ -1372,6 +1373,54 @@ impl Topology {
             for k in 0..3 {
                 if j.constrained[k] {
                     c[j.ae + k] = row[k];
+                }
+            }
+        }
+    }
+
+    /// Add `factor`·∂(C_qᵀλ)/∂q, the constraints' geometric stiffness, into the ODE2 block of
+    /// `m`: 2λ·I on each Euler-parameter node's θ block, and the generated `reaction_q` of each
+    /// joint evaluated by a pairing kernel (free rows contribute nothing). Joints on the
+    /// marker-level kernel are left out (their markers' Jacobian derivatives are not generated).
+    pub fn add_constraint_geometric_stiffness(
+        &self,
+        qt: &[f64],
+        lambda: &[f64],
+        factor: f64,
+        m: &mut [f64],
+        ld: usize,
+        scratch: &mut Scratch,
+    ) {
+        for ep in &self.ep_constraints {
+            for i in 0..4 {
+                m[(ep.ode2 + i) * ld + ep.ode2 + i] += factor * 2.0 * lambda[ep.ae];
+            }
+        }
+        for j in &self.joints {
+            let JointKernel::Pairing(k) = &j.kernel else {
+                continue;
+            };
+            if !j.active {
+                continue;
+            }
+            let mut l = [0.0; 3];
+            for r in 0..3 {
+                if j.constrained[r] {
+                    l[r] = lambda[j.ae + r];
+                }
+            }
+            let mk0 = &self.markers[j.markers[0]];
+            let mk1 = &self.markers[j.markers[1]];
+            let n = mk0.columns.len() + mk1.columns.len();
+            let m0 = MarkerState::new(mk0, qt, qt);
+            let m1 = MarkerState::new(mk1, qt, qt);
+            let block = &mut scratch.block[..n * n];
+            (k.reaction_q)(&l, m0.kernel_args(), m1.kernel_args(), block)
+                .expect("kernel sizes checked at assemble");
+            let cols = || mk0.columns.iter().chain(&mk1.columns);
+            for (r, &gr) in cols().enumerate() {
+                for (c, &gc) in cols().enumerate() {
+                    m[gr * ld + gc] += factor * block[r * n + c];
                 }
             }
         }

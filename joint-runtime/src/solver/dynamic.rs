@@ -52,6 +52,8 @@ pub(crate) struct StepProblem<'a> {
     sim: &'a mut Simulation,
     c: Constants,
     index2: bool,
+    /// Add the constraints' geometric stiffness to J̄ (not Exudyn's default).
+    exact: bool,
     rel_eps: f64,
     min_coord: f64,
     c_err: f64,
@@ -86,6 +88,7 @@ impl<'a> StepProblem<'a> {
         StepProblem {
             c: Constants::new(settings),
             index2: settings.generalized_alpha.use_index2_constraints,
+            exact: settings.newton.exact_constraint_jacobian,
             rel_eps: nd.relative_epsilon,
             min_coord: nd.minimum_coordinate_size,
             c_err: if settings.newton.weight_tolerance_per_coordinate {
@@ -238,6 +241,17 @@ impl NewtonProblem for StepProblem<'_> {
             n,
             &mut self.scratch,
         );
+        if self.exact {
+            // s·∂(C_qᵀλ)/∂q: the ODE2 rows are scaled by s
+            topo.add_constraint_geometric_stiffness(
+                &self.qt,
+                &st.lambda,
+                s,
+                &mut self.jac,
+                n,
+                &mut self.scratch,
+            );
+        }
         self.lu.factorize(&self.jac)
     }
 

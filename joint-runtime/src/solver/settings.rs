@@ -33,6 +33,10 @@ pub struct NewtonSettings {
     pub adapt_initial_residual: bool,
     pub maximum_solution_norm: f64,
     pub weight_tolerance_per_coordinate: bool,
+    /// Not an Exudyn setting (off by default, so that Exudyn's iteration path stays the
+    /// default): add the constraints' geometric stiffness ∂(C_qᵀλ)/∂q — generated exactly for
+    /// the joints, 2λ·I for Euler-parameter nodes — to the Newton Jacobian.
+    pub exact_constraint_jacobian: bool,
     pub numerical_differentiation: NumericalDifferentiation,
 }
 
@@ -51,6 +55,7 @@ impl Default for NewtonSettings {
             adapt_initial_residual: true,
             maximum_solution_norm: 1e38,
             weight_tolerance_per_coordinate: false,
+            exact_constraint_jacobian: false,
             numerical_differentiation: NumericalDifferentiation::default(),
         }
     }
