@@ -599,3 +599,20 @@ fn own_kt_tree_bodies() {
 fn own_kt_two_trees_joined() {
     run_case_in(OWN_CASES, "kt_two_trees_joined");
 }
+
+// --- ConnectorDistance (tools/reference/make_joint_cases.py): the generated `distance` joint
+
+#[test]
+fn own_joint_distance_mass_points() {
+    run_case_in(OWN_CASES, "joint_distance_mass_points");
+}
+
+#[test]
+fn own_joint_distance_rigid_bodies() {
+    run_case_in(OWN_CASES, "joint_distance_rigid_bodies");
+}
+
+#[test]
+fn own_joint_distance_node_markers_inactive() {
+    run_case_in(OWN_CASES, "joint_distance_node_markers_inactive");
+}

@@ -6,7 +6,7 @@ use nalgebra::{DMatrix, Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Load, Marker, MatrixContainer, Node, Object};
-use crate::kernels::{KinematicsKind, spherical};
+use crate::kernels::{KinematicsKind, distance, spherical};
 use crate::markers::kinematic_tree::KinematicTreeMarker;
 use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};
 use crate::system::MultibodySystem;
@@ -147,22 +147,73 @@ pub struct ConnectorTopology {
 /// Which generated kernel evaluates a joint.
 #[derive(Clone, Copy, Debug)]
 pub enum JointKernel {
-    /// The specialized kernel of the two markers' kinds.
-    Pairing(spherical::PairingKernel),
-    /// The marker-level kernel, composed with the markers' own Jacobians (superelement
-    /// markers, whose Jacobians have run-time size).
-    MarkerLevel,
+    /// JointSpherical: the specialized kernel of the two markers' kinds.
+    Spherical(spherical::PairingKernel),
+    /// JointSpherical through the marker-level kernel, composed with the markers' own
+    /// Jacobians (superelement and kinematic-tree markers, whose Jacobians have run-time size).
+    SphericalMarkerLevel,
+    /// ConnectorDistance: the specialized kernel of the two markers' kinds, and the distance.
+    Distance(distance::PairingKernel, distance::Parameters),
 }
 
-/// A spherical joint with its generated kernel.
+impl JointKernel {
+    /// Number of AE rows (algebraic equations) of the joint.
+    pub fn rows(&self) -> usize {
+        match self {
+            JointKernel::Spherical(_) | JointKernel::SphericalMarkerLevel => spherical::ROWS,
+            JointKernel::Distance(..) => distance::ROWS,
+        }
+    }
+
+    /// The generated kernel's name, as the summary prints it.
+    pub fn name(&self) -> String {
+        let snake = |s: &str| {
+            let mut out = String::new();
+            for (i, c) in s.chars().enumerate() {
+                if c.is_uppercase() && i > 0 {
+                    out.push('_');
+                }
+                out.push(c.to_ascii_lowercase());
+            }
+            out
+        };
+        match self {
+            JointKernel::Spherical(k) => {
+                format!("spherical::{}_to_{}", snake(k.kinds[0]), snake(k.kinds[1]))
+            }
+            JointKernel::SphericalMarkerLevel => "spherical::marker_level".to_owned(),
+            JointKernel::Distance(k, _) => {
+                format!("distance::{}_to_{}", snake(k.kinds[0]), snake(k.kinds[1]))
+            }
+        }
+    }
+}
+
+/// The largest number of rows of any joint (the size of per-joint scratch arrays).
+pub const MAX_JOINT_ROWS: usize = 3;
+
+/// A constraint (joint or distance connector) with its generated kernel.
 #[derive(Clone, Debug)]
 pub struct JointTopology {
     pub object: usize,
     pub markers: [usize; 2],
     pub kernel: JointKernel,
+    /// First AE coordinate; the joint owns `rows()` of them.
     pub ae: usize,
-    pub constrained: [bool; 3],
+    /// Per row: constrained (true) or free (`g = λ`); only the first `rows()` entries are used.
+    pub constrained: [bool; MAX_JOINT_ROWS],
     pub active: bool,
+}
+
+impl JointTopology {
+    pub fn rows(&self) -> usize {
+        self.kernel.rows()
+    }
+
+    /// Whether row `k` is an equation of the joint (`false`: `g = λ`).
+    pub fn row_constrained(&self, k: usize) -> bool {
+        self.active && self.constrained[k]
+    }
 }
 
 /// The Euler-parameter constraint of a NodeRigidBodyEP.
@@ -585,7 +636,7 @@ impl Topology {
                     }
                     let kernel = match (markers[idx[0]].kind(), markers[idx[1]].kind()) {
                         (Some(k0), Some(k1)) => match spherical::kernel(k0.index(), k1.index()) {
-                            Some(k) => JointKernel::Pairing(k),
+                            Some(k) => JointKernel::Spherical(k),
                             None => {
                                 return Err(Error::item(
                                     item,
@@ -598,10 +649,10 @@ impl Topology {
                                 ));
                             }
                         },
-                        _ => JointKernel::MarkerLevel,
+                        _ => JointKernel::SphericalMarkerLevel,
                     };
                     let ae = ae_owner.len();
-                    for _ in 0..spherical::ROWS {
+                    for _ in 0..kernel.rows() {
                         ae_owner.push(item.clone());
                     }
                     joints.push(JointTopology {
@@ -610,6 +661,46 @@ impl Topology {
                         kernel,
                         ae,
                         constrained,
+                        active: *active,
+                    });
+                }
+                Object::ConnectorDistance {
+                    markers: m,
+                    distance: d,
+                    active,
+                    ..
+                } => {
+                    let idx = check_position_markers(mbs, &item, *m, &markers)?;
+                    let (Some(k0), Some(k1)) = (markers[idx[0]].kind(), markers[idx[1]].kind())
+                    else {
+                        return Err(Error::item(
+                            item,
+                            "markerNumbers",
+                            "ConnectorDistance supports markers on ground, mass points, rigid bodies and nodes; superelement and kinematic-tree markers are not supported yet",
+                        ));
+                    };
+                    let Some(k) = distance::kernel(k0.index(), k1.index()) else {
+                        return Err(Error::item(
+                            item,
+                            "markerNumbers",
+                            format!(
+                                "both markers lie on ground ({} and {}): a constraint needs at least one marker with coordinates",
+                                k0.name(),
+                                k1.name()
+                            ),
+                        ));
+                    };
+                    let kernel = JointKernel::Distance(k, distance::Parameters { distance: *d });
+                    let ae = ae_owner.len();
+                    for _ in 0..kernel.rows() {
+                        ae_owner.push(item.clone());
+                    }
+                    joints.push(JointTopology {
+                        object: i,
+                        markers: idx,
+                        kernel,
+                        ae,
+                        constrained: [true; MAX_JOINT_ROWS],
                         active: *active,
                     });
                 }

@@ -15,6 +15,21 @@ joint_macros::joint! {
     }
 }
 
+joint_macros::joint! {
+    /// Exudyn's ObjectConnectorDistance: the markers keep the distance `distance`. The velocity
+    /// level is `e·Δv` with `e = Δp/|Δp|`, so the Jacobian (its derivative with respect to the
+    /// marker velocities) is Exudyn's `eᵀ[−Jp0 | Jp1]`. λ > 0 is tension.
+    pub joint Distance {
+        marker m0: Position;
+        marker m1: Position;
+        param distance: scalar;
+        axes [d = 1];
+        position = [norm(m1.position - m0.position) - distance];
+        velocity = [dot(m1.position - m0.position, m1.velocity - m0.velocity)
+            / norm(m1.position - m0.position)];
+    }
+}
+
 /// Kind indices of the compiler's marker kinds (the order of `marker_kinematics::MARKER_KINDS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(usize)]

@@ -474,6 +474,25 @@ impl Simulation {
                     other => return Err(unsupported(item, other)),
                 })
             }
+            Object::ConnectorDistance { markers, .. } => {
+                let j = self
+                    .topology
+                    .joints
+                    .iter()
+                    .find(|j| j.object == object)
+                    .expect("constraint topology");
+                let m0 = MarkerState::new(&self.topology.markers[markers[0].0], &qt, &self.state.v);
+                let m1 = MarkerState::new(&self.topology.markers[markers[1].0], &qt, &self.state.v);
+                let delta = m1.position() - m0.position();
+                // Exudyn: the relative velocity (the joints give marker 0's velocity instead).
+                Ok(match var {
+                    O::Displacement => vec3(delta),
+                    O::Velocity => vec3(m1.velocity() - m0.velocity()),
+                    O::Distance => vec![delta.norm()],
+                    O::Force => vec![self.state.lambda[j.ae]],
+                    other => return Err(unsupported(item, other)),
+                })
+            }
             Object::ConnectorSpringDamper { .. }
             | Object::ConnectorCartesianSpringDamper { .. } => {
                 let c = self

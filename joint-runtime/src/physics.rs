@@ -8,10 +8,10 @@
 use nalgebra::{Matrix3, Vector3};
 
 use crate::assemble::{
-    BodyTopology, ConnectorKind, JointKernel, LoadKind, MarkerModel, ResolvedMarker, Rotation,
-    Topology,
+    BodyTopology, ConnectorKind, JointKernel, LoadKind, MAX_JOINT_ROWS, MarkerModel,
+    ResolvedMarker, Rotation, Topology,
 };
-use crate::kernels::{KinematicsKind, marker_kinematics as mk, spherical};
+use crate::kernels::{KinematicsKind, distance, marker_kinematics as mk, spherical};
 use crate::markers::super_element::SuperElementMarker;
 
 /// Which level the constraints are evaluated at.
@@ -27,6 +27,139 @@ fn v3(a: [f64; 3]) -> Vector3<f64> {
 
 fn m3(a: [[f64; 3]; 3]) -> Matrix3<f64> {
     Matrix3::from_row_slice(a.as_flattened())
+}
+
+/// The marker slices in another joint module's argument type (every generated module has its
+/// own `MarkerArgs`, with the same fields).
+fn distance_args(a: spherical::MarkerArgs<'_>) -> distance::MarkerArgs<'_> {
+    distance::MarkerArgs {
+        parameters: a.parameters,
+        coordinates: a.coordinates,
+        velocities: a.velocities,
+    }
+}
+
+const SIZES_CHECKED: &str = "kernel sizes checked at assemble";
+
+/// A joint's residual rows at `level` into `out` (`rows()` entries), through its generated
+/// kernel.
+fn joint_residual(
+    kernel: &JointKernel,
+    level: ConstraintLevel,
+    m0: &MarkerState,
+    m1: &MarkerState,
+    out: &mut [f64],
+) {
+    use ConstraintLevel::{Position, Velocity};
+    match kernel {
+        JointKernel::Spherical(k) => {
+            let out: &mut [f64; 3] = out.try_into().expect("3 rows");
+            let f = match level {
+                Position => k.position_residual,
+                Velocity => k.velocity_residual,
+            };
+            f(m0.kernel_args(), m1.kernel_args(), out).expect(SIZES_CHECKED);
+        }
+        JointKernel::SphericalMarkerLevel => {
+            let (q0, q1) = (m0.quantities(), m1.quantities());
+            out.copy_from_slice(&match level {
+                Position => spherical::marker_level::position_residual(&q0, &q1),
+                Velocity => spherical::marker_level::velocity_residual(&q0, &q1),
+            });
+        }
+        JointKernel::Distance(k, p) => {
+            let out: &mut [f64; 1] = out.try_into().expect("1 row");
+            let f = match level {
+                Position => k.position_residual,
+                Velocity => k.velocity_residual,
+            };
+            f(
+                p,
+                distance_args(m0.kernel_args()),
+                distance_args(m1.kernel_args()),
+                out,
+            )
+            .expect(SIZES_CHECKED);
+        }
+    }
+}
+
+/// Which second-order kernel [`pairing_second_order`] evaluates.
+#[derive(Clone, Copy)]
+enum PairingBlock {
+    /// C_q, one block per marker (rows × marker columns).
+    Jacobian,
+    /// ∂(C_q v)/∂q, one block per marker.
+    VelocityResidualQ,
+}
+
+/// A pairing kernel's per-marker blocks into `b0`, `b1`; `false` for the marker-level kernel
+/// (which has no such kernel).
+fn pairing_blocks(
+    kernel: &JointKernel,
+    which: PairingBlock,
+    m0: &MarkerState,
+    m1: &MarkerState,
+    b0: &mut [f64],
+    b1: &mut [f64],
+) -> bool {
+    match kernel {
+        JointKernel::Spherical(k) => {
+            let f = match which {
+                PairingBlock::Jacobian => k.jacobian,
+                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
+            };
+            f(m0.kernel_args(), m1.kernel_args(), b0, b1).expect(SIZES_CHECKED);
+            true
+        }
+        JointKernel::Distance(k, p) => {
+            let f = match which {
+                PairingBlock::Jacobian => k.jacobian,
+                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
+            };
+            f(
+                p,
+                distance_args(m0.kernel_args()),
+                distance_args(m1.kernel_args()),
+                b0,
+                b1,
+            )
+            .expect(SIZES_CHECKED);
+            true
+        }
+        JointKernel::SphericalMarkerLevel => false,
+    }
+}
+
+/// ∂(C_qᵀλ)/∂q of a pairing kernel into `block` (square over both markers' columns); `false`
+/// for the marker-level kernel.
+fn pairing_reaction_q(
+    kernel: &JointKernel,
+    lambda: &[f64],
+    m0: &MarkerState,
+    m1: &MarkerState,
+    block: &mut [f64],
+) -> bool {
+    match kernel {
+        JointKernel::Spherical(k) => {
+            let l: &[f64; 3] = lambda.try_into().expect("3 rows");
+            (k.reaction_q)(l, m0.kernel_args(), m1.kernel_args(), block).expect(SIZES_CHECKED);
+            true
+        }
+        JointKernel::Distance(k, p) => {
+            let l: &[f64; 1] = lambda.try_into().expect("1 row");
+            (k.reaction_q)(
+                p,
+                l,
+                distance_args(m0.kernel_args()),
+                distance_args(m1.kernel_args()),
+                block,
+            )
+            .expect(SIZES_CHECKED);
+            true
+        }
+        JointKernel::SphericalMarkerLevel => false,
+    }
 }
 
 /// Kinematics of one marker at a state (`qt` total coordinates, `v` velocities, both global).
@@ -551,8 +684,8 @@ impl Topology {
             }
         });
         for j in &self.joints {
-            for k in 0..3 {
-                if !j.active || !j.constrained[k] {
+            for k in 0..j.rows() {
+                if !j.row_constrained(k) {
                     let r = n2 + j.ae + k;
                     m[r * ld + r] += lambda_factor;
                 }
@@ -1181,36 +1314,16 @@ impl Topology {
             };
         }
         for j in &self.joints {
-            let out: &mut [f64; 3] = (&mut g[j.ae..j.ae + 3]).try_into().expect("3 rows");
+            let n = j.rows();
+            let out = &mut g[j.ae..j.ae + n];
             if !j.active {
-                out.copy_from_slice(&lambda[j.ae..j.ae + 3]);
+                out.copy_from_slice(&lambda[j.ae..j.ae + n]);
                 continue;
             }
             let m0 = MarkerState::new(&self.markers[j.markers[0]], qt, v);
             let m1 = MarkerState::new(&self.markers[j.markers[1]], qt, v);
-            match (&j.kernel, level) {
-                (JointKernel::Pairing(k), ConstraintLevel::Position) => {
-                    (k.position_residual)(m0.kernel_args(), m1.kernel_args(), out)
-                        .expect("kernel sizes checked at assemble");
-                }
-                (JointKernel::Pairing(k), ConstraintLevel::Velocity) => {
-                    (k.velocity_residual)(m0.kernel_args(), m1.kernel_args(), out)
-                        .expect("kernel sizes checked at assemble");
-                }
-                (JointKernel::MarkerLevel, ConstraintLevel::Position) => {
-                    *out = spherical::marker_level::position_residual(
-                        &m0.quantities(),
-                        &m1.quantities(),
-                    );
-                }
-                (JointKernel::MarkerLevel, ConstraintLevel::Velocity) => {
-                    *out = spherical::marker_level::velocity_residual(
-                        &m0.quantities(),
-                        &m1.quantities(),
-                    );
-                }
-            }
-            for k in 0..3 {
+            joint_residual(&j.kernel, level, &m0, &m1, out);
+            for k in 0..n {
                 if !j.constrained[k] {
                     out[k] = lambda[j.ae + k];
                 }
@@ -1242,13 +1355,13 @@ impl Topology {
             // The Jacobian does not depend on velocities: pass the coordinates in their place.
             let m0 = MarkerState::new(mk0, qt, qt);
             let m1 = MarkerState::new(mk1, qt, qt);
-            let (j0, j1) = (&mut scratch.jac_a[..3 * n0], &mut scratch.jac_b[..3 * n1]);
-            match &j.kernel {
-                JointKernel::Pairing(k) => {
-                    (k.jacobian)(m0.kernel_args(), m1.kernel_args(), j0, j1)
-                        .expect("kernel sizes checked at assemble");
-                }
-                JointKernel::MarkerLevel => {
+            let rows = j.rows();
+            let (j0, j1) = (
+                &mut scratch.jac_a[..rows * n0],
+                &mut scratch.jac_b[..rows * n1],
+            );
+            if !pairing_blocks(&j.kernel, PairingBlock::Jacobian, &m0, &m1, j0, j1) {
+                {
                     // C_q,i = ∂r/∂v_i · J_pos,i + ∂r/∂ω_i · J_rot,i
                     let ml = spherical::marker_level::jacobian(&m0.quantities(), &m1.quantities());
                     for (i, (ms, out, n)) in [(&m0, &mut *j0, n0), (&m1, &mut *j1, n1)]
@@ -1282,7 +1395,7 @@ impl Topology {
                     }
                 }
             }
-            for k in 0..3 {
+            for k in 0..rows {
                 if !j.constrained[k] {
                     continue;
                 }
@@ -1320,15 +1433,19 @@ impl Topology {
             }
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
-            let mut row = [0.0; 3];
+            let rows = j.rows();
+            let mut row_buffer = [0.0; MAX_JOINT_ROWS];
+            let row = &mut row_buffer[..rows];
+            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+            let m0 = MarkerState::new(mk0, qt, v);
+            let m1 = MarkerState::new(mk1, qt, v);
+            let (b0, b1) = (
+                &mut scratch.jac_a[..rows * n0],
+                &mut scratch.jac_b[..rows * n1],
+            );
             match &j.kernel {
-                JointKernel::Pairing(k) => {
-                    let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
-                    let m0 = MarkerState::new(mk0, qt, v);
-                    let m1 = MarkerState::new(mk1, qt, v);
-                    let (b0, b1) = (&mut scratch.jac_a[..3 * n0], &mut scratch.jac_b[..3 * n1]);
-                    (k.velocity_residual_q)(m0.kernel_args(), m1.kernel_args(), b0, b1)
-                        .expect("kernel sizes checked at assemble");
+                JointKernel::Spherical(_) | JointKernel::Distance(..) => {
+                    pairing_blocks(&j.kernel, PairingBlock::VelocityResidualQ, &m0, &m1, b0, b1);
                     for (r, x) in row.iter_mut().enumerate() {
                         let a: f64 = mk0
                             .columns
@@ -1345,7 +1462,7 @@ impl Topology {
                         *x = -(a + b);
                     }
                 }
-                JointKernel::MarkerLevel => {
+                JointKernel::SphericalMarkerLevel => {
                     let level = |q: &[f64]| {
                         let m0 = MarkerState::new(mk0, q, v);
                         let m1 = MarkerState::new(mk1, q, v);
@@ -1370,7 +1487,7 @@ impl Topology {
                     }
                 }
             }
-            for k in 0..3 {
+            for k in 0..rows {
                 if j.constrained[k] {
                     c[j.ae + k] = row[k];
                 }
@@ -1397,14 +1514,12 @@ impl Topology {
             }
         }
         for j in &self.joints {
-            let JointKernel::Pairing(k) = &j.kernel else {
-                continue;
-            };
             if !j.active {
                 continue;
             }
-            let mut l = [0.0; 3];
-            for r in 0..3 {
+            let rows = j.rows();
+            let mut l = [0.0; MAX_JOINT_ROWS];
+            for r in 0..rows {
                 if j.constrained[r] {
                     l[r] = lambda[j.ae + r];
                 }
@@ -1415,8 +1530,9 @@ impl Topology {
             let m0 = MarkerState::new(mk0, qt, qt);
             let m1 = MarkerState::new(mk1, qt, qt);
             let block = &mut scratch.block[..n * n];
-            (k.reaction_q)(&l, m0.kernel_args(), m1.kernel_args(), block)
-                .expect("kernel sizes checked at assemble");
+            if !pairing_reaction_q(&j.kernel, &l[..rows], &m0, &m1, block) {
+                continue;
+            }
             let cols = || mk0.columns.iter().chain(&mk1.columns);
             for (r, &gr) in cols().enumerate() {
                 for (c, &gc) in cols().enumerate() {
@@ -1430,8 +1546,8 @@ impl Topology {
     pub fn constraint_lambda_diagonal(&self, d: &mut [f64]) {
         d.fill(0.0);
         for j in &self.joints {
-            for k in 0..3 {
-                if !j.active || !j.constrained[k] {
+            for k in 0..j.rows() {
+                if !j.row_constrained(k) {
                     d[j.ae + k] = 1.0;
                 }
             }

@@ -97,7 +97,7 @@ impl Simulation {
                 .topology
                 .joints
                 .iter()
-                .find(|j| k >= j.ae && k < j.ae + 3)
+                .find(|j| k >= j.ae && k < j.ae + j.rows())
             {
                 for &m in &j.markers {
                     bodies.push(format!("{}", self.mbs.marker_ref(m)));

@@ -63,13 +63,7 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
     let free: usize = topo
         .joints
         .iter()
-        .map(|j| {
-            if j.active {
-                j.constrained.iter().filter(|c| !**c).count()
-            } else {
-                3
-            }
-        })
+        .map(|j| (0..j.rows()).filter(|&k| !j.row_constrained(k)).count())
         .sum();
     let _ = writeln!(
         s,
@@ -77,7 +71,7 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
         topo.n_ode2,
         topo.n_ae,
         topo.ep_constraints.len(),
-        3 * topo.joints.len(),
+        topo.joints.iter().map(|j| j.rows()).sum::<usize>(),
         free
     );
     let settings = &model.settings;
@@ -118,12 +112,7 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
     }
     let mut kernels: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for j in &topo.joints {
-        let name = match &j.kernel {
-            crate::assemble::JointKernel::Pairing(k) => {
-                format!("spherical::{}_to_{}", snake(k.kinds[0]), snake(k.kinds[1]))
-            }
-            crate::assemble::JointKernel::MarkerLevel => "spherical::marker_level".to_owned(),
-        };
+        let name = j.kernel.name();
         kernels.entry(name).or_default().push(j.object);
     }
     if kernels.is_empty() {

@@ -166,6 +166,13 @@ pub enum Object {
         active: bool,
         visualization: JointSphericalVisualization,
     },
+    /// ObjectConnectorDistance: the markers keep `distance` (> 0) between them.
+    ConnectorDistance {
+        name: String,
+        markers: [MarkerIndex; 2],
+        distance: f64,
+        active: bool,
+    },
 }
 
 impl Object {
@@ -177,6 +184,7 @@ impl Object {
             Object::ConnectorSpringDamper { .. } => "ConnectorSpringDamper",
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
             Object::JointSpherical { .. } => "JointSpherical",
+            Object::ConnectorDistance { .. } => "ConnectorDistance",
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
             Object::KinematicTree { .. } => "KinematicTree",
@@ -191,6 +199,7 @@ impl Object {
             | Object::ConnectorSpringDamper { name, .. }
             | Object::ConnectorCartesianSpringDamper { name, .. }
             | Object::JointSpherical { name, .. }
+            | Object::ConnectorDistance { name, .. }
             | Object::GenericODE2 { name, .. }
             | Object::FFRFreducedOrder { name, .. }
             | Object::KinematicTree { name, .. } => name,
@@ -216,7 +225,8 @@ impl Object {
         match self {
             Object::ConnectorSpringDamper { markers, .. }
             | Object::ConnectorCartesianSpringDamper { markers, .. }
-            | Object::JointSpherical { markers, .. } => Some(*markers),
+            | Object::JointSpherical { markers, .. }
+            | Object::ConnectorDistance { markers, .. } => Some(*markers),
             _ => None,
         }
     }

@@ -76,6 +76,14 @@ impl List {
                     &["JointSpherical", "ObjectJointSpherical", "SphericalJoint"],
                 ),
                 (
+                    "ConnectorDistance",
+                    &[
+                        "ConnectorDistance",
+                        "ObjectConnectorDistance",
+                        "DistanceConstraint",
+                    ],
+                ),
+                (
                     "ConnectorSpringDamper",
                     &[
                         "ConnectorSpringDamper",
@@ -411,6 +419,28 @@ pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
                     joint_radius: d.f64_or("VjointRadius", defaults.joint_radius)?,
                     color: d.vec_or("Vcolor", defaults.color)?,
                 },
+            }
+        }
+        "ConnectorDistance" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            // Exudyn has no usable default: its placeholder 0 is rejected at creation.
+            let distance = d.opt_f64("distance")?.ok_or_else(|| {
+                d.err(
+                    "distance",
+                    "required: the distance between the markers (> 0)",
+                )
+            })?;
+            if !(distance.is_finite() && distance > 0.0) {
+                return Err(d.err(
+                    "distance",
+                    format!("expected a finite distance > 0, found {distance}"),
+                ));
+            }
+            Object::ConnectorDistance {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                distance,
+                active: d.bool_or("activeConnector", true)?,
             }
         }
         "ConnectorSpringDamper" => {
