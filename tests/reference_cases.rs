@@ -616,3 +616,45 @@ fn own_joint_distance_rigid_bodies() {
 fn own_joint_distance_node_markers_inactive() {
     run_case_in(OWN_CASES, "joint_distance_node_markers_inactive");
 }
+
+// --- JointRevoluteZ and JointPrismaticX: the generated `revolute_z` and `prismatic_x` joints
+
+#[test]
+fn own_joint_revolute_pendulum_ep() {
+    run_case_in(OWN_CASES, "joint_revolute_pendulum_ep");
+}
+
+#[test]
+fn own_joint_revolute_chain_rxyz() {
+    run_case_in(OWN_CASES, "joint_revolute_chain_rxyz");
+}
+
+#[test]
+fn own_joint_revolute_node_rigid_torque() {
+    run_case_in(OWN_CASES, "joint_revolute_node_rigid_torque");
+}
+
+#[test]
+fn own_joint_prismatic_slider_ep() {
+    run_case_in(OWN_CASES, "joint_prismatic_slider_ep");
+}
+
+#[test]
+fn own_joint_prismatic_on_pendulum() {
+    run_case_in(OWN_CASES, "joint_prismatic_on_pendulum");
+}
+
+#[test]
+fn own_joint_prismatic_static_spring() {
+    run_case_in(OWN_CASES, "joint_prismatic_static_spring");
+}
+
+#[test]
+fn own_joint_prismatic_rotation_marker() {
+    run_case_in(OWN_CASES, "joint_prismatic_rotation_marker");
+}
+
+#[test]
+fn own_joint_mixed_slider_crank() {
+    run_case_in(OWN_CASES, "joint_mixed_slider_crank");
+}

@@ -5,8 +5,8 @@
 use nalgebra::{DMatrix, Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
-use crate::items::{Load, Marker, MatrixContainer, Node, Object};
-use crate::kernels::{KinematicsKind, distance, spherical};
+use crate::items::{Load, Marker, MatrixContainer, Node, Object, RigidJointType};
+use crate::kernels::{KinematicsKind, distance, prismatic_x, revolute_z, spherical};
 use crate::markers::kinematic_tree::KinematicTreeMarker;
 use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};
 use crate::system::MultibodySystem;
@@ -154,6 +154,10 @@ pub enum JointKernel {
     SphericalMarkerLevel,
     /// ConnectorDistance: the specialized kernel of the two markers' kinds, and the distance.
     Distance(distance::PairingKernel, distance::Parameters),
+    /// JointRevoluteZ: the kernel of the two rigid markers' kinds, and rotationMarker0/1.
+    RevoluteZ(revolute_z::PairingKernel, revolute_z::Parameters),
+    /// JointPrismaticX: the kernel of the two rigid markers' kinds, and rotationMarker0/1.
+    PrismaticX(prismatic_x::PairingKernel, prismatic_x::Parameters),
 }
 
 impl JointKernel {
@@ -162,6 +166,8 @@ impl JointKernel {
         match self {
             JointKernel::Spherical(_) | JointKernel::SphericalMarkerLevel => spherical::ROWS,
             JointKernel::Distance(..) => distance::ROWS,
+            JointKernel::RevoluteZ(..) => revolute_z::ROWS,
+            JointKernel::PrismaticX(..) => prismatic_x::ROWS,
         }
     }
 
@@ -185,12 +191,22 @@ impl JointKernel {
             JointKernel::Distance(k, _) => {
                 format!("distance::{}_to_{}", snake(k.kinds[0]), snake(k.kinds[1]))
             }
+            JointKernel::RevoluteZ(k, _) => {
+                format!("revolute_z::{}_to_{}", snake(k.kinds[0]), snake(k.kinds[1]))
+            }
+            JointKernel::PrismaticX(k, _) => {
+                format!(
+                    "prismatic_x::{}_to_{}",
+                    snake(k.kinds[0]),
+                    snake(k.kinds[1])
+                )
+            }
         }
     }
 }
 
 /// The largest number of rows of any joint (the size of per-joint scratch arrays).
-pub const MAX_JOINT_ROWS: usize = 3;
+pub const MAX_JOINT_ROWS: usize = 6;
 
 /// A constraint (joint or distance connector) with its generated kernel.
 #[derive(Clone, Debug)]
@@ -611,7 +627,7 @@ impl Topology {
                     ..
                 } => {
                     let idx = check_position_markers(mbs, &item, *m, &markers)?;
-                    let mut constrained = [true; 3];
+                    let mut constrained = [true; MAX_JOINT_ROWS];
                     for (k, &a) in constrained_axes.iter().enumerate() {
                         constrained[k] = match a {
                             0 => false,
@@ -661,6 +677,88 @@ impl Topology {
                         kernel,
                         ae,
                         constrained,
+                        active: *active,
+                    });
+                }
+                Object::RigidJoint {
+                    joint,
+                    markers: m,
+                    rotation_markers,
+                    active,
+                    ..
+                } => {
+                    let idx = check_position_markers(mbs, &item, *m, &markers)?;
+                    for (k, &mi) in idx.iter().enumerate() {
+                        if !markers[mi].provides_orientation {
+                            return Err(Error::item(
+                                item,
+                                "markerNumbers",
+                                format!(
+                                    "marker {mi} (markerNumbers[{k}]) is a {}, which gives no orientation; a {} needs BodyRigid or NodeRigid markers",
+                                    mbs.markers[mi].type_name(),
+                                    joint.type_name()
+                                ),
+                            ));
+                        }
+                    }
+                    for (k, r) in rotation_markers.iter().enumerate() {
+                        finite(
+                            &item,
+                            ["rotationMarker0", "rotationMarker1"][k],
+                            r.as_flattened(),
+                        )?;
+                    }
+                    let (Some(k0), Some(k1)) = (markers[idx[0]].kind(), markers[idx[1]].kind())
+                    else {
+                        return Err(Error::item(
+                            item,
+                            "markerNumbers",
+                            format!(
+                                "{} supports markers on ground, rigid bodies and rigid nodes; superelement and kinematic-tree markers are not supported yet",
+                                joint.type_name()
+                            ),
+                        ));
+                    };
+                    let both_on_ground = || {
+                        Error::item(
+                            item.clone(),
+                            "markerNumbers",
+                            format!(
+                                "both markers lie on ground ({} and {}): a joint needs at least one marker with coordinates",
+                                k0.name(),
+                                k1.name()
+                            ),
+                        )
+                    };
+                    let [r0, r1] = *rotation_markers;
+                    let kernel = match joint {
+                        RigidJointType::RevoluteZ => JointKernel::RevoluteZ(
+                            revolute_z::kernel(k0.index(), k1.index())
+                                .ok_or_else(both_on_ground)?,
+                            revolute_z::Parameters {
+                                rotation_marker0: r0,
+                                rotation_marker1: r1,
+                            },
+                        ),
+                        RigidJointType::PrismaticX => JointKernel::PrismaticX(
+                            prismatic_x::kernel(k0.index(), k1.index())
+                                .ok_or_else(both_on_ground)?,
+                            prismatic_x::Parameters {
+                                rotation_marker0: r0,
+                                rotation_marker1: r1,
+                            },
+                        ),
+                    };
+                    let ae = ae_owner.len();
+                    for _ in 0..kernel.rows() {
+                        ae_owner.push(item.clone());
+                    }
+                    joints.push(JointTopology {
+                        object: i,
+                        markers: idx,
+                        kernel,
+                        ae,
+                        constrained: [true; MAX_JOINT_ROWS],
                         active: *active,
                     });
                 }

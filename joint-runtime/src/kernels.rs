@@ -30,6 +30,69 @@ joint_macros::joint! {
     }
 }
 
+joint_macros::joint! {
+    /// Exudyn's ObjectJointRevoluteZ: the markers' positions coincide (global rows) and the
+    /// joint frames' axes stay perpendicular, `t_z0·t_x1 = t_z0·t_y1 = 0`, so that J1 turns about
+    /// `t_z0` only. Joint frames are `A_Ji = A_i·rotationMarker_i`, `t_ki` their columns; the
+    /// velocity level differentiates the columns as Exudyn does, `ṫ = A·(ω̄ × R e_k)`, so the
+    /// Jacobian (its derivative with respect to the marker velocities) is Exudyn's.
+    pub joint RevoluteZ {
+        marker m0: Rigid;
+        marker m1: Rigid;
+        param rotation_marker0: matrix;
+        param rotation_marker1: matrix;
+        axes [x = 1, y = 1, z = 1, rx = 1, ry = 1];
+        position = [
+            (m1.position - m0.position)[0],
+            (m1.position - m0.position)[1],
+            (m1.position - m0.position)[2],
+            dot(transpose(m0.rotation * rotation_marker0)[2], transpose(m1.rotation * rotation_marker1)[0]),
+            dot(transpose(m0.rotation * rotation_marker0)[2], transpose(m1.rotation * rotation_marker1)[1])
+        ];
+        velocity = [
+            (m1.velocity - m0.velocity)[0],
+            (m1.velocity - m0.velocity)[1],
+            (m1.velocity - m0.velocity)[2],
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[2]), transpose(m1.rotation * rotation_marker1)[0])
+            + dot(transpose(m0.rotation * rotation_marker0)[2], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[0])),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[2]), transpose(m1.rotation * rotation_marker1)[1])
+            + dot(transpose(m0.rotation * rotation_marker0)[2], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[1]))
+        ];
+    }
+}
+
+joint_macros::joint! {
+    /// Exudyn's ObjectJointPrismaticX: J1 slides along `t_x0` without turning. Translation rows
+    /// are local to J0 (`t_y0·Δp`, `t_z0·Δp`, their velocity level with the frame's turning
+    /// `ṫ_k0·Δp`); rotation rows `t_z0·t_y1`, `t_z0·t_x1`, `t_x0·t_y1`, in Exudyn's order.
+    pub joint PrismaticX {
+        marker m0: Rigid;
+        marker m1: Rigid;
+        param rotation_marker0: matrix;
+        param rotation_marker1: matrix;
+        axes [y = 1, z = 1, rx = 1, ry = 1, rz = 1];
+        position = [
+            dot(transpose(m0.rotation * rotation_marker0)[1], m1.position - m0.position),
+            dot(transpose(m0.rotation * rotation_marker0)[2], m1.position - m0.position),
+            dot(transpose(m0.rotation * rotation_marker0)[2], transpose(m1.rotation * rotation_marker1)[1]),
+            dot(transpose(m0.rotation * rotation_marker0)[2], transpose(m1.rotation * rotation_marker1)[0]),
+            dot(transpose(m0.rotation * rotation_marker0)[0], transpose(m1.rotation * rotation_marker1)[1])
+        ];
+        velocity = [
+            dot(transpose(m0.rotation * rotation_marker0)[1], m1.velocity - m0.velocity)
+            + dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[1]), m1.position - m0.position),
+            dot(transpose(m0.rotation * rotation_marker0)[2], m1.velocity - m0.velocity)
+            + dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[2]), m1.position - m0.position),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[2]), transpose(m1.rotation * rotation_marker1)[1])
+            + dot(transpose(m0.rotation * rotation_marker0)[2], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[1])),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[2]), transpose(m1.rotation * rotation_marker1)[0])
+            + dot(transpose(m0.rotation * rotation_marker0)[2], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[0])),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[0]), transpose(m1.rotation * rotation_marker1)[1])
+            + dot(transpose(m0.rotation * rotation_marker0)[0], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[1]))
+        ];
+    }
+}
+
 /// Kind indices of the compiler's marker kinds (the order of `marker_kinematics::MARKER_KINDS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(usize)]

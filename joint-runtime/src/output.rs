@@ -24,10 +24,14 @@ pub enum OutputVariable {
     Force,
     ForceLocal,
     Distance,
+    DisplacementLocal,
+    TorqueLocal,
+    HomogeneousTransformation,
+    HomogeneousTransformationLocal,
 }
 
 impl OutputVariable {
-    pub const ALL: [OutputVariable; 19] = [
+    pub const ALL: [OutputVariable; 23] = [
         OutputVariable::Position,
         OutputVariable::Displacement,
         OutputVariable::Velocity,
@@ -47,6 +51,10 @@ impl OutputVariable {
         OutputVariable::Force,
         OutputVariable::ForceLocal,
         OutputVariable::Distance,
+        OutputVariable::DisplacementLocal,
+        OutputVariable::TorqueLocal,
+        OutputVariable::HomogeneousTransformation,
+        OutputVariable::HomogeneousTransformationLocal,
     ];
 
     /// Exudyn's member name.
@@ -71,6 +79,10 @@ impl OutputVariable {
             OutputVariable::Force => "Force",
             OutputVariable::ForceLocal => "ForceLocal",
             OutputVariable::Distance => "Distance",
+            OutputVariable::DisplacementLocal => "DisplacementLocal",
+            OutputVariable::TorqueLocal => "TorqueLocal",
+            OutputVariable::HomogeneousTransformation => "HomogeneousTransformation",
+            OutputVariable::HomogeneousTransformationLocal => "HomogeneousTransformationLocal",
         }
     }
 }
@@ -98,7 +110,7 @@ use nalgebra::{Matrix3, Vector3};
 
 use crate::assemble::{MarkerModel, ResolvedMarker};
 use crate::error::{Error, ItemRef, Result};
-use crate::items::{Node, Object, SensorTarget};
+use crate::items::{Node, Object, RigidJointType, SensorTarget};
 use crate::kernels::KinematicsKind;
 use crate::physics::{ConnectorForce, MarkerState};
 use crate::simulation::Simulation;
@@ -471,6 +483,64 @@ impl Simulation {
                     O::Velocity => vec3(m0.velocity()),
                     O::Displacement => vec3(m1.position() - m0.position()),
                     O::Force => self.state.lambda[j.ae..j.ae + 3].to_vec(),
+                    other => return Err(unsupported(item, other)),
+                })
+            }
+            Object::RigidJoint {
+                joint,
+                markers,
+                rotation_markers,
+                ..
+            } => {
+                let j = self
+                    .topology
+                    .joints
+                    .iter()
+                    .find(|j| j.object == object)
+                    .expect("joint topology");
+                let m0 = MarkerState::new(&self.topology.markers[markers[0].0], &qt, &self.state.v);
+                let m1 = MarkerState::new(&self.topology.markers[markers[1].0], &qt, &self.state.v);
+                let (a0, a1) = (m0.rotation(), m1.rotation());
+                // joint frames A_Ji = A_i·rotationMarker_i
+                let aj0 = a0 * Matrix3::from_row_slice(rotation_markers[0].as_flattened());
+                let aj1 = a1 * Matrix3::from_row_slice(rotation_markers[1].as_flattened());
+                let delta = m1.position() - m0.position();
+                let l = &self.state.lambda[j.ae..j.ae + j.rows()];
+                let homogeneous = |r: Matrix3<f64>, p: Vector3<f64>| {
+                    let mut h = Vec::with_capacity(16);
+                    for row in 0..3 {
+                        h.extend((0..3).map(|c| r[(row, c)]));
+                        h.push(p[row]);
+                    }
+                    h.extend([0.0, 0.0, 0.0, 1.0]);
+                    h
+                };
+                Ok(match var {
+                    O::Position => vec3(m0.position()),
+                    O::Velocity => vec3(m0.velocity()),
+                    O::DisplacementLocal => vec3(aj0.transpose() * delta),
+                    // Exudyn leaves out the frame's turning here
+                    O::VelocityLocal => vec3(aj0.transpose() * (m1.velocity() - m0.velocity())),
+                    O::Rotation => rotation_matrix_to_rot_xyz(&(aj0.transpose() * aj1)).to_vec(),
+                    O::AngularVelocityLocal => vec3(
+                        aj0.transpose()
+                            * (a1 * m1.angular_velocity_local() - a0 * m0.angular_velocity_local()),
+                    ),
+                    // the raw multipliers, as Exudyn reports them
+                    O::ForceLocal => match joint {
+                        RigidJointType::RevoluteZ => {
+                            vec3(aj0.transpose() * Vector3::new(l[0], l[1], l[2]))
+                        }
+                        RigidJointType::PrismaticX => vec![0.0, l[0], l[1]],
+                    },
+                    O::TorqueLocal => match joint {
+                        RigidJointType::RevoluteZ => vec![l[3], l[4], 0.0],
+                        RigidJointType::PrismaticX => vec![l[2], l[3], l[4]],
+                    },
+                    O::HomogeneousTransformation => homogeneous(aj0, m0.position()),
+                    O::HomogeneousTransformationLocal => {
+                        homogeneous(aj0.transpose() * aj1, aj0.transpose() * delta)
+                    }
                     other => return Err(unsupported(item, other)),
                 })
             }

@@ -11,7 +11,9 @@ use crate::assemble::{
     BodyTopology, ConnectorKind, JointKernel, LoadKind, MAX_JOINT_ROWS, MarkerModel,
     ResolvedMarker, Rotation, Topology,
 };
-use crate::kernels::{KinematicsKind, distance, marker_kinematics as mk, spherical};
+use crate::kernels::{
+    KinematicsKind, distance, marker_kinematics as mk, prismatic_x, revolute_z, spherical,
+};
 use crate::markers::super_element::SuperElementMarker;
 
 /// Which level the constraints are evaluated at.
@@ -31,12 +33,29 @@ fn m3(a: [[f64; 3]; 3]) -> Matrix3<f64> {
 
 /// The marker slices in another joint module's argument type (every generated module has its
 /// own `MarkerArgs`, with the same fields).
-fn distance_args(a: spherical::MarkerArgs<'_>) -> distance::MarkerArgs<'_> {
-    distance::MarkerArgs {
-        parameters: a.parameters,
-        coordinates: a.coordinates,
-        velocities: a.velocities,
-    }
+macro_rules! marker_args {
+    ($module:ident, $state:expr) => {{
+        let a = $state.kernel_args();
+        $module::MarkerArgs {
+            parameters: a.parameters,
+            coordinates: a.coordinates,
+            velocities: a.velocities,
+        }
+    }};
+}
+
+/// Call `$f` of a joint with run-time parameters `$p`, rows `$rows`, on two marker states.
+macro_rules! call_residual {
+    ($module:ident, $f:expr, $p:expr, $m0:expr, $m1:expr, $out:expr) => {{
+        let out: &mut [f64; $module::ROWS] = $out.try_into().expect("row count");
+        ($f)(
+            $p,
+            marker_args!($module, $m0),
+            marker_args!($module, $m1),
+            out,
+        )
+        .expect(SIZES_CHECKED);
+    }};
 }
 
 const SIZES_CHECKED: &str = "kernel sizes checked at assemble";
@@ -68,18 +87,25 @@ fn joint_residual(
             });
         }
         JointKernel::Distance(k, p) => {
-            let out: &mut [f64; 1] = out.try_into().expect("1 row");
             let f = match level {
                 Position => k.position_residual,
                 Velocity => k.velocity_residual,
             };
-            f(
-                p,
-                distance_args(m0.kernel_args()),
-                distance_args(m1.kernel_args()),
-                out,
-            )
-            .expect(SIZES_CHECKED);
+            call_residual!(distance, f, p, m0, m1, out);
+        }
+        JointKernel::RevoluteZ(k, p) => {
+            let f = match level {
+                Position => k.position_residual,
+                Velocity => k.velocity_residual,
+            };
+            call_residual!(revolute_z, f, p, m0, m1, out);
+        }
+        JointKernel::PrismaticX(k, p) => {
+            let f = match level {
+                Position => k.position_residual,
+                Velocity => k.velocity_residual,
+            };
+            call_residual!(prismatic_x, f, p, m0, m1, out);
         }
     }
 }
@@ -119,8 +145,38 @@ fn pairing_blocks(
             };
             f(
                 p,
-                distance_args(m0.kernel_args()),
-                distance_args(m1.kernel_args()),
+                marker_args!(distance, m0),
+                marker_args!(distance, m1),
+                b0,
+                b1,
+            )
+            .expect(SIZES_CHECKED);
+            true
+        }
+        JointKernel::RevoluteZ(k, p) => {
+            let f = match which {
+                PairingBlock::Jacobian => k.jacobian,
+                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
+            };
+            f(
+                p,
+                marker_args!(revolute_z, m0),
+                marker_args!(revolute_z, m1),
+                b0,
+                b1,
+            )
+            .expect(SIZES_CHECKED);
+            true
+        }
+        JointKernel::PrismaticX(k, p) => {
+            let f = match which {
+                PairingBlock::Jacobian => k.jacobian,
+                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
+            };
+            f(
+                p,
+                marker_args!(prismatic_x, m0),
+                marker_args!(prismatic_x, m1),
                 b0,
                 b1,
             )
@@ -147,12 +203,36 @@ fn pairing_reaction_q(
             true
         }
         JointKernel::Distance(k, p) => {
-            let l: &[f64; 1] = lambda.try_into().expect("1 row");
+            let l: &[f64; distance::ROWS] = lambda.try_into().expect("row count");
             (k.reaction_q)(
                 p,
                 l,
-                distance_args(m0.kernel_args()),
-                distance_args(m1.kernel_args()),
+                marker_args!(distance, m0),
+                marker_args!(distance, m1),
+                block,
+            )
+            .expect(SIZES_CHECKED);
+            true
+        }
+        JointKernel::RevoluteZ(k, p) => {
+            let l: &[f64; revolute_z::ROWS] = lambda.try_into().expect("row count");
+            (k.reaction_q)(
+                p,
+                l,
+                marker_args!(revolute_z, m0),
+                marker_args!(revolute_z, m1),
+                block,
+            )
+            .expect(SIZES_CHECKED);
+            true
+        }
+        JointKernel::PrismaticX(k, p) => {
+            let l: &[f64; prismatic_x::ROWS] = lambda.try_into().expect("row count");
+            (k.reaction_q)(
+                p,
+                l,
+                marker_args!(prismatic_x, m0),
+                marker_args!(prismatic_x, m1),
                 block,
             )
             .expect(SIZES_CHECKED);
@@ -512,8 +592,8 @@ impl Scratch {
     pub fn with_size(n: usize) -> Self {
         let n = n.max(7);
         Scratch {
-            jac_a: vec![0.0; 3 * n],
-            jac_b: vec![0.0; 3 * n],
+            jac_a: vec![0.0; MAX_JOINT_ROWS * n],
+            jac_b: vec![0.0; MAX_JOINT_ROWS * n],
             jac_c: vec![0.0; 3 * n],
             jac_d: vec![0.0; 3 * n],
             block: vec![0.0; n * n],
@@ -1444,7 +1524,10 @@ impl Topology {
                 &mut scratch.jac_b[..rows * n1],
             );
             match &j.kernel {
-                JointKernel::Spherical(_) | JointKernel::Distance(..) => {
+                JointKernel::Spherical(_)
+                | JointKernel::Distance(..)
+                | JointKernel::RevoluteZ(..)
+                | JointKernel::PrismaticX(..) => {
                     pairing_blocks(&j.kernel, PairingBlock::VelocityResidualQ, &m0, &m1, b0, b1);
                     for (r, x) in row.iter_mut().enumerate() {
                         let a: f64 = mk0

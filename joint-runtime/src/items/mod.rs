@@ -11,7 +11,9 @@ pub use load::Load;
 pub use marker::Marker;
 pub use matrix::MatrixContainer;
 pub use node::Node;
-pub use object::{FfrfParameters, JointSphericalVisualization, KinematicTreeParameters, Object};
+pub use object::{
+    FfrfParameters, JointSphericalVisualization, KinematicTreeParameters, Object, RigidJointType,
+};
 pub use sensor::{Sensor, SensorTarget};
 
 macro_rules! index_type {

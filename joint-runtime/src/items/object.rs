@@ -95,6 +95,24 @@ impl Default for JointSphericalVisualization {
     }
 }
 
+/// Which joint between two rigid markers an [`Object::RigidJoint`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RigidJointType {
+    /// ObjectJointRevoluteZ: free rotation about the z axis of marker 0's joint frame.
+    RevoluteZ,
+    /// ObjectJointPrismaticX: free sliding along the x axis of marker 0's joint frame.
+    PrismaticX,
+}
+
+impl RigidJointType {
+    pub fn type_name(self) -> &'static str {
+        match self {
+            RigidJointType::RevoluteZ => "JointRevoluteZ",
+            RigidJointType::PrismaticX => "JointPrismaticX",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Object {
     Ground {
@@ -166,6 +184,16 @@ pub enum Object {
         active: bool,
         visualization: JointSphericalVisualization,
     },
+    /// ObjectJointRevoluteZ or ObjectJointPrismaticX: joints between two rigid markers, with the
+    /// (deprecated) extra marker-frame rotations `rotationMarker0/1`.
+    RigidJoint {
+        joint: RigidJointType,
+        name: String,
+        markers: [MarkerIndex; 2],
+        /// rotationMarker0, rotationMarker1 (row-major).
+        rotation_markers: [[[f64; 3]; 3]; 2],
+        active: bool,
+    },
     /// ObjectConnectorDistance: the markers keep `distance` (> 0) between them.
     ConnectorDistance {
         name: String,
@@ -185,6 +213,7 @@ impl Object {
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
             Object::JointSpherical { .. } => "JointSpherical",
             Object::ConnectorDistance { .. } => "ConnectorDistance",
+            Object::RigidJoint { joint, .. } => joint.type_name(),
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
             Object::KinematicTree { .. } => "KinematicTree",
@@ -200,6 +229,7 @@ impl Object {
             | Object::ConnectorCartesianSpringDamper { name, .. }
             | Object::JointSpherical { name, .. }
             | Object::ConnectorDistance { name, .. }
+            | Object::RigidJoint { name, .. }
             | Object::GenericODE2 { name, .. }
             | Object::FFRFreducedOrder { name, .. }
             | Object::KinematicTree { name, .. } => name,
@@ -226,7 +256,8 @@ impl Object {
             Object::ConnectorSpringDamper { markers, .. }
             | Object::ConnectorCartesianSpringDamper { markers, .. }
             | Object::JointSpherical { markers, .. }
-            | Object::ConnectorDistance { markers, .. } => Some(*markers),
+            | Object::ConnectorDistance { markers, .. }
+            | Object::RigidJoint { markers, .. } => Some(*markers),
             _ => None,
         }
     }

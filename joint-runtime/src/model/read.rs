@@ -6,7 +6,7 @@ use super::fields::{Dict, Owner, describe};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{
     JointSphericalVisualization, Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object,
-    ObjectIndex, Sensor, SensorTarget,
+    ObjectIndex, RigidJointType, Sensor, SensorTarget,
 };
 use crate::output::OutputVariable;
 
@@ -74,6 +74,18 @@ impl List {
                 (
                     "JointSpherical",
                     &["JointSpherical", "ObjectJointSpherical", "SphericalJoint"],
+                ),
+                (
+                    "JointRevoluteZ",
+                    &["JointRevoluteZ", "ObjectJointRevoluteZ", "RevoluteJointZ"],
+                ),
+                (
+                    "JointPrismaticX",
+                    &[
+                        "JointPrismaticX",
+                        "ObjectJointPrismaticX",
+                        "PrismaticJointX",
+                    ],
                 ),
                 (
                     "ConnectorDistance",
@@ -419,6 +431,25 @@ pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
                     joint_radius: d.f64_or("VjointRadius", defaults.joint_radius)?,
                     color: d.vec_or("Vcolor", defaults.color)?,
                 },
+            }
+        }
+        "JointRevoluteZ" | "JointPrismaticX" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            Object::RigidJoint {
+                joint: if t == "JointRevoluteZ" {
+                    RigidJointType::RevoluteZ
+                } else {
+                    RigidJointType::PrismaticX
+                },
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                rotation_markers: [
+                    d.opt_matrix::<3, 3>("rotationMarker0")?
+                        .unwrap_or(IDENTITY3),
+                    d.opt_matrix::<3, 3>("rotationMarker1")?
+                        .unwrap_or(IDENTITY3),
+                ],
+                active: d.bool_or("activeConnector", true)?,
             }
         }
         "ConnectorDistance" => {
