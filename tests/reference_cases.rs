@@ -23,6 +23,8 @@ const TOL_SENSOR_FORCE: f64 = 1e-4;
 /// Collects mismatches and the largest scaled error per quantity.
 struct Comparison {
     case: &'static str,
+    /// Tolerance of the λ-derived sensors (Force, ForceLocal, TorqueLocal).
+    lambda_tol: f64,
     failures: Vec<String>,
     /// (quantity, largest |x − ref| / max(1, |ref|), where).
     largest: Vec<(&'static str, f64, String)>,
@@ -32,6 +34,7 @@ impl Comparison {
     fn new(case: &'static str) -> Self {
         Comparison {
             case,
+            lambda_tol: f64::NAN,
             failures: Vec::new(),
             largest: Vec::new(),
         }
@@ -105,10 +108,17 @@ impl Comparison {
                     o["outputVariableType"], r["outputVariableType"]
                 ));
             }
+            let from_lambda = matches!(output, "Force" | "ForceLocal" | "TorqueLocal");
             let tol = if output == "Force" {
                 TOL_SENSOR_FORCE
             } else {
                 TOL_SENSOR
+            };
+            // a case may widen the λ tolerance (never narrow the defaults' meaning)
+            let tol = if from_lambda && self.lambda_tol.is_finite() {
+                tol.max(self.lambda_tol)
+            } else {
+                tol
             };
             let quantity: &'static str = if output == "Force" {
                 "sensor values (Force)"
@@ -215,6 +225,19 @@ fn run_case_in(dir: &str, case: &'static str) {
 /// `iteration_slack`: how far the Newton iteration count may differ from Exudyn's (a
 /// round-off flip of res/r0 around relTol can add or save one iteration, spec/solver.md §8.2).
 fn run_case_with_slack(dir: &str, case: &'static str, iteration_slack: u64) {
+    run_case_with_tolerances(dir, case, iteration_slack, 0, f64::NAN);
+}
+
+/// `run_case_in` with slack on the Newton iteration and Jacobian counts and a wider tolerance
+/// for λ-derived sensors, for cases whose reference is only as converged as Exudyn's default
+/// Newton tolerances make it (each use says how that was measured).
+fn run_case_with_tolerances(
+    dir: &str,
+    case: &'static str,
+    iteration_slack: u64,
+    jacobian_slack: u64,
+    lambda_tol: f64,
+) {
     let model_text = std::fs::read_to_string(format!("{dir}{case}.json"))
         .unwrap_or_else(|e| panic!("{case}: cannot read the model: {e}"));
     let ref_text = std::fs::read_to_string(format!("{dir}{case}.ref.json"))
@@ -236,6 +259,7 @@ fn run_case_with_slack(dir: &str, case: &'static str, iteration_slack: u64) {
     let ours = result_json(&sim);
 
     let mut c = Comparison::new(case);
+    c.lambda_tol = lambda_tol;
     c.vector(
         "ode2Coordinates",
         &ours["ode2Coordinates"],
@@ -270,7 +294,7 @@ fn run_case_with_slack(dir: &str, case: &'static str, iteration_slack: u64) {
     let count = |v: &Value, key: &str| v["statistics"][key].as_u64();
     for (key, slack) in [
         ("newtonIterations", iteration_slack),
-        ("jacobianEvaluations", 0),
+        ("jacobianEvaluations", jacobian_slack),
         ("rejectedModifiedNewtonSteps", 0),
     ] {
         match (count(&ours, key), count(&reference, key)) {
@@ -657,4 +681,48 @@ fn own_joint_prismatic_rotation_marker() {
 #[test]
 fn own_joint_mixed_slider_crank() {
     run_case_in(OWN_CASES, "joint_mixed_slider_crank");
+}
+
+// --- JointGeneric: 6 equations picked from the generated `generic_rows` candidates
+
+#[test]
+fn own_joint_generic_weld_ep() {
+    // Two EP bodies welded: a stiff pair whose multipliers Exudyn's default Newton tolerances
+    // leave unconverged — Exudyn's own λ is up to 7.5e-4 (relative, t = 0.76) from its λ at
+    // tolerances 1e-13/1e-14 (tools/reference/make_joint_cases.py, generic_weld_ep docstring).
+    // Ours is 5e-5 from that converged λ. Near-tolerance Newton decisions then differ too: 4705
+    // iterations vs 4711, 141 Jacobians vs 140. The converged twin below pins λ at 1e-6.
+    run_case_with_tolerances(OWN_CASES, "joint_generic_weld_ep", 6, 1, 2e-3);
+}
+
+#[test]
+fn own_joint_generic_free_axes_rxyz() {
+    run_case_in(OWN_CASES, "joint_generic_free_axes_rxyz");
+}
+
+#[test]
+fn own_joint_generic_universal_ep() {
+    run_case_in(OWN_CASES, "joint_generic_universal_ep");
+}
+
+#[test]
+fn own_joint_generic_revolute_x_chain() {
+    run_case_in(OWN_CASES, "joint_generic_revolute_x_chain");
+}
+
+#[test]
+fn own_joint_generic_planar_sliding() {
+    run_case_in(OWN_CASES, "joint_generic_planar_sliding");
+}
+
+#[test]
+fn own_joint_generic_rotation_marker() {
+    run_case_in(OWN_CASES, "joint_generic_rotation_marker");
+}
+
+#[test]
+fn own_joint_generic_weld_ep_tight() {
+    // Newton tolerances 1e-13/1e-14: λ agrees to 1.3e-7, q to 2.8e-14; at such tolerances
+    // round-off decides a few iterations (5710 vs 5706, 482 Jacobians vs 481).
+    run_case_with_tolerances(OWN_CASES, "joint_generic_weld_ep_tight", 4, 1, f64::NAN);
 }

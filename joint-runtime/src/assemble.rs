@@ -6,7 +6,7 @@ use nalgebra::{DMatrix, Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Load, Marker, MatrixContainer, Node, Object, RigidJointType};
-use crate::kernels::{KinematicsKind, distance, prismatic_x, revolute_z, spherical};
+use crate::kernels::{KinematicsKind, distance, generic_rows, prismatic_x, revolute_z, spherical};
 use crate::markers::kinematic_tree::KinematicTreeMarker;
 use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};
 use crate::system::MultibodySystem;
@@ -158,16 +158,20 @@ pub enum JointKernel {
     RevoluteZ(revolute_z::PairingKernel, revolute_z::Parameters),
     /// JointPrismaticX: the kernel of the two rigid markers' kinds, and rotationMarker0/1.
     PrismaticX(prismatic_x::PairingKernel, prismatic_x::Parameters),
+    /// JointGeneric: the candidate rows of the two rigid markers' kinds, and
+    /// rotationMarker0/1; the joint's `row_map` picks its 6 equations.
+    Generic(generic_rows::PairingKernel, generic_rows::Parameters),
 }
 
 impl JointKernel {
-    /// Number of AE rows (algebraic equations) of the joint.
+    /// Number of rows the generated kernel evaluates (≥ the joint's AE rows).
     pub fn rows(&self) -> usize {
         match self {
             JointKernel::Spherical(_) | JointKernel::SphericalMarkerLevel => spherical::ROWS,
             JointKernel::Distance(..) => distance::ROWS,
             JointKernel::RevoluteZ(..) => revolute_z::ROWS,
             JointKernel::PrismaticX(..) => prismatic_x::ROWS,
+            JointKernel::Generic(..) => generic_rows::ROWS,
         }
     }
 
@@ -201,12 +205,21 @@ impl JointKernel {
                     snake(k.kinds[1])
                 )
             }
+            JointKernel::Generic(k, _) => {
+                format!(
+                    "generic_rows::{}_to_{}",
+                    snake(k.kinds[0]),
+                    snake(k.kinds[1])
+                )
+            }
         }
     }
 }
 
-/// The largest number of rows of any joint (the size of per-joint scratch arrays).
+/// The largest number of AE rows (equations) of any joint.
 pub const MAX_JOINT_ROWS: usize = 6;
+/// The largest number of rows any generated joint kernel evaluates.
+pub const MAX_KERNEL_ROWS: usize = 12;
 
 /// A constraint (joint or distance connector) with its generated kernel.
 #[derive(Clone, Debug)]
@@ -216,20 +229,87 @@ pub struct JointTopology {
     pub kernel: JointKernel,
     /// First AE coordinate; the joint owns `rows()` of them.
     pub ae: usize,
-    /// Per row: constrained (true) or free (`g = λ`); only the first `rows()` entries are used.
+    /// Number of AE rows.
+    pub ae_rows: usize,
+    /// Per AE row: constrained (true) or free (`g = λ`); the first `ae_rows` entries are used.
     pub constrained: [bool; MAX_JOINT_ROWS],
+    /// Per constrained AE row: the kernel row that is its equation.
+    pub row_map: [usize; MAX_JOINT_ROWS],
     pub active: bool,
 }
 
 impl JointTopology {
+    /// A joint whose AE rows are its kernel's rows, in order.
+    fn identity_rows(
+        object: usize,
+        markers: [usize; 2],
+        kernel: JointKernel,
+        ae: usize,
+        constrained: [bool; MAX_JOINT_ROWS],
+        active: bool,
+    ) -> Self {
+        JointTopology {
+            object,
+            markers,
+            ae_rows: kernel.rows(),
+            kernel,
+            ae,
+            constrained,
+            row_map: std::array::from_fn(|k| k),
+            active,
+        }
+    }
+
+    /// Number of AE rows (algebraic equations and free λ rows).
     pub fn rows(&self) -> usize {
-        self.kernel.rows()
+        self.ae_rows
     }
 
     /// Whether row `k` is an equation of the joint (`false`: `g = λ`).
     pub fn row_constrained(&self, k: usize) -> bool {
         self.active && self.constrained[k]
     }
+}
+
+/// Exudyn's choice of equations for ObjectJointGeneric with `constrainedAxes` (true =
+/// locked): for each of the 6 AE rows, the row of the `generic_rows` kernel that is its
+/// equation, or `None` for a free row (`g = λ`).
+///
+/// Translations: all three locked → global rows `Δp_k` (kernel rows 0–2); otherwise each
+/// locked one is local to J0, `t_k0·Δp` (rows 3–5). Rotations, by the number n of locked
+/// ones: n = 3 → `t_z0·t_y1`, `t_z0·t_x1`, `t_x0·t_y1`; n = 2 → with the free axis f,
+/// `t_f0·t_l1` for each locked axis l; n = 1 → with the free axes f1 < f2, `t_f1,0·t_f2,1`
+/// in the locked axis' row (docs/joint-formulas.md §3.2).
+pub fn generic_joint_rows(locked: [bool; 6]) -> [Option<usize>; 6] {
+    // kernel rows of t_a0·t_b1, indexed [a][b]
+    const PRODUCT: [[usize; 3]; 3] = [[usize::MAX, 8, 9], [10, usize::MAX, 11], [7, 6, usize::MAX]];
+    let mut rows = [None; 6];
+    let all_translations = locked[..3].iter().all(|&l| l);
+    for k in 0..3 {
+        if locked[k] {
+            rows[k] = Some(if all_translations { k } else { 3 + k });
+        }
+    }
+    let rotation: [bool; 3] = [locked[3], locked[4], locked[5]];
+    let free: Vec<usize> = (0..3).filter(|&a| !rotation[a]).collect();
+    match free.as_slice() {
+        [] => {
+            rows[3] = Some(PRODUCT[2][1]);
+            rows[4] = Some(PRODUCT[2][0]);
+            rows[5] = Some(PRODUCT[0][1]);
+        }
+        &[f] => {
+            for l in (0..3).filter(|&l| l != f) {
+                rows[3 + l] = Some(PRODUCT[f][l]);
+            }
+        }
+        &[f1, f2] => {
+            let l = 3 - f1 - f2;
+            rows[3 + l] = Some(PRODUCT[f1][f2]);
+        }
+        _ => {}
+    }
+    rows
 }
 
 /// The Euler-parameter constraint of a NodeRigidBodyEP.
@@ -671,19 +751,20 @@ impl Topology {
                     for _ in 0..kernel.rows() {
                         ae_owner.push(item.clone());
                     }
-                    joints.push(JointTopology {
-                        object: i,
-                        markers: idx,
+                    joints.push(JointTopology::identity_rows(
+                        i,
+                        idx,
                         kernel,
                         ae,
                         constrained,
-                        active: *active,
-                    });
+                        *active,
+                    ));
                 }
                 Object::RigidJoint {
                     joint,
                     markers: m,
                     rotation_markers,
+                    constrained_axes,
                     active,
                     ..
                 } => {
@@ -731,36 +812,79 @@ impl Topology {
                         )
                     };
                     let [r0, r1] = *rotation_markers;
-                    let kernel = match joint {
-                        RigidJointType::RevoluteZ => JointKernel::RevoluteZ(
-                            revolute_z::kernel(k0.index(), k1.index())
-                                .ok_or_else(both_on_ground)?,
-                            revolute_z::Parameters {
-                                rotation_marker0: r0,
-                                rotation_marker1: r1,
-                            },
+                    let mut joint_topology = match joint {
+                        RigidJointType::RevoluteZ => JointTopology::identity_rows(
+                            i,
+                            idx,
+                            JointKernel::RevoluteZ(
+                                revolute_z::kernel(k0.index(), k1.index())
+                                    .ok_or_else(both_on_ground)?,
+                                revolute_z::Parameters {
+                                    rotation_marker0: r0,
+                                    rotation_marker1: r1,
+                                },
+                            ),
+                            0,
+                            [true; MAX_JOINT_ROWS],
+                            *active,
                         ),
-                        RigidJointType::PrismaticX => JointKernel::PrismaticX(
-                            prismatic_x::kernel(k0.index(), k1.index())
-                                .ok_or_else(both_on_ground)?,
-                            prismatic_x::Parameters {
-                                rotation_marker0: r0,
-                                rotation_marker1: r1,
-                            },
+                        RigidJointType::PrismaticX => JointTopology::identity_rows(
+                            i,
+                            idx,
+                            JointKernel::PrismaticX(
+                                prismatic_x::kernel(k0.index(), k1.index())
+                                    .ok_or_else(both_on_ground)?,
+                                prismatic_x::Parameters {
+                                    rotation_marker0: r0,
+                                    rotation_marker1: r1,
+                                },
+                            ),
+                            0,
+                            [true; MAX_JOINT_ROWS],
+                            *active,
                         ),
+                        RigidJointType::Generic => {
+                            let mut locked = [true; 6];
+                            for (k, &a) in constrained_axes.iter().enumerate() {
+                                locked[k] = match a {
+                                    0 => false,
+                                    1 => true,
+                                    other => {
+                                        return Err(Error::item(
+                                            item,
+                                            "constrainedAxes",
+                                            format!(
+                                                "entry {k} is {other}; each entry must be 0 (free) or 1 (constrained)"
+                                            ),
+                                        ));
+                                    }
+                                };
+                            }
+                            let map = generic_joint_rows(locked);
+                            JointTopology {
+                                object: i,
+                                markers: idx,
+                                kernel: JointKernel::Generic(
+                                    generic_rows::kernel(k0.index(), k1.index())
+                                        .ok_or_else(both_on_ground)?,
+                                    generic_rows::Parameters {
+                                        rotation_marker0: r0,
+                                        rotation_marker1: r1,
+                                    },
+                                ),
+                                ae: 0,
+                                ae_rows: 6,
+                                constrained: map.map(|r| r.is_some()),
+                                row_map: map.map(|r| r.unwrap_or(0)),
+                                active: *active,
+                            }
+                        }
                     };
-                    let ae = ae_owner.len();
-                    for _ in 0..kernel.rows() {
+                    joint_topology.ae = ae_owner.len();
+                    for _ in 0..joint_topology.rows() {
                         ae_owner.push(item.clone());
                     }
-                    joints.push(JointTopology {
-                        object: i,
-                        markers: idx,
-                        kernel,
-                        ae,
-                        constrained: [true; MAX_JOINT_ROWS],
-                        active: *active,
-                    });
+                    joints.push(joint_topology);
                 }
                 Object::ConnectorDistance {
                     markers: m,
@@ -793,14 +917,14 @@ impl Topology {
                     for _ in 0..kernel.rows() {
                         ae_owner.push(item.clone());
                     }
-                    joints.push(JointTopology {
-                        object: i,
-                        markers: idx,
+                    joints.push(JointTopology::identity_rows(
+                        i,
+                        idx,
                         kernel,
                         ae,
-                        constrained: [true; MAX_JOINT_ROWS],
-                        active: *active,
-                    });
+                        [true; MAX_JOINT_ROWS],
+                        *active,
+                    ));
                 }
                 Object::ConnectorSpringDamper {
                     markers: m,
@@ -1756,4 +1880,55 @@ fn kinematic_tree_data(
         gravity: Vector3::from(p.gravity),
         base_offset: p.base_offset,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::generic_joint_rows;
+
+    /// Kernel rows of `generic_rows`: 0–2 Δp, 3–5 t_k0·Δp, then t_a0·t_b1 for these (a, b).
+    const PRODUCTS: [(usize, usize); 6] = [(2, 1), (2, 0), (0, 1), (0, 2), (1, 0), (1, 2)];
+
+    /// The (a, b) of a rotation row, `None` for a free row.
+    type Product = Option<(usize, usize)>;
+
+    fn product(row: Option<usize>) -> Product {
+        row.map(|r| PRODUCTS[r - 6])
+    }
+
+    /// Exudyn's rotation rows per pattern (docs/joint-formulas.md §3.2, confirmed there for all
+    /// 64 patterns against pip Exudyn).
+    #[test]
+    fn generic_joint_rotation_rows_follow_exudyns_patterns() {
+        let (x, y, z) = (0, 1, 2);
+        let cases: [([bool; 3], [Product; 3]); 8] = [
+            ([true; 3], [Some((z, y)), Some((z, x)), Some((x, y))]),
+            ([false, true, true], [None, Some((x, y)), Some((x, z))]),
+            ([true, false, true], [Some((y, x)), None, Some((y, z))]),
+            ([true, true, false], [Some((z, x)), Some((z, y)), None]),
+            ([true, false, false], [Some((y, z)), None, None]),
+            ([false, true, false], [None, Some((x, z)), None]),
+            ([false, false, true], [None, None, Some((x, y))]),
+            ([false; 3], [None, None, None]),
+        ];
+        for (rotations, expected) in cases {
+            let rows =
+                generic_joint_rows([true, true, true, rotations[0], rotations[1], rotations[2]]);
+            let got = [product(rows[3]), product(rows[4]), product(rows[5])];
+            assert_eq!(got, expected, "rotations locked {rotations:?}");
+        }
+    }
+
+    #[test]
+    fn generic_joint_translation_rows_are_global_only_when_all_three_are_locked() {
+        assert_eq!(
+            generic_joint_rows([true; 6])[..3],
+            [Some(0), Some(1), Some(2)]
+        );
+        assert_eq!(
+            generic_joint_rows([true, false, true, true, true, true])[..3],
+            [Some(3), None, Some(5)]
+        );
+        assert_eq!(generic_joint_rows([false; 6]), [None; 6]);
+    }
 }

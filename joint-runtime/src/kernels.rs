@@ -93,6 +93,60 @@ joint_macros::joint! {
     }
 }
 
+joint_macros::joint! {
+    /// The candidate rows of Exudyn's ObjectJointGeneric. Exudyn's 6 equations change their
+    /// formula with `constrainedAxes` (global translation rows when all three translations are
+    /// locked, else rows local to J0; the rotation rows pair different axes for 3, 2 or 1 locked
+    /// rotations), so the joint is defined with every row any pattern uses and the runtime
+    /// selects 6 of them once, at assemble (`assemble::generic_joint_rows`):
+    /// rows 0–2 `Δp_k`, rows 3–5 `t_k0·Δp`, rows 6–11 `t_a0·t_b1` for
+    /// (a, b) = (z, y), (z, x), (x, y), (x, z), (y, x), (y, z).
+    pub joint GenericRows {
+        marker m0: Rigid;
+        marker m1: Rigid;
+        param rotation_marker0: matrix;
+        param rotation_marker1: matrix;
+        axes [x = 1, y = 1, z = 1, lx = 1, ly = 1, lz = 1, zy = 1, zx = 1, xy = 1, xz = 1, yx = 1, yz = 1];
+        position = [
+            (m1.position - m0.position)[0],
+            (m1.position - m0.position)[1],
+            (m1.position - m0.position)[2],
+            dot(transpose(m0.rotation * rotation_marker0)[0], m1.position - m0.position),
+            dot(transpose(m0.rotation * rotation_marker0)[1], m1.position - m0.position),
+            dot(transpose(m0.rotation * rotation_marker0)[2], m1.position - m0.position),
+            dot(transpose(m0.rotation * rotation_marker0)[2], transpose(m1.rotation * rotation_marker1)[1]),
+            dot(transpose(m0.rotation * rotation_marker0)[2], transpose(m1.rotation * rotation_marker1)[0]),
+            dot(transpose(m0.rotation * rotation_marker0)[0], transpose(m1.rotation * rotation_marker1)[1]),
+            dot(transpose(m0.rotation * rotation_marker0)[0], transpose(m1.rotation * rotation_marker1)[2]),
+            dot(transpose(m0.rotation * rotation_marker0)[1], transpose(m1.rotation * rotation_marker1)[0]),
+            dot(transpose(m0.rotation * rotation_marker0)[1], transpose(m1.rotation * rotation_marker1)[2])
+        ];
+        velocity = [
+            (m1.velocity - m0.velocity)[0],
+            (m1.velocity - m0.velocity)[1],
+            (m1.velocity - m0.velocity)[2],
+            dot(transpose(m0.rotation * rotation_marker0)[0], m1.velocity - m0.velocity)
+            + dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[0]), m1.position - m0.position),
+            dot(transpose(m0.rotation * rotation_marker0)[1], m1.velocity - m0.velocity)
+            + dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[1]), m1.position - m0.position),
+            dot(transpose(m0.rotation * rotation_marker0)[2], m1.velocity - m0.velocity)
+            + dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[2]), m1.position - m0.position),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[2]), transpose(m1.rotation * rotation_marker1)[1])
+            + dot(transpose(m0.rotation * rotation_marker0)[2], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[1])),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[2]), transpose(m1.rotation * rotation_marker1)[0])
+            + dot(transpose(m0.rotation * rotation_marker0)[2], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[0])),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[0]), transpose(m1.rotation * rotation_marker1)[1])
+            + dot(transpose(m0.rotation * rotation_marker0)[0], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[1])),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[0]), transpose(m1.rotation * rotation_marker1)[2])
+            + dot(transpose(m0.rotation * rotation_marker0)[0], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[2])),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[1]), transpose(m1.rotation * rotation_marker1)[0])
+            + dot(transpose(m0.rotation * rotation_marker0)[1], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[0])),
+            dot(m0.rotation * cross(m0.angular_velocity_local, transpose(rotation_marker0)[1]), transpose(m1.rotation * rotation_marker1)[2])
+            + dot(transpose(m0.rotation * rotation_marker0)[1], m1.rotation * cross(m1.angular_velocity_local, transpose(rotation_marker1)[2]))
+        ];
+    }
+}
+
 /// Kind indices of the compiler's marker kinds (the order of `marker_kinematics::MARKER_KINDS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(usize)]

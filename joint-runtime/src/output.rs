@@ -532,10 +532,19 @@ impl Simulation {
                             vec3(aj0.transpose() * Vector3::new(l[0], l[1], l[2]))
                         }
                         RigidJointType::PrismaticX => vec![0.0, l[0], l[1]],
+                        // global rows when all translations are locked, else already local
+                        RigidJointType::Generic => {
+                            if (0..3).all(|k| j.constrained[k] && j.row_map[k] == k) {
+                                vec3(aj0.transpose() * Vector3::new(l[0], l[1], l[2]))
+                            } else {
+                                l[..3].to_vec()
+                            }
+                        }
                     },
                     O::TorqueLocal => match joint {
                         RigidJointType::RevoluteZ => vec![l[3], l[4], 0.0],
-                        RigidJointType::PrismaticX => vec![l[2], l[3], l[4]],
+                        RigidJointType::PrismaticX => l[2..5].to_vec(),
+                        RigidJointType::Generic => l[3..6].to_vec(),
                     },
                     O::HomogeneousTransformation => homogeneous(aj0, m0.position()),
                     O::HomogeneousTransformationLocal => {

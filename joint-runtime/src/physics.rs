@@ -8,11 +8,12 @@
 use nalgebra::{Matrix3, Vector3};
 
 use crate::assemble::{
-    BodyTopology, ConnectorKind, JointKernel, LoadKind, MAX_JOINT_ROWS, MarkerModel,
+    BodyTopology, ConnectorKind, JointKernel, LoadKind, MAX_KERNEL_ROWS, MarkerModel,
     ResolvedMarker, Rotation, Topology,
 };
 use crate::kernels::{
-    KinematicsKind, distance, marker_kinematics as mk, prismatic_x, revolute_z, spherical,
+    KinematicsKind, distance, generic_rows, marker_kinematics as mk, prismatic_x, revolute_z,
+    spherical,
 };
 use crate::markers::super_element::SuperElementMarker;
 
@@ -107,6 +108,13 @@ fn joint_residual(
             };
             call_residual!(prismatic_x, f, p, m0, m1, out);
         }
+        JointKernel::Generic(k, p) => {
+            let f = match level {
+                Position => k.position_residual,
+                Velocity => k.velocity_residual,
+            };
+            call_residual!(generic_rows, f, p, m0, m1, out);
+        }
     }
 }
 
@@ -183,6 +191,21 @@ fn pairing_blocks(
             .expect(SIZES_CHECKED);
             true
         }
+        JointKernel::Generic(k, p) => {
+            let f = match which {
+                PairingBlock::Jacobian => k.jacobian,
+                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
+            };
+            f(
+                p,
+                marker_args!(generic_rows, m0),
+                marker_args!(generic_rows, m1),
+                b0,
+                b1,
+            )
+            .expect(SIZES_CHECKED);
+            true
+        }
         JointKernel::SphericalMarkerLevel => false,
     }
 }
@@ -233,6 +256,18 @@ fn pairing_reaction_q(
                 l,
                 marker_args!(prismatic_x, m0),
                 marker_args!(prismatic_x, m1),
+                block,
+            )
+            .expect(SIZES_CHECKED);
+            true
+        }
+        JointKernel::Generic(k, p) => {
+            let l: &[f64; generic_rows::ROWS] = lambda.try_into().expect("row count");
+            (k.reaction_q)(
+                p,
+                l,
+                marker_args!(generic_rows, m0),
+                marker_args!(generic_rows, m1),
                 block,
             )
             .expect(SIZES_CHECKED);
@@ -592,8 +627,8 @@ impl Scratch {
     pub fn with_size(n: usize) -> Self {
         let n = n.max(7);
         Scratch {
-            jac_a: vec![0.0; MAX_JOINT_ROWS * n],
-            jac_b: vec![0.0; MAX_JOINT_ROWS * n],
+            jac_a: vec![0.0; MAX_KERNEL_ROWS * n],
+            jac_b: vec![0.0; MAX_KERNEL_ROWS * n],
             jac_c: vec![0.0; 3 * n],
             jac_d: vec![0.0; 3 * n],
             block: vec![0.0; n * n],
@@ -1402,11 +1437,15 @@ impl Topology {
             }
             let m0 = MarkerState::new(&self.markers[j.markers[0]], qt, v);
             let m1 = MarkerState::new(&self.markers[j.markers[1]], qt, v);
-            joint_residual(&j.kernel, level, &m0, &m1, out);
+            let mut kernel_rows = [0.0; MAX_KERNEL_ROWS];
+            let kernel_rows = &mut kernel_rows[..j.kernel.rows()];
+            joint_residual(&j.kernel, level, &m0, &m1, kernel_rows);
             for k in 0..n {
-                if !j.constrained[k] {
-                    out[k] = lambda[j.ae + k];
-                }
+                out[k] = if j.constrained[k] {
+                    kernel_rows[j.row_map[k]]
+                } else {
+                    lambda[j.ae + k]
+                };
             }
         }
     }
@@ -1435,10 +1474,10 @@ impl Topology {
             // The Jacobian does not depend on velocities: pass the coordinates in their place.
             let m0 = MarkerState::new(mk0, qt, qt);
             let m1 = MarkerState::new(mk1, qt, qt);
-            let rows = j.rows();
+            let kernel_rows = j.kernel.rows();
             let (j0, j1) = (
-                &mut scratch.jac_a[..rows * n0],
-                &mut scratch.jac_b[..rows * n1],
+                &mut scratch.jac_a[..kernel_rows * n0],
+                &mut scratch.jac_b[..kernel_rows * n1],
             );
             if !pairing_blocks(&j.kernel, PairingBlock::Jacobian, &m0, &m1, j0, j1) {
                 {
@@ -1475,15 +1514,16 @@ impl Topology {
                     }
                 }
             }
-            for k in 0..rows {
+            for k in 0..j.rows() {
                 if !j.constrained[k] {
                     continue;
                 }
+                let r = j.row_map[k];
                 if n0 > 0 {
-                    visit(j.ae + k, &mk0.columns, &j0[k * n0..(k + 1) * n0]);
+                    visit(j.ae + k, &mk0.columns, &j0[r * n0..(r + 1) * n0]);
                 }
                 if n1 > 0 {
-                    visit(j.ae + k, &mk1.columns, &j1[k * n1..(k + 1) * n1]);
+                    visit(j.ae + k, &mk1.columns, &j1[r * n1..(r + 1) * n1]);
                 }
             }
         }
@@ -1513,21 +1553,22 @@ impl Topology {
             }
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
-            let rows = j.rows();
-            let mut row_buffer = [0.0; MAX_JOINT_ROWS];
-            let row = &mut row_buffer[..rows];
+            let kernel_rows = j.kernel.rows();
+            let mut row_buffer = [0.0; MAX_KERNEL_ROWS];
+            let row = &mut row_buffer[..kernel_rows];
             let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
             let m0 = MarkerState::new(mk0, qt, v);
             let m1 = MarkerState::new(mk1, qt, v);
             let (b0, b1) = (
-                &mut scratch.jac_a[..rows * n0],
-                &mut scratch.jac_b[..rows * n1],
+                &mut scratch.jac_a[..kernel_rows * n0],
+                &mut scratch.jac_b[..kernel_rows * n1],
             );
             match &j.kernel {
                 JointKernel::Spherical(_)
                 | JointKernel::Distance(..)
                 | JointKernel::RevoluteZ(..)
-                | JointKernel::PrismaticX(..) => {
+                | JointKernel::PrismaticX(..)
+                | JointKernel::Generic(..) => {
                     pairing_blocks(&j.kernel, PairingBlock::VelocityResidualQ, &m0, &m1, b0, b1);
                     for (r, x) in row.iter_mut().enumerate() {
                         let a: f64 = mk0
@@ -1570,9 +1611,9 @@ impl Topology {
                     }
                 }
             }
-            for k in 0..rows {
+            for k in 0..j.rows() {
                 if j.constrained[k] {
-                    c[j.ae + k] = row[k];
+                    c[j.ae + k] = row[j.row_map[k]];
                 }
             }
         }
@@ -1600,11 +1641,11 @@ impl Topology {
             if !j.active {
                 continue;
             }
-            let rows = j.rows();
-            let mut l = [0.0; MAX_JOINT_ROWS];
-            for r in 0..rows {
-                if j.constrained[r] {
-                    l[r] = lambda[j.ae + r];
+            // λ per kernel row; rows no equation uses get 0
+            let mut l = [0.0; MAX_KERNEL_ROWS];
+            for k in 0..j.rows() {
+                if j.constrained[k] {
+                    l[j.row_map[k]] = lambda[j.ae + k];
                 }
             }
             let mk0 = &self.markers[j.markers[0]];
@@ -1613,7 +1654,7 @@ impl Topology {
             let m0 = MarkerState::new(mk0, qt, qt);
             let m1 = MarkerState::new(mk1, qt, qt);
             let block = &mut scratch.block[..n * n];
-            if !pairing_reaction_q(&j.kernel, &l[..rows], &m0, &m1, block) {
+            if !pairing_reaction_q(&j.kernel, &l[..j.kernel.rows()], &m0, &m1, block) {
                 continue;
             }
             let cols = || mk0.columns.iter().chain(&mk1.columns);

@@ -102,6 +102,8 @@ pub enum RigidJointType {
     RevoluteZ,
     /// ObjectJointPrismaticX: free sliding along the x axis of marker 0's joint frame.
     PrismaticX,
+    /// ObjectJointGeneric: each of the 6 relative motions of J1 in J0 locked or free.
+    Generic,
 }
 
 impl RigidJointType {
@@ -109,6 +111,7 @@ impl RigidJointType {
         match self {
             RigidJointType::RevoluteZ => "JointRevoluteZ",
             RigidJointType::PrismaticX => "JointPrismaticX",
+            RigidJointType::Generic => "JointGeneric",
         }
     }
 }
@@ -184,7 +187,7 @@ pub enum Object {
         active: bool,
         visualization: JointSphericalVisualization,
     },
-    /// ObjectJointRevoluteZ or ObjectJointPrismaticX: joints between two rigid markers, with the
+    /// ObjectJointRevoluteZ, ObjectJointPrismaticX or ObjectJointGeneric: joints between two rigid markers, with the
     /// (deprecated) extra marker-frame rotations `rotationMarker0/1`.
     RigidJoint {
         joint: RigidJointType,
@@ -192,6 +195,10 @@ pub enum Object {
         markers: [MarkerIndex; 2],
         /// rotationMarker0, rotationMarker1 (row-major).
         rotation_markers: [[[f64; 3]; 3]; 2],
+        /// JointGeneric's constrainedAxes (translations x, y, z, rotations x, y, z of J0; 1 =
+        /// locked, 0 = free), as given so that assemble can report other values; all 1 for
+        /// the other joints.
+        constrained_axes: [i64; 6],
         active: bool,
     },
     /// ObjectConnectorDistance: the markers keep `distance` (> 0) between them.

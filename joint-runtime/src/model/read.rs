@@ -88,6 +88,10 @@ impl List {
                     ],
                 ),
                 (
+                    "JointGeneric",
+                    &["JointGeneric", "ObjectJointGeneric", "GenericJoint"],
+                ),
+                (
                     "ConnectorDistance",
                     &[
                         "ConnectorDistance",
@@ -433,14 +437,30 @@ pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
                 },
             }
         }
-        "JointRevoluteZ" | "JointPrismaticX" => {
+        "JointRevoluteZ" | "JointPrismaticX" | "JointGeneric" => {
             let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            let joint = match t {
+                "JointRevoluteZ" => RigidJointType::RevoluteZ,
+                "JointPrismaticX" => RigidJointType::PrismaticX,
+                _ => RigidJointType::Generic,
+            };
+            let constrained_axes = if joint == RigidJointType::Generic {
+                d.no_user_function("offsetUserFunction")?;
+                d.no_user_function("offsetUserFunction_t")?;
+                // only read by the offset user functions
+                let _: [f64; 6] = d.vec_or("offsetUserFunctionParameters", [0.0; 6])?;
+                if d.bool_or("alternativeConstraints", false)? {
+                    return Err(d.err(
+                        "alternativeConstraints",
+                        "Exudyn's experimental alternative constraints are not supported; expected false",
+                    ));
+                }
+                d.ints_or("constrainedAxes", [1; 6])?
+            } else {
+                [1; 6]
+            };
             Object::RigidJoint {
-                joint: if t == "JointRevoluteZ" {
-                    RigidJointType::RevoluteZ
-                } else {
-                    RigidJointType::PrismaticX
-                },
+                joint,
                 name,
                 markers: [MarkerIndex(m0), MarkerIndex(m1)],
                 rotation_markers: [
@@ -449,6 +469,7 @@ pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
                     d.opt_matrix::<3, 3>("rotationMarker1")?
                         .unwrap_or(IDENTITY3),
                 ],
+                constrained_axes,
                 active: d.bool_or("activeConnector", true)?,
             }
         }
