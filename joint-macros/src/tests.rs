@@ -108,3 +108,103 @@ fn snapshot_kinematic_tree_kernels() {
     let text = pretty(crate::codegen::kinematics::expand());
     insta::assert_snapshot!(module_text(&text, "kinematic_tree"));
 }
+
+/// The joints the runtime defines, read from joint-runtime/src/kernels.rs itself (so the
+/// snapshots are of exactly what ships): `(name, definition tokens)` of every `joint!` there.
+fn built_in_joints() -> Vec<(String, proc_macro2::TokenStream)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../joint-runtime/src/kernels.rs"
+    );
+    let text = std::fs::read_to_string(path).expect("joint-runtime/src/kernels.rs");
+    let file = syn::parse_file(&text).expect("kernels.rs parses");
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Macro(m)
+                if m.mac
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "joint") =>
+            {
+                let parsed: crate::definition::parse::JointInput =
+                    syn::parse2(m.mac.tokens.clone()).expect("a built-in joint parses");
+                Some((parsed.name.to_string(), m.mac.tokens.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn built_in_joints_are_the_runtimes_five() {
+    let names: Vec<String> = built_in_joints().into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        names,
+        [
+            "Spherical",
+            "Distance",
+            "RevoluteZ",
+            "PrismaticX",
+            "GenericRows"
+        ]
+    );
+}
+
+/// One pairing of every built-in joint: a BodyRigid/BodyPosition marker on ground and one on
+/// a rigid body with Euler parameters (the pairing every joint has).
+#[test]
+fn snapshot_built_in_joint_kernels() {
+    for (name, tokens) in built_in_joints() {
+        let text = pretty(expand_joint(tokens));
+        insta::assert_snapshot!(
+            format!("built_in_{}", crate::codegen::joint::module_name(&name)),
+            module_text(&text, "ground_point_to_rigid_ep_point")
+        );
+    }
+}
+
+/// The operation counts of every pairing of every built-in joint: as independent expression
+/// trees (after folding) and as emitted (shared subexpressions once), with the reduction.
+#[test]
+fn operation_count_report() {
+    use std::fmt::Write;
+    let mut report = String::from(
+        "Operations per pairing kernel (residuals, Jacobian, second-order terms): as independent\n\
+         expression trees after constant folding, and as emitted with common subexpressions\n\
+         shared.\n",
+    );
+    for (name, tokens) in built_in_joints() {
+        let input: crate::definition::parse::JointInput = syn::parse2(tokens).unwrap();
+        let mut errors = crate::definition::errors::Errors::new();
+        let model = crate::definition::model::JointModel::from_input(input, &mut errors)
+            .expect("built-in joint");
+        let (_, stats) = crate::codegen::joint::expand(&model, &mut errors);
+        assert!(errors.is_empty());
+        let _ = writeln!(report, "\n{name}\n");
+        let _ = writeln!(report, "| pairing | trees | emitted | trees / emitted |");
+        let _ = writeln!(report, "|---|---:|---:|---:|");
+        let (mut trees, mut emitted) = (0u128, 0usize);
+        for s in &stats {
+            trees += s.tree_operations;
+            emitted += s.emitted_operations;
+            let _ = writeln!(
+                report,
+                "| {} – {} | {} | {} | {:.1} |",
+                s.kinds[0].name(),
+                s.kinds[1].name(),
+                s.tree_operations,
+                s.emitted_operations,
+                s.tree_operations as f64 / s.emitted_operations.max(1) as f64
+            );
+        }
+        let _ = writeln!(
+            report,
+            "| all {} pairings | {trees} | {emitted} | {:.1} |",
+            stats.len(),
+            trees as f64 / emitted.max(1) as f64
+        );
+    }
+    insta::assert_snapshot!(report);
+}
