@@ -169,6 +169,7 @@ fn body_rigid_marker_on_a_mass_point() {
         name: String::new(),
         body: b,
         local_position: [0.0; 3],
+        local_rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
     });
     expect(
         &mbs,
@@ -188,6 +189,7 @@ fn node_rigid_marker_on_a_point_node() {
     mbs.add_marker(Marker::NodeRigid {
         name: String::new(),
         node: n,
+        local_rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
     });
     expect(
         &mbs,
@@ -365,4 +367,17 @@ fn create_spherical_joint_with_a_non_body() {
         .unwrap_err();
     let m = e.to_string();
     assert!(m.contains("bodyNumbers") && m.contains("not a body"), "{m}");
+}
+
+#[test]
+fn non_finite_local_rotation() {
+    let mut mbs = MultibodySystem::new();
+    let g = mbs.add_object(joint::runtime::Object::ground());
+    mbs.add_marker(Marker::BodyRigid {
+        name: String::new(),
+        body: g,
+        local_position: [0.0; 3],
+        local_rotation: [[f64::NAN, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+    });
+    expect(&mbs, &["markers[0] (BodyRigid)", "localHT", "finite"]);
 }

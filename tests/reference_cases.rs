@@ -726,3 +726,9 @@ fn own_joint_generic_weld_ep_tight() {
     // round-off decides a few iterations (5710 vs 5706, 482 Jacobians vs 481).
     run_case_with_tolerances(OWN_CASES, "joint_generic_weld_ep_tight", 4, 1, f64::NAN);
 }
+
+#[test]
+fn own_joint_revolute_localht_frames() {
+    // marker frames turned by localHT rotations, on ground and on the body
+    run_case_in(OWN_CASES, "joint_revolute_localht_frames");
+}

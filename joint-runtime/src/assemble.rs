@@ -41,6 +41,9 @@ pub struct ResolvedMarker {
     pub mass: f64,
     pub provides_position: bool,
     pub provides_orientation: bool,
+    /// The rotation of a BodyRigid/NodeRigid marker's localHT (`None`: identity); the marker
+    /// frame is `A_body·R`, its local angular velocity `Rᵀω̄_body`, its Jacobians the body's.
+    pub local_rotation: Option<Matrix3<f64>>,
 }
 
 impl ResolvedMarker {
@@ -73,6 +76,7 @@ impl ResolvedMarker {
             mass: 0.0,
             provides_position: true,
             provides_orientation: false,
+            local_rotation: None,
         }
     }
 }
@@ -811,7 +815,17 @@ impl Topology {
                             ),
                         )
                     };
-                    let [r0, r1] = *rotation_markers;
+                    // A marker's localHT rotation R_l turns its joint frame exactly as
+                    // rotationMarker does: A_J = A_body·R_l·rotationMarker.
+                    let frame = |k: usize| -> [[f64; 3]; 3] {
+                        let r = Matrix3::from_row_slice(rotation_markers[k].as_flattened());
+                        let r = markers[idx[k]]
+                            .local_rotation
+                            .unwrap_or_else(Matrix3::identity)
+                            * r;
+                        std::array::from_fn(|i| std::array::from_fn(|j| r[(i, j)]))
+                    };
+                    let [r0, r1] = [frame(0), frame(1)];
                     let mut joint_topology = match joint {
                         RigidJointType::RevoluteZ => JointTopology::identity_rows(
                             i,
@@ -1229,6 +1243,20 @@ fn check_position_markers(
     Ok([m[0].0, m[1].0])
 }
 
+/// A BodyRigid/NodeRigid marker with its localHT rotation (kept only when not the identity).
+fn with_local_rotation(
+    item: &ItemRef,
+    mut marker: ResolvedMarker,
+    rotation: &[[f64; 3]; 3],
+) -> Result<ResolvedMarker> {
+    finite(item, "localHT", rotation.as_flattened())?;
+    let r = Matrix3::from_row_slice(rotation.as_flattened());
+    if r != Matrix3::identity() {
+        marker.local_rotation = Some(r);
+    }
+    Ok(marker)
+}
+
 fn resolve_marker(
     mbs: &MultibodySystem,
     i: usize,
@@ -1353,6 +1381,7 @@ fn resolve_marker(
                     mass: 1.0,
                     provides_position: false,
                     provides_orientation: false,
+                    local_rotation: None,
                 }
             }
             other => {
@@ -1386,10 +1415,19 @@ fn resolve_marker(
         Marker::BodyRigid {
             body,
             local_position,
+            local_rotation,
             ..
-        } => body_marker(*body, *local_position, true, false),
+        } => with_local_rotation(
+            &item,
+            body_marker(*body, *local_position, true, false)?,
+            local_rotation,
+        ),
         Marker::NodePosition { node, .. } => node_marker(*node, false),
-        Marker::NodeRigid { node, .. } => node_marker(*node, true),
+        Marker::NodeRigid {
+            node,
+            local_rotation,
+            ..
+        } => with_local_rotation(&item, node_marker(*node, true)?, local_rotation),
         Marker::KinematicTreeRigid {
             object,
             link,
@@ -1440,6 +1478,7 @@ fn resolve_marker(
                 mass: 0.0,
                 provides_position: true,
                 provides_orientation: true,
+                local_rotation: None,
             })
         }
         Marker::SuperElementPosition {
@@ -1744,6 +1783,7 @@ fn resolve_super_element(
         mass: 0.0,
         provides_position: true,
         provides_orientation: orientation,
+        local_rotation: None,
     })
 }
 

@@ -168,6 +168,7 @@ impl Simulation {
             mass: 0.0,
             provides_position: true,
             provides_orientation: n.is_rigid(),
+            local_rotation: None,
         })
     }
 
@@ -326,6 +327,7 @@ impl Simulation {
                     mass: 0.0,
                     provides_position: true,
                     provides_orientation: true,
+                    local_rotation: None,
                 };
                 let ms = MarkerState::new(&m, &qt, &self.state.v);
                 let a = ms.rotation();

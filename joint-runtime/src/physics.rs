@@ -359,7 +359,11 @@ impl<'a> MarkerState<'a> {
             return t.state(self.qt, self.v).rotation;
         }
         if let Some((k, p)) = self.kind() {
-            return mk::rotation(k, p, self.coordinates).map_or_else(Matrix3::identity, m3);
+            let a = mk::rotation(k, p, self.coordinates).map_or_else(Matrix3::identity, m3);
+            return match &self.marker.local_rotation {
+                Some(r) => a * r,
+                None => a,
+            };
         }
         match self.super_element() {
             Some(se) if se.rotation.is_some() => se.state(self.qt, self.v).rotation,
@@ -386,8 +390,12 @@ impl<'a> MarkerState<'a> {
             return st.rotation.transpose() * st.angular_velocity;
         }
         if let Some((k, p)) = self.kind() {
-            return mk::angular_velocity_local(k, p, self.coordinates, self.velocities)
+            let w = mk::angular_velocity_local(k, p, self.coordinates, self.velocities)
                 .map_or_else(Vector3::zeros, v3);
+            return match &self.marker.local_rotation {
+                Some(r) => r.transpose() * w,
+                None => w,
+            };
         }
         self.super_element().map_or_else(Vector3::zeros, |se| {
             se.state(self.qt, self.v).angular_velocity_local

@@ -18,6 +18,8 @@ pub enum Marker {
         name: String,
         body: ObjectIndex,
         local_position: [f64; 3],
+        /// The rotation of localHT (row-major): the marker frame is `A_body·R`.
+        local_rotation: [[f64; 3]; 3],
     },
     NodePosition {
         name: String,
@@ -26,6 +28,8 @@ pub enum Marker {
     NodeRigid {
         name: String,
         node: NodeIndex,
+        /// The rotation of localHT (row-major): the marker frame is `A_node·R`.
+        local_rotation: [[f64; 3]; 3],
     },
     /// A frame fixed to a link of an ObjectKinematicTree, at `local_position`.
     KinematicTreeRigid {

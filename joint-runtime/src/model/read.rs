@@ -346,30 +346,44 @@ fn same_vector(a: &[f64; 3], b: &[f64; 3]) -> bool {
     (0..3).all(|i| agrees(a[i], b[i]))
 }
 
-/// `localHT` of a rigid marker: its translation must equal `local_position` (when that is
-/// given; otherwise it defines it); only the identity rotation is supported.
-fn local_ht(
+/// `localHT` of a rigid marker whose frame may turn (BodyRigid, NodeRigid): its translation
+/// must equal `local_position` (when that is given; otherwise it defines it). Returns the
+/// translation and the rotation.
+fn local_ht_frame(
     d: &mut Dict,
     local_position: Option<[f64; 3]>,
     position_key: &str,
-) -> Result<[f64; 3]> {
+) -> Result<([f64; 3], [[f64; 3]; 3])> {
     let Some(ht) = d.opt_matrix::<4, 4>("localHT")? else {
-        return Ok(local_position.unwrap_or([0.0; 3]));
+        return Ok((local_position.unwrap_or([0.0; 3]), IDENTITY3));
     };
     let (r, p) = split_ht(d, "localHT", &ht)?;
-    if !same_matrix(&r, &IDENTITY3) {
-        return Err(d.err(
-            "localHT",
-            format!("only the identity rotation is supported in a marker's localHT, found {r:?}"),
-        ));
-    }
     match local_position {
         Some(lp) if !same_vector(&lp, &p) => Err(d.err(
             "localHT",
             format!("its translation {p:?} must equal {position_key} {lp:?}"),
         )),
-        _ => Ok(p),
+        _ => Ok((p, r)),
     }
+}
+
+/// `localHT` of a marker whose frame rotation is not supported yet (KinematicTreeRigid,
+/// SuperElementRigid): as [`local_ht_frame`], with only the identity rotation.
+fn local_ht(
+    d: &mut Dict,
+    local_position: Option<[f64; 3]>,
+    position_key: &str,
+) -> Result<[f64; 3]> {
+    let (p, r) = local_ht_frame(d, local_position, position_key)?;
+    if !same_matrix(&r, &IDENTITY3) {
+        return Err(d.err(
+            "localHT",
+            format!(
+                "only the identity rotation is supported in this marker's localHT, found {r:?}"
+            ),
+        ));
+    }
+    Ok(p)
 }
 
 pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
@@ -572,11 +586,12 @@ pub(crate) fn read_marker(index: usize, value: &Value) -> Result<Marker> {
         "BodyRigid" => {
             let body = ObjectIndex(d.index("bodyNumber")?);
             let given = d.opt_vec::<3>("localPosition")?;
-            let local_position = local_ht(&mut d, given, "localPosition")?;
+            let (local_position, local_rotation) = local_ht_frame(&mut d, given, "localPosition")?;
             Marker::BodyRigid {
                 name,
                 body,
                 local_position,
+                local_rotation,
             }
         }
         "NodePosition" => Marker::NodePosition {
@@ -586,8 +601,13 @@ pub(crate) fn read_marker(index: usize, value: &Value) -> Result<Marker> {
         "NodeRigid" => {
             let node = NodeIndex(d.index("nodeNumber")?);
             // A node marker sits at the node: the translation of localHT must be zero.
-            local_ht(&mut d, Some([0.0; 3]), "the node position (zero offset)")?;
-            Marker::NodeRigid { name, node }
+            let (_, local_rotation) =
+                local_ht_frame(&mut d, Some([0.0; 3]), "the node position (zero offset)")?;
+            Marker::NodeRigid {
+                name,
+                node,
+                local_rotation,
+            }
         }
         "KinematicTreeRigid" => {
             let object = ObjectIndex(d.index("objectNumber")?);

@@ -561,13 +561,22 @@ fn model_error_derived_keys_disagree() {
             "must equal localPosition",
         ],
     );
-    expect_error(
-        |v| {
-            v["markers"][2] = json!({"markerType": "BodyRigid", "bodyNumber": 1, "localPosition": [0, 0, 0],
-                                     "localHT": [[0, -1, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]})
-        },
-        &["markers[2] (BodyRigid)", "`localHT`", "identity rotation"],
-    );
+}
+
+/// A BodyRigid localHT rotation turns the marker frame (`A_body·R`); it is kept, not rejected.
+#[test]
+fn body_rigid_local_ht_rotation_is_read() {
+    let mut v = base();
+    v["markers"][2] = json!({"markerType": "BodyRigid", "bodyNumber": 1, "localPosition": [0, 0, 0],
+                             "localHT": [[0, -1, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]});
+    let model = read(&v).expect("a turned marker frame is valid");
+    match &model.mbs.markers[2] {
+        Marker::BodyRigid { local_rotation, .. } => assert_eq!(
+            *local_rotation,
+            [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+        ),
+        other => panic!("expected a BodyRigid marker, found {other:?}"),
+    }
 }
 
 #[test]
