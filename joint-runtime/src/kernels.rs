@@ -4,7 +4,7 @@
 joint_macros::marker_kinematics!();
 
 joint_macros::joint! {
-    /// Exudyn's ObjectJointSpherical: the two markers' positions coincide, per global axis
+    /// Exudyn's `ObjectJointSpherical`: the two markers' positions coincide, per global axis
     /// (`constrainedAxes` frees axes at run time).
     pub joint Spherical {
         marker m0: Position;
@@ -16,7 +16,7 @@ joint_macros::joint! {
 }
 
 joint_macros::joint! {
-    /// Exudyn's ObjectConnectorDistance: the markers keep the distance `distance`. The velocity
+    /// Exudyn's `ObjectConnectorDistance`: the markers keep the distance `distance`. The velocity
     /// level is `e·Δv` with `e = Δp/|Δp|`, so the Jacobian (its derivative with respect to the
     /// marker velocities) is Exudyn's `eᵀ[−Jp0 | Jp1]`. λ > 0 is tension.
     pub joint Distance {
@@ -31,7 +31,7 @@ joint_macros::joint! {
 }
 
 joint_macros::joint! {
-    /// Exudyn's ObjectJointRevoluteZ: the markers' positions coincide (global rows) and the
+    /// Exudyn's `ObjectJointRevoluteZ`: the markers' positions coincide (global rows) and the
     /// joint frames' axes stay perpendicular, `t_z0·t_x1 = t_z0·t_y1 = 0`, so that J1 turns about
     /// `t_z0` only. Joint frames are `A_Ji = A_i·rotationMarker_i`, `t_ki` their columns; the
     /// velocity level differentiates the columns as Exudyn does, `ṫ = A·(ω̄ × R e_k)`, so the
@@ -62,7 +62,7 @@ joint_macros::joint! {
 }
 
 joint_macros::joint! {
-    /// Exudyn's ObjectJointPrismaticX: J1 slides along `t_x0` without turning. Translation rows
+    /// Exudyn's `ObjectJointPrismaticX`: J1 slides along `t_x0` without turning. Translation rows
     /// are local to J0 (`t_y0·Δp`, `t_z0·Δp`, their velocity level with the frame's turning
     /// `ṫ_k0·Δp`); rotation rows `t_z0·t_y1`, `t_z0·t_x1`, `t_x0·t_y1`, in Exudyn's order.
     pub joint PrismaticX {
@@ -94,7 +94,7 @@ joint_macros::joint! {
 }
 
 joint_macros::joint! {
-    /// The candidate rows of Exudyn's ObjectJointGeneric. Exudyn's 6 equations change their
+    /// The candidate rows of Exudyn's `ObjectJointGeneric`. Exudyn's 6 equations change their
     /// formula with `constrainedAxes` (global translation rows when all three translations are
     /// locked, else rows local to J0; the rotation rows pair different axes for 3, 2 or 1 locked
     /// rotations), so the joint is defined with every row any pattern uses and the runtime
@@ -161,10 +161,12 @@ pub enum KinematicsKind {
 }
 
 impl KinematicsKind {
+    #[must_use]
     pub fn index(self) -> usize {
         self as usize
     }
 
+    #[must_use]
     pub fn name(self) -> &'static str {
         marker_kinematics::MARKER_KINDS[self.index()]
     }

@@ -4,16 +4,10 @@
 
 joint_macros::marker_kinematics!();
 
-joint_macros::joint! {
-    /// The spherical joint, as the runtime defines it.
-    pub joint Spherical {
-        marker m0: Position;
-        marker m1: Position;
-        axes [x = 1, y = 1, z = 1];
-        position = m1.position - m0.position;
-        velocity = m1.velocity - m0.velocity;
-    }
-}
+// The runtime's own joint definitions (Spherical, Distance, RevoluteZ, PrismaticX,
+// GenericRows), compiled from the file that ships them.
+#[path = "../../../joint-runtime/src/kernels.rs"]
+pub mod runtime_kernels;
 
 joint_macros::joint! {
     /// A joint with rigid markers and every kind of run-time parameter.
@@ -37,7 +31,8 @@ joint_macros::joint! {
 mod tests {
     #[test]
     fn expansions_compile_and_are_callable() {
-        assert_eq!(super::spherical::ROWS, 3);
+        assert_eq!(super::runtime_kernels::spherical::ROWS, 3);
+        assert_eq!(super::runtime_kernels::generic_rows::ROWS, 12);
         assert_eq!(super::parametrized::ROWS, 2);
         assert!(super::parametrized::kernel(2, 5).is_some());
     }
