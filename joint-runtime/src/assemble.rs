@@ -712,21 +712,8 @@ impl Topology {
                 } => {
                     let idx = check_position_markers(mbs, &item, *m, &markers)?;
                     let mut constrained = [true; MAX_JOINT_ROWS];
-                    for (k, &a) in constrained_axes.iter().enumerate() {
-                        constrained[k] = match a {
-                            0 => false,
-                            1 => true,
-                            other => {
-                                return Err(Error::item(
-                                    item,
-                                    "constrainedAxes",
-                                    format!(
-                                        "entry {k} is {other}; each entry must be 0 (free) or 1 (constrained)"
-                                    ),
-                                ));
-                            }
-                        };
-                    }
+                    constrained[..3]
+                        .copy_from_slice(&constrained_axes_mask(&item, constrained_axes)?);
                     if !(visualization.joint_radius.is_finite()) {
                         return Err(Error::item(
                             item,
@@ -858,22 +845,7 @@ impl Topology {
                             *active,
                         ),
                         RigidJointType::Generic => {
-                            let mut locked = [true; 6];
-                            for (k, &a) in constrained_axes.iter().enumerate() {
-                                locked[k] = match a {
-                                    0 => false,
-                                    1 => true,
-                                    other => {
-                                        return Err(Error::item(
-                                            item,
-                                            "constrainedAxes",
-                                            format!(
-                                                "entry {k} is {other}; each entry must be 0 (free) or 1 (constrained)"
-                                            ),
-                                        ));
-                                    }
-                                };
-                            }
+                            let locked: [bool; 6] = constrained_axes_mask(&item, constrained_axes)?;
                             let map = generic_joint_rows(locked);
                             JointTopology {
                                 object: i,
@@ -1241,6 +1213,25 @@ fn check_position_markers(
         ));
     }
     Ok([m[0].0, m[1].0])
+}
+
+/// `constrainedAxes` as a mask (true = constrained); every entry must be 0 or 1.
+fn constrained_axes_mask<const N: usize>(item: &ItemRef, axes: &[i64; N]) -> Result<[bool; N]> {
+    let mut mask = [true; N];
+    for (k, &a) in axes.iter().enumerate() {
+        mask[k] = match a {
+            0 => false,
+            1 => true,
+            other => {
+                return Err(Error::item(
+                    item.clone(),
+                    "constrainedAxes",
+                    format!("entry {k} is {other}; each entry must be 0 (free) or 1 (constrained)"),
+                ));
+            }
+        };
+    }
+    Ok(mask)
 }
 
 /// A BodyRigid/NodeRigid marker with its localHT rotation (kept only when not the identity).

@@ -108,7 +108,7 @@ impl FromStr for OutputVariable {
 
 use nalgebra::{Matrix3, Vector3};
 
-use crate::assemble::{MarkerModel, ResolvedMarker};
+use crate::assemble::{JointTopology, MarkerModel, ResolvedMarker};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Node, Object, RigidJointType, SensorTarget};
 use crate::kernels::KinematicsKind;
@@ -461,6 +461,25 @@ impl Simulation {
     }
 
     /// Exudyn's `mbs.GetObjectOutput(object, variable)` for connectors and joints.
+    /// A constraint object's topology and its two markers' states at total coordinates `qt`.
+    fn constraint_and_markers<'a>(
+        &'a self,
+        object: usize,
+        markers: [crate::items::MarkerIndex; 2],
+        qt: &'a [f64],
+    ) -> (&'a JointTopology, MarkerState<'a>, MarkerState<'a>) {
+        let j = self
+            .topology
+            .joints
+            .iter()
+            .find(|j| j.object == object)
+            .expect("every constraint object has a topology");
+        let state = |m: crate::items::MarkerIndex| {
+            MarkerState::new(&self.topology.markers[m.0], qt, &self.state.v)
+        };
+        (j, state(markers[0]), state(markers[1]))
+    }
+
     pub fn object_output(&self, object: usize, var: OutputVariable) -> Result<Vec<f64>> {
         let item = self.mbs.object_ref(object);
         let o = self
@@ -472,14 +491,7 @@ impl Simulation {
         let qt = self.total();
         match o {
             Object::JointSpherical { markers, .. } => {
-                let j = self
-                    .topology
-                    .joints
-                    .iter()
-                    .find(|j| j.object == object)
-                    .expect("joint topology");
-                let m0 = MarkerState::new(&self.topology.markers[markers[0].0], &qt, &self.state.v);
-                let m1 = MarkerState::new(&self.topology.markers[markers[1].0], &qt, &self.state.v);
+                let (j, m0, m1) = self.constraint_and_markers(object, *markers, &qt);
                 Ok(match var {
                     O::Position => vec3(m0.position()),
                     O::Velocity => vec3(m0.velocity()),
@@ -494,14 +506,7 @@ impl Simulation {
                 rotation_markers,
                 ..
             } => {
-                let j = self
-                    .topology
-                    .joints
-                    .iter()
-                    .find(|j| j.object == object)
-                    .expect("joint topology");
-                let m0 = MarkerState::new(&self.topology.markers[markers[0].0], &qt, &self.state.v);
-                let m1 = MarkerState::new(&self.topology.markers[markers[1].0], &qt, &self.state.v);
+                let (j, m0, m1) = self.constraint_and_markers(object, *markers, &qt);
                 let (a0, a1) = (m0.rotation(), m1.rotation());
                 // joint frames A_Ji = A_i·rotationMarker_i
                 let aj0 = a0 * Matrix3::from_row_slice(rotation_markers[0].as_flattened());
@@ -556,14 +561,7 @@ impl Simulation {
                 })
             }
             Object::ConnectorDistance { markers, .. } => {
-                let j = self
-                    .topology
-                    .joints
-                    .iter()
-                    .find(|j| j.object == object)
-                    .expect("constraint topology");
-                let m0 = MarkerState::new(&self.topology.markers[markers[0].0], &qt, &self.state.v);
-                let m1 = MarkerState::new(&self.topology.markers[markers[1].0], &qt, &self.state.v);
+                let (j, m0, m1) = self.constraint_and_markers(object, *markers, &qt);
                 let delta = m1.position() - m0.position();
                 // Exudyn: the relative velocity (the joints give marker 0's velocity instead).
                 Ok(match var {
