@@ -181,42 +181,16 @@ impl JointKernel {
 
     /// The generated kernel's name, as the summary prints it.
     pub fn name(&self) -> String {
-        let snake = |s: &str| {
-            let mut out = String::new();
-            for (i, c) in s.chars().enumerate() {
-                if c.is_uppercase() && i > 0 {
-                    out.push('_');
-                }
-                out.push(c.to_ascii_lowercase());
-            }
-            out
+        let (module, kinds) = match self {
+            JointKernel::SphericalMarkerLevel => return "spherical::marker_level".to_owned(),
+            JointKernel::Spherical(k) => ("spherical", k.kinds),
+            JointKernel::Distance(k, _) => ("distance", k.kinds),
+            JointKernel::RevoluteZ(k, _) => ("revolute_z", k.kinds),
+            JointKernel::PrismaticX(k, _) => ("prismatic_x", k.kinds),
+            JointKernel::Generic(k, _) => ("generic_rows", k.kinds),
         };
-        match self {
-            JointKernel::Spherical(k) => {
-                format!("spherical::{}_to_{}", snake(k.kinds[0]), snake(k.kinds[1]))
-            }
-            JointKernel::SphericalMarkerLevel => "spherical::marker_level".to_owned(),
-            JointKernel::Distance(k, _) => {
-                format!("distance::{}_to_{}", snake(k.kinds[0]), snake(k.kinds[1]))
-            }
-            JointKernel::RevoluteZ(k, _) => {
-                format!("revolute_z::{}_to_{}", snake(k.kinds[0]), snake(k.kinds[1]))
-            }
-            JointKernel::PrismaticX(k, _) => {
-                format!(
-                    "prismatic_x::{}_to_{}",
-                    snake(k.kinds[0]),
-                    snake(k.kinds[1])
-                )
-            }
-            JointKernel::Generic(k, _) => {
-                format!(
-                    "generic_rows::{}_to_{}",
-                    snake(k.kinds[0]),
-                    snake(k.kinds[1])
-                )
-            }
-        }
+        let snake = crate::summary::snake;
+        format!("{module}::{}_to_{}", snake(kinds[0]), snake(kinds[1]))
     }
 }
 

@@ -11,10 +11,7 @@ use crate::assemble::{
     BodyTopology, ConnectorKind, JointKernel, LoadKind, MAX_KERNEL_ROWS, MarkerModel,
     ResolvedMarker, Rotation, Topology,
 };
-use crate::kernels::{
-    KinematicsKind, distance, generic_rows, marker_kinematics as mk, prismatic_x, revolute_z,
-    spherical,
-};
+use crate::kernels::{KinematicsKind, marker_kinematics as mk, spherical};
 use crate::markers::super_element::SuperElementMarker;
 
 /// Which level the constraints are evaluated at.
@@ -45,24 +42,38 @@ macro_rules! marker_args {
     }};
 }
 
-/// Call `$f` of a joint with run-time parameters `$p`, rows `$rows`, on two marker states.
-macro_rules! call_residual {
-    ($module:ident, $f:expr, $p:expr, $m0:expr, $m1:expr, $out:expr) => {{
-        let out: &mut [f64; $module::ROWS] = $out.try_into().expect("row count");
-        ($f)(
-            $p,
-            marker_args!($module, $m0),
-            marker_args!($module, $m1),
-            out,
-        )
-        .expect(SIZES_CHECKED);
-    }};
+/// `match` on a [`JointKernel`], with one `$body` for every joint with run-time parameters:
+/// in it `$k` is the pairing kernel, `$p` its parameters and `$jm` the joint's generated module
+/// (their types differ per joint, so the body is expanded once per arm). `$pat => $arm` are
+/// the remaining arms.
+macro_rules! parametrized_joint {
+    ($kernel:expr, |$jm:ident, $k:ident, $p:ident| $body:block, $($pat:pat => $arm:expr),* $(,)?) => {
+        match $kernel {
+            JointKernel::Distance($k, $p) => {
+                use crate::kernels::distance as $jm;
+                $body
+            }
+            JointKernel::RevoluteZ($k, $p) => {
+                use crate::kernels::revolute_z as $jm;
+                $body
+            }
+            JointKernel::PrismaticX($k, $p) => {
+                use crate::kernels::prismatic_x as $jm;
+                $body
+            }
+            JointKernel::Generic($k, $p) => {
+                use crate::kernels::generic_rows as $jm;
+                $body
+            }
+            $($pat => $arm),*
+        }
+    };
 }
 
 const SIZES_CHECKED: &str = "kernel sizes checked at assemble";
 
-/// A joint's residual rows at `level` into `out` (`rows()` entries), through its generated
-/// kernel.
+/// A joint's residual rows at `level` into `out` (the kernel's `rows()` entries), through its
+/// generated kernel.
 fn joint_residual(
     kernel: &JointKernel,
     level: ConstraintLevel,
@@ -71,54 +82,32 @@ fn joint_residual(
     out: &mut [f64],
 ) {
     use ConstraintLevel::{Position, Velocity};
-    match kernel {
-        JointKernel::Spherical(k) => {
-            let out: &mut [f64; 3] = out.try_into().expect("3 rows");
-            let f = match level {
-                Position => k.position_residual,
-                Velocity => k.velocity_residual,
-            };
-            f(m0.kernel_args(), m1.kernel_args(), out).expect(SIZES_CHECKED);
-        }
-        JointKernel::SphericalMarkerLevel => {
-            let (q0, q1) = (m0.quantities(), m1.quantities());
-            out.copy_from_slice(&match level {
-                Position => spherical::marker_level::position_residual(&q0, &q1),
-                Velocity => spherical::marker_level::velocity_residual(&q0, &q1),
-            });
-        }
-        JointKernel::Distance(k, p) => {
-            let f = match level {
-                Position => k.position_residual,
-                Velocity => k.velocity_residual,
-            };
-            call_residual!(distance, f, p, m0, m1, out);
-        }
-        JointKernel::RevoluteZ(k, p) => {
-            let f = match level {
-                Position => k.position_residual,
-                Velocity => k.velocity_residual,
-            };
-            call_residual!(revolute_z, f, p, m0, m1, out);
-        }
-        JointKernel::PrismaticX(k, p) => {
-            let f = match level {
-                Position => k.position_residual,
-                Velocity => k.velocity_residual,
-            };
-            call_residual!(prismatic_x, f, p, m0, m1, out);
-        }
-        JointKernel::Generic(k, p) => {
-            let f = match level {
-                Position => k.position_residual,
-                Velocity => k.velocity_residual,
-            };
-            call_residual!(generic_rows, f, p, m0, m1, out);
-        }
-    }
+    parametrized_joint!(kernel, |jm, k, p| {
+        let f = match level {
+            Position => k.position_residual,
+            Velocity => k.velocity_residual,
+        };
+        let out: &mut [f64; jm::ROWS] = out.try_into().expect("row count");
+        f(p, marker_args!(jm, m0), marker_args!(jm, m1), out).expect(SIZES_CHECKED);
+    },
+    JointKernel::Spherical(k) => {
+        let out: &mut [f64; 3] = out.try_into().expect("3 rows");
+        let f = match level {
+            Position => k.position_residual,
+            Velocity => k.velocity_residual,
+        };
+        f(m0.kernel_args(), m1.kernel_args(), out).expect(SIZES_CHECKED);
+    },
+    JointKernel::SphericalMarkerLevel => {
+        let (q0, q1) = (m0.quantities(), m1.quantities());
+        out.copy_from_slice(&match level {
+            Position => spherical::marker_level::position_residual(&q0, &q1),
+            Velocity => spherical::marker_level::velocity_residual(&q0, &q1),
+        });
+    })
 }
 
-/// Which second-order kernel [`pairing_second_order`] evaluates.
+/// Which per-marker block kernel [`pairing_blocks`] evaluates.
 #[derive(Clone, Copy)]
 enum PairingBlock {
     /// C_q, one block per marker (rows × marker columns).
@@ -137,77 +126,23 @@ fn pairing_blocks(
     b0: &mut [f64],
     b1: &mut [f64],
 ) -> bool {
-    match kernel {
-        JointKernel::Spherical(k) => {
-            let f = match which {
-                PairingBlock::Jacobian => k.jacobian,
-                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
-            };
-            f(m0.kernel_args(), m1.kernel_args(), b0, b1).expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::Distance(k, p) => {
-            let f = match which {
-                PairingBlock::Jacobian => k.jacobian,
-                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
-            };
-            f(
-                p,
-                marker_args!(distance, m0),
-                marker_args!(distance, m1),
-                b0,
-                b1,
-            )
-            .expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::RevoluteZ(k, p) => {
-            let f = match which {
-                PairingBlock::Jacobian => k.jacobian,
-                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
-            };
-            f(
-                p,
-                marker_args!(revolute_z, m0),
-                marker_args!(revolute_z, m1),
-                b0,
-                b1,
-            )
-            .expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::PrismaticX(k, p) => {
-            let f = match which {
-                PairingBlock::Jacobian => k.jacobian,
-                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
-            };
-            f(
-                p,
-                marker_args!(prismatic_x, m0),
-                marker_args!(prismatic_x, m1),
-                b0,
-                b1,
-            )
-            .expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::Generic(k, p) => {
-            let f = match which {
-                PairingBlock::Jacobian => k.jacobian,
-                PairingBlock::VelocityResidualQ => k.velocity_residual_q,
-            };
-            f(
-                p,
-                marker_args!(generic_rows, m0),
-                marker_args!(generic_rows, m1),
-                b0,
-                b1,
-            )
-            .expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::SphericalMarkerLevel => false,
-    }
+    parametrized_joint!(kernel, |jm, k, p| {
+        let f = match which {
+            PairingBlock::Jacobian => k.jacobian,
+            PairingBlock::VelocityResidualQ => k.velocity_residual_q,
+        };
+        f(p, marker_args!(jm, m0), marker_args!(jm, m1), b0, b1).expect(SIZES_CHECKED);
+        true
+    },
+    JointKernel::Spherical(k) => {
+        let f = match which {
+            PairingBlock::Jacobian => k.jacobian,
+            PairingBlock::VelocityResidualQ => k.velocity_residual_q,
+        };
+        f(m0.kernel_args(), m1.kernel_args(), b0, b1).expect(SIZES_CHECKED);
+        true
+    },
+    JointKernel::SphericalMarkerLevel => false)
 }
 
 /// ∂(C_qᵀλ)/∂q of a pairing kernel into `block` (square over both markers' columns); `false`
@@ -219,62 +154,18 @@ fn pairing_reaction_q(
     m1: &MarkerState,
     block: &mut [f64],
 ) -> bool {
-    match kernel {
-        JointKernel::Spherical(k) => {
-            let l: &[f64; 3] = lambda.try_into().expect("3 rows");
-            (k.reaction_q)(l, m0.kernel_args(), m1.kernel_args(), block).expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::Distance(k, p) => {
-            let l: &[f64; distance::ROWS] = lambda.try_into().expect("row count");
-            (k.reaction_q)(
-                p,
-                l,
-                marker_args!(distance, m0),
-                marker_args!(distance, m1),
-                block,
-            )
+    parametrized_joint!(kernel, |jm, k, p| {
+        let l: &[f64; jm::ROWS] = lambda.try_into().expect("row count");
+        (k.reaction_q)(p, l, marker_args!(jm, m0), marker_args!(jm, m1), block)
             .expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::RevoluteZ(k, p) => {
-            let l: &[f64; revolute_z::ROWS] = lambda.try_into().expect("row count");
-            (k.reaction_q)(
-                p,
-                l,
-                marker_args!(revolute_z, m0),
-                marker_args!(revolute_z, m1),
-                block,
-            )
-            .expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::PrismaticX(k, p) => {
-            let l: &[f64; prismatic_x::ROWS] = lambda.try_into().expect("row count");
-            (k.reaction_q)(
-                p,
-                l,
-                marker_args!(prismatic_x, m0),
-                marker_args!(prismatic_x, m1),
-                block,
-            )
-            .expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::Generic(k, p) => {
-            let l: &[f64; generic_rows::ROWS] = lambda.try_into().expect("row count");
-            (k.reaction_q)(
-                p,
-                l,
-                marker_args!(generic_rows, m0),
-                marker_args!(generic_rows, m1),
-                block,
-            )
-            .expect(SIZES_CHECKED);
-            true
-        }
-        JointKernel::SphericalMarkerLevel => false,
-    }
+        true
+    },
+    JointKernel::Spherical(k) => {
+        let l: &[f64; 3] = lambda.try_into().expect("3 rows");
+        (k.reaction_q)(l, m0.kernel_args(), m1.kernel_args(), block).expect(SIZES_CHECKED);
+        true
+    },
+    JointKernel::SphericalMarkerLevel => false)
 }
 
 /// Kinematics of one marker at a state (`qt` total coordinates, `v` velocities, both global).
@@ -1571,51 +1462,41 @@ impl Topology {
                 &mut scratch.jac_a[..kernel_rows * n0],
                 &mut scratch.jac_b[..kernel_rows * n1],
             );
-            match &j.kernel {
-                JointKernel::Spherical(_)
-                | JointKernel::Distance(..)
-                | JointKernel::RevoluteZ(..)
-                | JointKernel::PrismaticX(..)
-                | JointKernel::Generic(..) => {
-                    pairing_blocks(&j.kernel, PairingBlock::VelocityResidualQ, &m0, &m1, b0, b1);
-                    for (r, x) in row.iter_mut().enumerate() {
-                        let a: f64 = mk0
-                            .columns
-                            .iter()
-                            .enumerate()
-                            .map(|(c, &g)| b0[r * n0 + c] * v[g])
-                            .sum();
-                        let b: f64 = mk1
-                            .columns
-                            .iter()
-                            .enumerate()
-                            .map(|(c, &g)| b1[r * n1 + c] * v[g])
-                            .sum();
-                        *x = -(a + b);
-                    }
+            if pairing_blocks(&j.kernel, PairingBlock::VelocityResidualQ, &m0, &m1, b0, b1) {
+                for (r, x) in row.iter_mut().enumerate() {
+                    let a: f64 = mk0
+                        .columns
+                        .iter()
+                        .enumerate()
+                        .map(|(c, &g)| b0[r * n0 + c] * v[g])
+                        .sum();
+                    let b: f64 = mk1
+                        .columns
+                        .iter()
+                        .enumerate()
+                        .map(|(c, &g)| b1[r * n1 + c] * v[g])
+                        .sum();
+                    *x = -(a + b);
                 }
-                JointKernel::SphericalMarkerLevel => {
-                    let level = |q: &[f64]| {
-                        let m0 = MarkerState::new(mk0, q, v);
-                        let m1 = MarkerState::new(mk1, q, v);
-                        spherical::marker_level::velocity_residual(
-                            &m0.quantities(),
-                            &m1.quantities(),
-                        )
-                    };
-                    let base = level(qt);
-                    for (i, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
-                        // a column both markers share is perturbed once
-                        if v[col] == 0.0 || (i >= mk0.columns.len() && mk0.columns.contains(&col)) {
-                            continue;
-                        }
-                        let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
-                        qp[col] = qt[col] + eps;
-                        let pert = level(&qp);
-                        qp[col] = qt[col];
-                        for r in 0..3 {
-                            row[r] -= (pert[r] - base[r]) / eps * v[col];
-                        }
+            } else {
+                // the marker-level kernel (superelement and tree markers)
+                let level = |q: &[f64]| {
+                    let m0 = MarkerState::new(mk0, q, v);
+                    let m1 = MarkerState::new(mk1, q, v);
+                    spherical::marker_level::velocity_residual(&m0.quantities(), &m1.quantities())
+                };
+                let base = level(qt);
+                for (i, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
+                    // a column both markers share is perturbed once
+                    if v[col] == 0.0 || (i >= mk0.columns.len() && mk0.columns.contains(&col)) {
+                        continue;
+                    }
+                    let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
+                    qp[col] = qt[col] + eps;
+                    let pert = level(&qp);
+                    qp[col] = qt[col];
+                    for r in 0..3 {
+                        row[r] -= (pert[r] - base[r]) / eps * v[col];
                     }
                 }
             }

@@ -136,8 +136,8 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
     s
 }
 
-/// `RigidEpPoint` → `rigid_ep_point`
-fn snake(name: &str) -> String {
+/// `RigidEpPoint` → `rigid_ep_point`: a kind's name as its generated module is named.
+pub(crate) fn snake(name: &str) -> String {
     let mut out = String::new();
     for (i, c) in name.chars().enumerate() {
         if c.is_uppercase() {
