@@ -698,17 +698,7 @@ impl Topology {
                     let kernel = match (markers[idx[0]].kind(), markers[idx[1]].kind()) {
                         (Some(k0), Some(k1)) => match spherical::kernel(k0.index(), k1.index()) {
                             Some(k) => JointKernel::Spherical(k),
-                            None => {
-                                return Err(Error::item(
-                                    item,
-                                    "markerNumbers",
-                                    format!(
-                                        "both markers lie on ground ({} and {}): a joint needs at least one marker with coordinates",
-                                        k0.name(),
-                                        k1.name()
-                                    ),
-                                ));
-                            }
+                            None => return Err(both_on_ground(&item, k0, k1)),
                         },
                         _ => JointKernel::SphericalMarkerLevel,
                     };
@@ -765,17 +755,7 @@ impl Topology {
                             ),
                         ));
                     };
-                    let both_on_ground = || {
-                        Error::item(
-                            item.clone(),
-                            "markerNumbers",
-                            format!(
-                                "both markers lie on ground ({} and {}): a joint needs at least one marker with coordinates",
-                                k0.name(),
-                                k1.name()
-                            ),
-                        )
-                    };
+                    let both_on_ground = || both_on_ground(&item, k0, k1);
                     // A marker's localHT rotation R_l turns its joint frame exactly as
                     // rotationMarker does: A_J = A_body·R_l·rotationMarker.
                     let frame = |k: usize| -> [[f64; 3]; 3] {
@@ -862,15 +842,7 @@ impl Topology {
                         ));
                     };
                     let Some(k) = distance::kernel(k0.index(), k1.index()) else {
-                        return Err(Error::item(
-                            item,
-                            "markerNumbers",
-                            format!(
-                                "both markers lie on ground ({} and {}): a constraint needs at least one marker with coordinates",
-                                k0.name(),
-                                k1.name()
-                            ),
-                        ));
+                        return Err(both_on_ground(&item, k0, k1));
                     };
                     let kernel = JointKernel::Distance(k, distance::Parameters { distance: *d });
                     let ae = ae_owner.len();
@@ -1187,6 +1159,20 @@ fn check_position_markers(
         ));
     }
     Ok([m[0].0, m[1].0])
+}
+
+/// A constraint between two ground markers: no generated pairing exists (nothing to
+/// constrain).
+fn both_on_ground(item: &ItemRef, k0: KinematicsKind, k1: KinematicsKind) -> Error {
+    Error::item(
+        item.clone(),
+        "markerNumbers",
+        format!(
+            "both markers lie on ground ({} and {}): a joint needs at least one marker with coordinates",
+            k0.name(),
+            k1.name()
+        ),
+    )
 }
 
 /// `constrainedAxes` as a mask (true = constrained); every entry must be 0 or 1.
