@@ -1,0 +1,327 @@
+"""Side-by-side benchmark of pip Exudyn 1.13.6 and jointsim on chains of Euler-parameter rigid
+bodies hanging from ground by spherical joints (issue 7).
+
+Model (per chain length N): N rigid bodies with Euler-parameter nodes, mass and inertia of a
+0.5 x 0.05 x 0.05 cuboid of density 1000 (InertiaCuboid, m = 1.25), initially at rest and lying
+along the global x axis (body i centred at x = 0.5 i + 0.25, like the seed pendulum); a spherical
+joint between ground and the left end of body 0 at the origin and between the right end of body i
+and the left end of body i+1 (mbs.CreateSphericalJoint, global position, all axes constrained);
+gravity [0, 0, -9.81] (mbs.CreateRigidBody(gravity=...)). Default simulation settings except
+numberOfSteps = STEPS, endTime = STEPS * 1 ms, no output files, and
+linearSolver.solverType = EigenSparse for N > 20 (EXUdense otherwise). The seed pendulum
+(../shared/seeds/004_ba031ab6d4a6230c.txt: one 1 x 0.1 x 0.1 cuboid, mass 10, spherical joint at
+its end) is run as the first row.
+
+For every model the script
+  1. builds it with Exudyn's Python API and writes NAME.json with tools/exudyn_export.py into
+     --out-dir (seed_pendulum.json, chain_1.json, chain_10.json, ...). These files are the
+     machine-independent part and are byte-identical from run to run;
+  2. rebuilds an Exudyn system from NAME.json (AddNode/AddObject/... with the file's dictionaries,
+     SimulationSettings.SetDictionary), so that both programs solve the same file, and times
+     mbs.SolveDynamic: wall time (time.perf_counter) around the SolveDynamic call only, best of
+     --exudyn-runs runs (Exudyn's own solver.timer.total is printed beside it);
+  3. runs `JOINTSIM run NAME.json --out NAME.jointsim.json --quiet`, best of --runs runs of
+     statistics.solverSeconds (jointsim's time for initial accelerations plus the step loop, model
+     reading and assembly excluded);
+  4. compares the final ODE2 coordinates (max |q_exudyn - q_jointsim|) and flags a difference
+     above --tolerance (default 1e-8, see below).
+
+Usage, from the repository root, after
+`cargo build --release -p joint-runtime --bin jointsim`:
+
+    python3 tools/bench/chain_benchmark.py [--sizes 1,10,100,1000] [--steps 1000] [--runs 3]
+        [--exudyn-runs 3] [--out-dir DIR] [--jointsim target/release/jointsim]
+        [--timeout SECONDS] [--tolerance 1e-8] [--no-seed]
+
+Without --out-dir the files go to a temporary directory that is removed at the end. A jointsim
+run that fails (for example a model reader that does not accept linearSolver.solverType =
+EigenSparse) or that exceeds --timeout (per run) is reported in its row; the other rows still run.
+
+Tolerance: both programs run the same generalized-alpha steps with modified Newton and the same
+convergence tests (relative tolerance 1e-8 on the scaled residual). When they take the same
+Newton iterations and Jacobian updates (the "jac" column shows Exudyn's and jointsim's Jacobian
+counts) the final coordinates differ only by floating-point rounding in residuals and linear
+solves, amplified by the motion: 2e-14 .. 2e-11 measured for the seed pendulum and N = 1, 10, 100.
+A different iteration or Jacobian-update history shows up at the size of the Newton tolerance
+(1e-8 relative on coordinates of order 1), and different physics far above it. --tolerance 1e-8
+thus separates "same algorithm, different rounding" from "different steps or physics", with
+three orders of margin over the rounding seen so far. The difference is printed for every row.
+
+Reference (issue 7, the issue author's machine, pip Exudyn 1.13.6, wall time per step):
+N = 1: 17 us, N = 10: 181 us, N = 100: 1.65 ms, N = 1000: 20.4 ms.
+"""
+import argparse
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import exudyn as exu
+from exudyn.itemInterface import *  # noqa: F401,F403
+from exudyn.utilities import *  # noqa: F401,F403
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from exudyn_export import export  # noqa: E402
+
+STEP_SIZE = 1e-3
+LENGTH, WIDTH, DENSITY = 0.5, 0.05, 1000.
+GRAVITY = [0., 0., -9.81]
+SPARSE_ABOVE = 20  # bodies
+ISSUE_US_PER_STEP = {1: 17., 10: 181., 100: 1650., 1000: 20400.}
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+SEED_REFERENCE = os.path.normpath(os.path.join(REPO, '..', 'shared', 'reference', 'cases', 'seed_mini_pendulum.json'))
+
+
+def settings(steps, sparse):
+    s = exu.SimulationSettings()
+    s.timeIntegration.numberOfSteps = steps
+    s.timeIntegration.endTime = steps * STEP_SIZE
+    s.timeIntegration.verboseMode = 0
+    s.solution.file.write = False
+    if sparse:
+        s.linearSolver.solverType = exu.LinearSolverType.EigenSparse
+    return s
+
+
+def chain(n, steps):
+    """The chain of n bodies, built with Exudyn's Python API (assembled)."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.CreateGround()
+    inertia = InertiaCuboid(density=DENSITY, sideLengths=[LENGTH, WIDTH, WIDTH])
+    previous = ground
+    for i in range(n):
+        body = mbs.CreateRigidBody(inertia=inertia, referencePosition=[LENGTH * (i + 0.5), 0., 0.],
+                                   gravity=GRAVITY, nodeType=exu.NodeType.RotationEulerParameters)
+        mbs.CreateSphericalJoint(itemNumbers=[previous, body], position=[LENGTH * i, 0., 0.],
+                                 constrainedAxes=[1, 1, 1], useGlobalFrame=True)
+        previous = body
+    mbs.Assemble()
+    return SC, mbs, settings(steps, n > SPARSE_ABOVE)
+
+
+def seed_pendulum(steps):
+    """The seed page's mini example (spherical pendulum, 1 x 0.1 x 0.1 cuboid of density 1000)."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    oGround = mbs.AddObject(ObjectGround())
+    inertia = InertiaCuboid(density=1000, sideLengths=[1, 0.1, 0.1])
+    node = mbs.AddNode(NodeRigidBodyEP(referenceCoordinates=[0.5, 0, 0] + eulerParameters0))
+    body = mbs.AddObject(ObjectRigidBody(nodeNumber=node, mass=inertia.Mass(), inertia=inertia.GetInertia6D()))
+    mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=body)),
+                                     loadVector=[0, 0, -9.81]))
+    mGround = mbs.AddMarker(MarkerBodyPosition(bodyNumber=oGround, localPosition=[0, 0, 0]))
+    mBody = mbs.AddMarker(MarkerBodyPosition(bodyNumber=body, localPosition=[-0.5, 0, 0]))
+    mbs.AddObject(ObjectJointSpherical(markerNumbers=[mGround, mBody]))
+    mbs.Assemble()
+    return SC, mbs, settings(steps, False)
+
+
+def seed_matches_reference(path):
+    """Whether the seed model's items equal those of ../shared/reference/cases/seed_mini_pendulum.json
+    (sensors and settings are not compared: the reference case adds sensors)."""
+    if not os.path.exists(SEED_REFERENCE):
+        return None
+    ours, ref = json.load(open(path)), json.load(open(SEED_REFERENCE))
+    return all(ours[k] == ref[k] for k in ('nodes', 'objects', 'markers', 'loads'))
+
+
+# ------------------------------------------------------------------------------------------------
+# Exudyn on the written file
+
+def _settings_from_dict(d):
+    s = exu.SimulationSettings()
+    default = s.GetDictionary()
+
+    def conv(dd, default):
+        out = {}
+        for k, v in dd.items():
+            dv = default[k]
+            if isinstance(dv, dict):
+                out[k] = conv(v, dv)
+            elif isinstance(v, str) and not isinstance(dv, str):  # enum member name
+                out[k] = getattr(type(dv), v.split('.')[-1])
+            else:
+                out[k] = v
+        return out
+    s.SetDictionary(conv(d, default))
+    return s
+
+
+def rebuild(model):
+    """An assembled Exudyn system and settings from a model file's dictionaries."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    for d in model['nodes']:
+        mbs.AddNode(copy.deepcopy(d))
+    for d in model['objects']:
+        d = copy.deepcopy(d)
+        d.pop('VgraphicsData', None)  # [{'graphicsData': '<not requested>'}] is rejected by AddObject
+        mbs.AddObject(d)
+    for d in model['markers']:
+        mbs.AddMarker(copy.deepcopy(d))
+    for d in model['loads']:
+        mbs.AddLoad(copy.deepcopy(d))
+    for d in model['sensors']:
+        d = copy.deepcopy(d)
+        if 'outputVariableType' in d:
+            d['outputVariableType'] = getattr(exu.OutputVariableType, d['outputVariableType'].split('.')[-1])
+        mbs.AddSensor(d)
+    mbs.Assemble()
+    return SC, mbs, _settings_from_dict(model['simulationSettings'])
+
+
+def run_exudyn(path, runs):
+    """Best wall time around SolveDynamic, Exudyn's timer.total of that run, final state, statistics."""
+    SC, mbs, s = rebuild(json.load(open(path)))
+    best = None
+    q_first = None
+    for _ in range(runs):
+        start = time.perf_counter()
+        mbs.SolveDynamic(s)
+        wall = time.perf_counter() - start
+        solver = mbs.sys['dynamicSolver']
+        q = np.array(mbs.systemData.GetODE2Coordinates())
+        if q_first is None:
+            q_first = q
+        elif not np.array_equal(q, q_first):
+            print(f'  warning: Exudyn repeated solve of {os.path.basename(path)} ended elsewhere '
+                  f'(max diff {np.max(np.abs(q - q_first)):.1e})')
+        if best is None or wall < best['wall']:
+            it = solver.it
+            best = {'wall': wall, 'timer': float(solver.timer.total), 'steps': int(it.currentStepIndex) - 1,
+                    'newton': int(it.newtonStepsCount), 'jacobians': int(it.newtonJacobiCount),
+                    'time': float(mbs.systemData.GetTime())}
+    best['q'] = q_first
+    best['ode2'] = mbs.systemData.GetODE2Coordinates().size
+    best['ae'] = mbs.systemData.GetAECoordinates().size
+    return best
+
+
+# ------------------------------------------------------------------------------------------------
+# jointsim on the written file
+
+def run_jointsim(exe, path, runs, timeout):
+    """Best statistics.solverSeconds of `runs` runs, or {'error': message}."""
+    out = path[:-len('.json')] + '.jointsim.json'
+    best = None
+    for _ in range(runs):
+        try:
+            p = subprocess.run([exe, 'run', path, '--out', out, '--quiet'], capture_output=True, text=True,
+                               timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {'error': f'timed out after {timeout:g} s (--timeout)'}
+        if p.returncode != 0:
+            msg = (p.stderr.strip() or p.stdout.strip() or f'exit status {p.returncode}').splitlines()
+            text = ' / '.join(msg[:3])
+            if 'linearSolver' in text or 'EigenSparse' in text:
+                text = 'jointsim does not accept this linear solver type yet: ' + text
+            return {'error': text}
+        r = json.load(open(out))
+        st = r['statistics']
+        if best is None or st['solverSeconds'] < best['seconds']:
+            best = {'seconds': st['solverSeconds'], 'steps': st['steps'], 'newton': st.get('newtonIterations'),
+                    'jacobians': st.get('jacobianEvaluations'), 'time': r['time']}
+    best['q'] = np.array(r['ode2Coordinates'])
+    return best
+
+
+# ------------------------------------------------------------------------------------------------
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--sizes', default='1,10,100,1000', help='chain lengths, comma separated')
+    parser.add_argument('--steps', type=int, default=1000, help='time steps of 1 ms')
+    parser.add_argument('--runs', type=int, default=3, help='jointsim runs per model (best is shown)')
+    parser.add_argument('--exudyn-runs', type=int, default=3, help='Exudyn solves per model (best is shown)')
+    parser.add_argument('--out-dir', help='where the model and result files go (default: a temporary directory)')
+    parser.add_argument('--jointsim', default=os.path.join('target', 'release', 'jointsim'),
+                        help='the jointsim binary (default: target/release/jointsim)')
+    parser.add_argument('--timeout', type=float, default=None, help='seconds per jointsim run')
+    parser.add_argument('--tolerance', type=float, default=1e-8, help='flag max |dq| above this')
+    parser.add_argument('--no-seed', action='store_true', help='leave out the seed pendulum')
+    args = parser.parse_args()
+    sizes = [int(x) for x in args.sizes.split(',') if x.strip()]
+    if not os.path.exists(args.jointsim):
+        sys.exit(f'{args.jointsim} not found: cargo build --release -p joint-runtime --bin jointsim '
+                 f'(or give --jointsim PATH)')
+    exe = os.path.abspath(args.jointsim)
+
+    tmp = None
+    if args.out_dir:
+        out_dir = args.out_dir
+        os.makedirs(out_dir, exist_ok=True)
+    else:
+        out_dir = tmp = tempfile.mkdtemp(prefix='chain_benchmark_')
+
+    models = []
+    if not args.no_seed:
+        models.append(('seed_pendulum', 1, seed_pendulum))
+    models += [(f'chain_{n}', n, chain) for n in sizes]
+
+    print(f'Exudyn {exu.__version__}, jointsim {args.jointsim}; {args.steps} steps of '
+          f'{STEP_SIZE * 1e3:g} ms; files in {out_dir}{" (removed at the end)" if tmp else ""}')
+    print('Exudyn: wall time around SolveDynamic (best of %d; timer = solver.timer.total of that run); '
+          'ours: statistics.solverSeconds (best of %d)' % (args.exudyn_runs, args.runs))
+    head = (f"{'model':>14s} {'N':>5s} {'solver':>11s} {'unknowns':>8s} {'steps':>6s} {'Exudyn µs/step':>14s} "
+            f"{'(timer)':>9s} {'ours µs/step':>12s} {'ratio':>6s} {'max |Δq|':>9s} {'jac ex/ours':>11s}")
+    rows = []
+    for name, n, build in models:
+        SC, mbs, s = build(n, args.steps) if build is chain else build(args.steps)
+        path = os.path.join(out_dir, name + '.json')
+        export(mbs, s, path)
+        del SC, mbs
+        note = ''
+        if build is seed_pendulum:
+            same = seed_matches_reference(path)
+            if same is not None:
+                note = ('items equal ' if same else 'items DIFFER from ') + os.path.relpath(SEED_REFERENCE)
+        ex = run_exudyn(path, args.exudyn_runs)
+        ours = run_jointsim(exe, path, args.runs, args.timeout)
+        solver_type = 'EigenSparse' if s.linearSolver.solverType == exu.LinearSolverType.EigenSparse else 'EXUdense'
+        steps = ex['steps']
+        ex_us = ex['wall'] / steps * 1e6
+        timer_us = ex['timer'] / steps * 1e6
+        if 'error' in ours:
+            line = (f"{name:>14s} {n:5d} {solver_type:>11s} {ex['ode2'] + ex['ae']:8d} {steps:6d} {ex_us:14.1f} "
+                    f"{timer_us:9.1f} {'—':>12s} {'—':>6s} {'—':>9s} {ex['jacobians']:>5d}/{'—':<5s}")
+            note = (note + '; ' if note else '') + 'jointsim: ' + ours['error']
+            rows.append({'name': name, 'n': n, 'exudyn_us': ex_us, 'ours_us': None, 'error': ours['error']})
+        else:
+            ours_us = ours['seconds'] / max(1, ours['steps']) * 1e6
+            dq = float(np.max(np.abs(ex['q'] - ours['q']))) if ex['q'].shape == ours['q'].shape else float('inf')
+            flag = ' !' if not dq <= args.tolerance else '  '
+            line = (f"{name:>14s} {n:5d} {solver_type:>11s} {ex['ode2'] + ex['ae']:8d} {steps:6d} {ex_us:14.1f} "
+                    f"{timer_us:9.1f} {ours_us:12.1f} {ex_us / ours_us:6.2f} {dq:9.1e}{flag}"
+                    f"{ex['jacobians']:>5d}/{ours['jacobians']:<5d}")
+            if ours['steps'] != steps or abs(ours['time'] - ex['time']) > 1e-12:
+                note += f"; steps/end time differ: Exudyn {steps} / {ex['time']}, ours {ours['steps']} / {ours['time']}"
+            if not dq <= args.tolerance:
+                note += f'; final coordinates differ by more than {args.tolerance:g}'
+            rows.append({'name': name, 'n': n, 'exudyn_us': ex_us, 'ours_us': ours_us, 'dq': dq})
+        if len(rows) == 1:
+            print(head)
+        note = note.strip('; ')
+        print(line + (f'   [{note}]' if note else ''), flush=True)
+
+    ok = [r for r in rows if r.get('ours_us') is not None]
+    if ok:
+        print('ratio = Exudyn µs/step / ours µs/step (> 1: jointsim faster); "!" marks max |Δq| > '
+              f'{args.tolerance:g}; jac = Jacobian evaluations')
+    issue = [f'N = {r["n"]}: {ISSUE_US_PER_STEP[r["n"]]:g} µs here {r["exudyn_us"]:.1f} µs'
+             for r in rows if r['name'].startswith('chain_') and r['n'] in ISSUE_US_PER_STEP]
+    if issue:
+        print("Exudyn per step, issue author's machine vs this one: " + '; '.join(issue))
+    if tmp:
+        shutil.rmtree(tmp)
+    bad = [r for r in rows if 'error' in r or not r.get('dq', 0) <= args.tolerance]
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
