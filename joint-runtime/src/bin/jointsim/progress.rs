@@ -54,3 +54,37 @@ impl Bar {
         }
     }
 }
+
+/// A count of finished runs for `jointsim sweep`, on standard error when it is a terminal;
+/// shared by the worker threads.
+pub struct Counter {
+    bar: Option<ProgressBar>,
+}
+
+impl Counter {
+    pub fn new(wanted: bool, total: usize) -> Self {
+        let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} runs [{elapsed_precise}, ETA {eta}]",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        Counter { bar }
+    }
+
+    pub fn inc(&self) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
