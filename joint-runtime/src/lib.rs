@@ -10,10 +10,10 @@
 
 pub mod assemble;
 pub mod create;
-pub mod dense;
 pub mod error;
 pub mod items;
 pub mod kernels;
+pub mod linear;
 pub mod markers;
 pub mod model;
 pub mod output;

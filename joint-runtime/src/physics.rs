@@ -12,6 +12,7 @@ use crate::assemble::{
     ResolvedMarker, Rotation, Topology,
 };
 use crate::kernels::{KinematicsKind, marker_kinematics as mk, spherical};
+use crate::linear::MatrixAccumulator;
 use crate::markers::super_element::SuperElementMarker;
 
 /// Which level the constraints are evaluated at.
@@ -643,20 +644,19 @@ impl Topology {
         }
     }
 
-    /// Add the mass matrix into row-major `m` (leading dimension `ld`), scaled by `factor`.
+    /// Add the mass matrix into `m`, scaled by `factor`.
     pub fn add_mass_matrix(
         &self,
         qt: &[f64],
         factor: f64,
-        m: &mut [f64],
-        ld: usize,
+        m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
         self.for_each_mass_block(qt, scratch, |cols, block| {
             let n = cols.len();
             for (i, &ci) in cols.iter().enumerate() {
                 for (j, &cj) in cols.iter().enumerate() {
-                    m[ci * ld + cj] += factor * block[i * n + j];
+                    m.add(ci, cj, factor * block[i * n + j]);
                 }
             }
         });
@@ -677,31 +677,29 @@ impl Topology {
         });
     }
 
-    /// Add the constraint blocks of an iteration matrix (row-major, leading dimension `ld`,
-    /// ODE2 unknowns first, then AE): `cq_factor`·C_q in the AE rows, C_qᵀ in the ODE2 rows,
-    /// and `lambda_factor`·∂g/∂λ on the AE diagonal (free axes, inactive joints).
+    /// Add the constraint blocks of an iteration matrix (ODE2 unknowns first, then AE):
+    /// `cq_factor`·C_q in the AE rows, C_qᵀ in the ODE2 rows, and `lambda_factor`·∂g/∂λ on the AE diagonal (free axes, inactive joints).
     pub fn add_constraint_blocks(
         &self,
         qt: &[f64],
         cq_factor: f64,
         lambda_factor: f64,
-        m: &mut [f64],
-        ld: usize,
+        m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
         let n2 = self.n_ode2;
         self.for_each_constraint_jacobian_row(qt, scratch, |row, cols, vals| {
             let r = n2 + row;
             for (c, x) in cols.iter().zip(vals) {
-                m[r * ld + c] += cq_factor * x;
-                m[c * ld + r] += x;
+                m.add(r, *c, cq_factor * x);
+                m.add(*c, r, *x);
             }
         });
         for j in &self.joints {
             for k in 0..j.rows() {
                 if !j.row_constrained(k) {
                     let r = n2 + j.ae + k;
-                    m[r * ld + r] += lambda_factor;
+                    m.add(r, r, lambda_factor);
                 }
             }
         }
@@ -911,8 +909,7 @@ impl Topology {
         factor: f64,
         rel_eps: f64,
         min_coord: f64,
-        m: &mut [f64],
-        ld: usize,
+        m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
         let mut base = std::mem::take(&mut scratch.load);
@@ -934,7 +931,7 @@ impl Topology {
                 self.load_vector_local(index, qt, v, load_factor, &mut pert, scratch);
                 qt[col] = saved;
                 for (row, &r) in marker.columns.iter().enumerate() {
-                    m[r * ld + col] += factor * (pert[row] - base[row]) / eps;
+                    m.add(r, col, factor * (pert[row] - base[row]) / eps);
                 }
                 let _ = i;
             }
@@ -1043,7 +1040,7 @@ impl Topology {
     }
 
     /// Add `factor_k`·K + `factor_d`·D of the connectors (K = ∂LHS/∂q, D = ∂LHS/∂v) into the
-    /// row-major matrix `m` (leading dimension `ld`).
+    /// matrix `m`.
     #[allow(clippy::too_many_arguments)]
     pub fn add_connector_jacobians(
         &self,
@@ -1051,8 +1048,7 @@ impl Topology {
         v: &[f64],
         factor_k: f64,
         factor_d: f64,
-        m: &mut [f64],
-        ld: usize,
+        m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
         for c in 0..self.connectors.len() {
@@ -1074,7 +1070,7 @@ impl Topology {
                 sa.position_jacobian_t_times_vector_q(&f_arr, &mut scratch.block[..na * na]);
                 for (i, &gi) in ma.columns.iter().enumerate() {
                     for (j, &gj) in ma.columns.iter().enumerate() {
-                        m[gi * ld + gj] += factor_k * signs[a] * scratch.block[i * na + j];
+                        m.add(gi, gj, factor_k * signs[a] * scratch.block[i * na + j]);
                     }
                 }
                 for b in 0..2 {
@@ -1098,8 +1094,11 @@ impl Topology {
                                     dd += ja * cf.d_force_d_delta_v[(r, t)] * jb;
                                 }
                             }
-                            m[ma.columns[i] * ld + mb.columns[j]] +=
-                                s * (factor_k * kk + factor_d * dd);
+                            m.add(
+                                ma.columns[i],
+                                mb.columns[j],
+                                s * (factor_k * kk + factor_d * dd),
+                            );
                         }
                     }
                 }
@@ -1119,8 +1118,7 @@ impl Topology {
         factor_d: f64,
         rel_eps: f64,
         min_coord: f64,
-        m: &mut [f64],
-        ld: usize,
+        m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
         for body in &self.bodies {
@@ -1134,8 +1132,11 @@ impl Topology {
                     // linear: K and D exactly
                     for (i, &ci) in columns.iter().enumerate() {
                         for (j, &cj) in columns.iter().enumerate() {
-                            m[ci * ld + cj] +=
-                                factor_k * stiffness[(i, j)] + factor_d * damping[(i, j)];
+                            m.add(
+                                ci,
+                                cj,
+                                factor_k * stiffness[(i, j)] + factor_d * damping[(i, j)],
+                            );
                         }
                     }
                     continue;
@@ -1145,7 +1146,7 @@ impl Topology {
                 } => {
                     self.add_ffrf_jacobian_fd(
                         *frame, *modal, data, q, qt, v, factor_k, factor_d, rel_eps, min_coord, m,
-                        ld, scratch,
+                        scratch,
                     );
                     continue;
                 }
@@ -1173,7 +1174,7 @@ impl Topology {
                             cq[i] = qt[c];
                             cv[i] = v[c];
                             for row in 0..n {
-                                m[(start + row) * ld + c] += factor * (out[row] - base[row]) / eps;
+                                m.add(start + row, c, factor * (out[row] - base[row]) / eps);
                             }
                         }
                     }
@@ -1242,8 +1243,11 @@ impl Topology {
                         out,
                     );
                     for row in 0..n {
-                        m[(r.start + row) * ld + r.start + i] +=
-                            factor * (out[row] - base[row]) / eps;
+                        m.add(
+                            r.start + row,
+                            r.start + i,
+                            factor * (out[row] - base[row]) / eps,
+                        );
                     }
                 }
             }
@@ -1265,8 +1269,7 @@ impl Topology {
         factor_d: f64,
         rel_eps: f64,
         min_coord: f64,
-        m: &mut [f64],
-        ld: usize,
+        m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
         let nm = data.modes();
@@ -1300,7 +1303,7 @@ impl Topology {
                     cv[i] = v[ci];
                 }
                 for (row, &cr) in cols.iter().enumerate() {
-                    m[cr * ld + ci] += factor * (out[row] - base[row]) / eps;
+                    m.add(cr, ci, factor * (out[row] - base[row]) / eps);
                 }
             }
         }
@@ -1517,13 +1520,12 @@ impl Topology {
         qt: &[f64],
         lambda: &[f64],
         factor: f64,
-        m: &mut [f64],
-        ld: usize,
+        m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
         for ep in &self.ep_constraints {
             for i in 0..4 {
-                m[(ep.ode2 + i) * ld + ep.ode2 + i] += factor * 2.0 * lambda[ep.ae];
+                m.add(ep.ode2 + i, ep.ode2 + i, factor * 2.0 * lambda[ep.ae]);
             }
         }
         for j in &self.joints {
@@ -1549,7 +1551,7 @@ impl Topology {
             let cols = || mk0.columns.iter().chain(&mk1.columns);
             for (r, &gr) in cols().enumerate() {
                 for (c, &gc) in cols().enumerate() {
-                    m[gr * ld + gc] += factor * block[r * n + c];
+                    m.add(gr, gc, factor * block[r * n + c]);
                 }
             }
         }

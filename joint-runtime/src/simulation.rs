@@ -25,6 +25,10 @@ pub struct SolverStatistics {
     pub newton: NewtonStatistics,
     pub last_step_size: f64,
     pub solver_seconds: f64,
+    /// Whether the iteration matrix was factorized by the sparse LU (else the dense one).
+    pub sparse_solver: bool,
+    /// Stored entries of the sparse iteration matrix's pattern (0 with the dense LU).
+    pub matrix_nonzeros: usize,
 }
 
 /// Where a running solve is (passed to progress callbacks after each step).

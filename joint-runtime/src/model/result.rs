@@ -38,6 +38,8 @@ pub fn result_json(sim: &Simulation) -> Value {
             "rejectedModifiedNewtonSteps": st.newton.rejected_modified_newton_steps,
             "lastStepSize": st.last_step_size,
             "solverSeconds": st.solver_seconds,
+            "linearSolver": if st.sparse_solver { "sparse" } else { "dense" },
+            "matrixNonzeros": st.matrix_nonzeros,
         },
     })
 }

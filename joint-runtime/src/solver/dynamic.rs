@@ -3,9 +3,9 @@
 //! accelerations and adaptive step reduction/recovery (spec/solver.md §2–5).
 
 use super::newton::{NewtonOutcome, NewtonProblem, newton};
-use super::settings::{SimulationSettings, TimeIntegrationSettings};
-use crate::dense::{DenseLu, SingularColumn};
+use super::settings::{LinearSolverType, SimulationSettings, TimeIntegrationSettings};
 use crate::error::{Error, Result};
+use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
 use crate::physics::{ConstraintLevel, Scratch};
 use crate::simulation::{Progress, Simulation};
 
@@ -73,19 +73,22 @@ pub(crate) struct StepProblem<'a> {
     qt: Vec<f64>,
     f: Vec<f64>,
     rhs: Vec<f64>,
-    jac: Vec<f64>,
-    lu: DenseLu,
-    solve_scratch: Vec<f64>,
+    /// The iteration matrix J̄ and its factors (dense or sparse, per linearSolver.solverType).
+    system: LinearSystem,
     scratch: Scratch,
 }
 
 impl<'a> StepProblem<'a> {
-    fn new(sim: &'a mut Simulation, settings: &TimeIntegrationSettings) -> Self {
+    fn new(
+        sim: &'a mut Simulation,
+        settings: &TimeIntegrationSettings,
+        solver_type: LinearSolverType,
+    ) -> Self {
         let n2 = sim.topology.n_ode2;
         let nae = sim.topology.n_ae;
         let n = n2 + nae;
         let nd = &settings.newton.numerical_differentiation;
-        StepProblem {
+        let mut p = StepProblem {
             c: Constants::new(settings),
             index2: settings.generalized_alpha.use_index2_constraints,
             exact: settings.newton.exact_constraint_jacobian,
@@ -108,12 +111,18 @@ impl<'a> StepProblem<'a> {
             qt: vec![0.0; n2],
             f: vec![0.0; n2],
             rhs: vec![0.0; n],
-            jac: vec![0.0; n * n],
-            lu: DenseLu::new(n),
-            solve_scratch: vec![0.0; n],
+            system: LinearSystem::dense(0),
             scratch: Scratch::for_topology(&sim.topology),
             sim,
-        }
+        };
+        // The symbolic pass: the same assembly, recording the positions it writes. Any step
+        // size will do (only positions are recorded), but not zero: zero factors skip blocks.
+        p.set_step_size(1.0);
+        let exact = p.exact;
+        p.system = LinearSystem::for_solver_type(n, solver_type, |recorder| {
+            p.assemble_iteration_matrix(recorder, exact);
+        });
+        p
     }
 
     fn set_step_size(&mut self, h: f64) {
@@ -174,6 +183,42 @@ impl<'a> StepProblem<'a> {
     }
 }
 
+impl StepProblem<'_> {
+    /// J̄ = ∂r/∂q scaled as Exudyn scales it (spec/solver.md §4): s·(βʹM + K + γʹD) + C_qᵀ in
+    /// the ODE2 rows, C_q (index 3) or γʹ·C_q (index 2) in the AE rows; with
+    /// `geometric_stiffness`, also s·∂(C_qᵀλ)/∂q.
+    fn assemble_iteration_matrix(
+        &mut self,
+        m: &mut impl MatrixAccumulator,
+        geometric_stiffness: bool,
+    ) {
+        let topo = &self.sim.topology;
+        let st = &self.sim.state;
+        let (s, bp, gp) = (self.s, self.beta_p, self.gamma_p);
+        topo.total_coordinates(&st.q, &mut self.qt);
+        topo.add_mass_matrix(&self.qt, s * bp, m, &mut self.scratch);
+        topo.add_body_jacobians_fd(
+            &st.q,
+            &self.qt,
+            &st.v,
+            s,
+            s * gp,
+            self.rel_eps,
+            self.min_coord,
+            m,
+            &mut self.scratch,
+        );
+        topo.add_connector_jacobians(&self.qt, &st.v, s, s * gp, m, &mut self.scratch);
+        // AE rows: C_q (index 3) or γ'·C_q (index 2); free axes: (1/s)·∂g/∂λ̄
+        let cq_factor = if self.index2 { gp } else { 1.0 };
+        topo.add_constraint_blocks(&self.qt, cq_factor, 1.0 / s, m, &mut self.scratch);
+        if geometric_stiffness {
+            // s·∂(C_qᵀλ)/∂q: the ODE2 rows are scaled by s
+            topo.add_constraint_geometric_stiffness(&self.qt, &st.lambda, s, m, &mut self.scratch);
+        }
+    }
+}
+
 impl NewtonProblem for StepProblem<'_> {
     fn residual(&mut self) -> f64 {
         let topo = &self.sim.topology;
@@ -202,62 +247,15 @@ impl NewtonProblem for StepProblem<'_> {
     }
 
     fn factorize_jacobian(&mut self) -> std::result::Result<(), SingularColumn> {
-        let topo = &self.sim.topology;
-        let st = &self.sim.state;
-        let n2 = topo.n_ode2;
-        let n = n2 + topo.n_ae;
-        let (s, bp, gp) = (self.s, self.beta_p, self.gamma_p);
-        self.jac.fill(0.0);
-        topo.total_coordinates(&st.q, &mut self.qt);
-        topo.add_mass_matrix(&self.qt, s * bp, &mut self.jac, n, &mut self.scratch);
-        topo.add_body_jacobians_fd(
-            &st.q,
-            &self.qt,
-            &st.v,
-            s,
-            s * gp,
-            self.rel_eps,
-            self.min_coord,
-            &mut self.jac,
-            n,
-            &mut self.scratch,
-        );
-        topo.add_connector_jacobians(
-            &self.qt,
-            &st.v,
-            s,
-            s * gp,
-            &mut self.jac,
-            n,
-            &mut self.scratch,
-        );
-        // AE rows: C_q (index 3) or γ'·C_q (index 2); free axes: (1/s)·∂g/∂λ̄
-        let cq_factor = if self.index2 { gp } else { 1.0 };
-        topo.add_constraint_blocks(
-            &self.qt,
-            cq_factor,
-            1.0 / s,
-            &mut self.jac,
-            n,
-            &mut self.scratch,
-        );
-        if self.exact {
-            // s·∂(C_qᵀλ)/∂q: the ODE2 rows are scaled by s
-            topo.add_constraint_geometric_stiffness(
-                &self.qt,
-                &st.lambda,
-                s,
-                &mut self.jac,
-                n,
-                &mut self.scratch,
-            );
-        }
-        self.lu.factorize(&self.jac)
+        let mut system = std::mem::replace(&mut self.system, LinearSystem::dense(0));
+        assemble_into!(system.cleared_matrix(), |m| self
+            .assemble_iteration_matrix(m, self.exact));
+        self.system = system;
+        self.system.factorize()
     }
 
     fn apply_newton_step(&mut self) {
-        self.lu
-            .solve_in_place(&mut self.rhs, &mut self.solve_scratch);
+        self.system.solve_in_place(&mut self.rhs);
         let st = &mut self.sim.state;
         let n2 = st.q.len();
         for i in 0..n2 {
@@ -307,7 +305,7 @@ impl Simulation {
         let started = std::time::Instant::now();
         self.state.time = ti.start_time;
         self.clear_sensor_data();
-        self.initial_accelerations(ti)?;
+        self.initial_accelerations(ti, settings.linear_solver)?;
         self.write_sensors_initial(settings);
 
         let h_max = (ti.end_time - ti.start_time) / ti.number_of_steps as f64;
@@ -319,7 +317,9 @@ impl Simulation {
         let end = ti.end_time;
         let mut stats = self.statistics.newton;
         {
-            let mut p = StepProblem::new(self, ti);
+            let mut p = StepProblem::new(self, ti, settings.linear_solver);
+            p.sim.statistics.sparse_solver = p.system.is_sparse();
+            p.sim.statistics.matrix_nonzeros = p.system.nonzeros();
             p.a_buf.copy_from_slice(&p.sim.state.a);
             while p.sim.state.time < end - 1e-10 {
                 let t_n = p.sim.state.time;
@@ -396,7 +396,11 @@ impl Simulation {
     }
 
     /// Consistent initial accelerations (spec/solver.md §3).
-    fn initial_accelerations(&mut self, ti: &TimeIntegrationSettings) -> Result<()> {
+    fn initial_accelerations(
+        &mut self,
+        ti: &TimeIntegrationSettings,
+        solver_type: LinearSolverType,
+    ) -> Result<()> {
         let ga = &ti.generalized_alpha;
         let n2 = self.topology.n_ode2;
         let nae = self.topology.n_ae;
@@ -412,9 +416,25 @@ impl Simulation {
         let mut scratch = Scratch::for_topology(&self.topology);
         let mut qt = vec![0.0; n2];
         topo.total_coordinates(&self.state.q, &mut qt);
-        let mut jac = vec![0.0; n * n];
-        topo.add_mass_matrix(&qt, 1.0, &mut jac, n, &mut scratch);
-        topo.add_constraint_blocks(&qt, 1.0, 1.0, &mut jac, n, &mut scratch);
+        // [[M, C_qᵀ], [C_q, ∂g/∂λ]] [ä; λ] = [f; c]
+        fn assemble(
+            topo: &crate::assemble::Topology,
+            qt: &[f64],
+            m: &mut impl MatrixAccumulator,
+            scratch: &mut Scratch,
+        ) {
+            topo.add_mass_matrix(qt, 1.0, m, scratch);
+            topo.add_constraint_blocks(qt, 1.0, 1.0, m, scratch);
+        }
+        let mut system = LinearSystem::for_solver_type(n, solver_type, |recorder| {
+            assemble(topo, &qt, recorder, &mut scratch)
+        });
+        assemble_into!(system.cleared_matrix(), |m| assemble(
+            topo,
+            &qt,
+            m,
+            &mut scratch
+        ));
         let mut diag = vec![0.0; nae];
         topo.constraint_lambda_diagonal(&mut diag);
         let mut b = vec![0.0; n];
@@ -430,11 +450,9 @@ impl Simulation {
                 b[n2 + k] = if diag[k] != 0.0 { 0.0 } else { c[k] };
             }
         }
-        let mut lu = DenseLu::new(n);
-        match lu.factorize(&jac) {
+        match system.factorize() {
             Ok(()) => {
-                let mut s = vec![0.0; n];
-                lu.solve_in_place(&mut b, &mut s);
+                system.solve_in_place(&mut b);
                 self.state.a.copy_from_slice(&b[..n2]);
                 if ga.store_initial_algebraic_coordinates {
                     self.state.lambda.copy_from_slice(&b[n2..]);

@@ -3,7 +3,7 @@
 //! static solver.
 
 use super::settings::NewtonSettings;
-use crate::dense::SingularColumn;
+use crate::linear::SingularColumn;
 
 /// What Newton needs of a problem; the state lives in the problem.
 pub trait NewtonProblem {

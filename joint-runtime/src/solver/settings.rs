@@ -189,11 +189,17 @@ impl Default for SolutionSettings {
     }
 }
 
-/// `linearSolver.solverType`
+/// `linearSolver.solverType`: which LU factorizes the iteration matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LinearSolverType {
+    /// Not an Exudyn value: dense LU up to [`crate::linear::DENSE_LIMIT`] unknowns, sparse LU
+    /// above. What a model gets when it does not name a solver type (Exudyn's own default,
+    /// `EXUdense`, is what its exported files name).
     #[default]
+    Automatic,
+    /// `EXUdense`: dense LU with partial pivoting, whatever the size.
     ExuDense,
+    /// `EigenSparse`: sparse LU (faer, COLAMD ordering, partial pivoting), whatever the size.
     EigenSparse,
 }
 

@@ -3,8 +3,8 @@
 
 use super::newton::{NewtonOutcome, NewtonProblem, newton};
 use super::settings::SimulationSettings;
-use crate::dense::{DenseLu, SingularColumn};
 use crate::error::{Error, Result};
+use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
 use crate::physics::{ConstraintLevel, Scratch};
 use crate::simulation::{Progress, Simulation};
 
@@ -18,10 +18,44 @@ struct StaticProblem<'a> {
     q_start: Vec<f64>,
     qt: Vec<f64>,
     rhs: Vec<f64>,
-    jac: Vec<f64>,
-    lu: DenseLu,
-    solve_scratch: Vec<f64>,
+    /// The Jacobian and its factors (dense or sparse, per linearSolver.solverType).
+    system: LinearSystem,
     scratch: Scratch,
+}
+
+impl StaticProblem<'_> {
+    /// ∂r/∂[q; λ]: −∂LHS/∂q (+ ∂Q/∂q) and C_qᵀ in the ODE2 rows, C_q in the AE rows.
+    fn assemble_jacobian(&mut self, m: &mut impl MatrixAccumulator) {
+        let topo = &self.sim.topology;
+        let st = &self.sim.state;
+        topo.total_coordinates(&st.q, &mut self.qt);
+        topo.add_body_jacobians_fd(
+            &st.q,
+            &self.qt,
+            &st.v,
+            -1.0,
+            0.0,
+            self.rel_eps,
+            self.min_coord,
+            m,
+            &mut self.scratch,
+        );
+        topo.add_connector_jacobians(&self.qt, &st.v, -1.0, 0.0, m, &mut self.scratch);
+        if self.compute_loads_jacobian {
+            topo.add_load_jacobians_fd(
+                &st.q,
+                &mut self.qt,
+                &st.v,
+                self.load_factor,
+                1.0,
+                self.rel_eps,
+                self.min_coord,
+                m,
+                &mut self.scratch,
+            );
+        }
+        topo.add_constraint_blocks(&self.qt, 1.0, 1.0, m, &mut self.scratch);
+    }
 }
 
 impl NewtonProblem for StaticProblem<'_> {
@@ -38,55 +72,14 @@ impl NewtonProblem for StaticProblem<'_> {
     }
 
     fn factorize_jacobian(&mut self) -> std::result::Result<(), SingularColumn> {
-        let topo = &self.sim.topology;
-        let st = &self.sim.state;
-        let n2 = topo.n_ode2;
-        let n = n2 + topo.n_ae;
-        self.jac.fill(0.0);
-        topo.total_coordinates(&st.q, &mut self.qt);
-        // ∂f/∂q = −∂LHS/∂q (+ ∂Q/∂q)
-        topo.add_body_jacobians_fd(
-            &st.q,
-            &self.qt,
-            &st.v,
-            -1.0,
-            0.0,
-            self.rel_eps,
-            self.min_coord,
-            &mut self.jac,
-            n,
-            &mut self.scratch,
-        );
-        topo.add_connector_jacobians(
-            &self.qt,
-            &st.v,
-            -1.0,
-            0.0,
-            &mut self.jac,
-            n,
-            &mut self.scratch,
-        );
-        if self.compute_loads_jacobian {
-            topo.add_load_jacobians_fd(
-                &st.q,
-                &mut self.qt,
-                &st.v,
-                self.load_factor,
-                1.0,
-                self.rel_eps,
-                self.min_coord,
-                &mut self.jac,
-                n,
-                &mut self.scratch,
-            );
-        }
-        topo.add_constraint_blocks(&self.qt, 1.0, 1.0, &mut self.jac, n, &mut self.scratch);
-        self.lu.factorize(&self.jac)
+        let mut system = std::mem::replace(&mut self.system, LinearSystem::dense(0));
+        assemble_into!(system.cleared_matrix(), |m| self.assemble_jacobian(m));
+        self.system = system;
+        self.system.factorize()
     }
 
     fn apply_newton_step(&mut self) {
-        self.lu
-            .solve_in_place(&mut self.rhs, &mut self.solve_scratch);
+        self.system.solve_in_place(&mut self.rhs);
         let st = &mut self.sim.state;
         let n2 = st.q.len();
         for i in 0..n2 {
@@ -170,12 +163,16 @@ impl Simulation {
             q_start: vec![0.0; n2],
             qt: vec![0.0; n2],
             rhs: vec![0.0; n],
-            jac: vec![0.0; n * n],
-            lu: DenseLu::new(n),
-            solve_scratch: vec![0.0; n],
+            system: LinearSystem::dense(0),
             scratch: Scratch::for_topology(&self.topology),
             sim: self,
         };
+        // the symbolic pass: the same assembly, recording the positions it writes
+        p.system = LinearSystem::for_solver_type(n, settings.linear_solver, |recorder| {
+            p.assemble_jacobian(recorder)
+        });
+        p.sim.statistics.sparse_solver = p.system.is_sparse();
+        p.sim.statistics.matrix_nonzeros = p.system.nonzeros();
         let mut steps = 0;
         let mut since_change = 0;
         let mut jacobian_required = true;

@@ -1,0 +1,22 @@
+//! The linear algebra of the implicit solvers: the iteration matrix, assembled either densely or
+//! into a sparse pattern computed once, and its LU factorization.
+//!
+//! Following faer's split, the *symbolic* part — which entries of the iteration matrix can be
+//! non-zero, the fill-reducing column ordering and the elimination structure — is computed once
+//! per solve, from the same assembly code that later writes the values (a [`PatternRecorder`]
+//! runs it, so the pattern is exactly the generated kernels' block structure). The *numeric* part
+//! (values, pivots, factors) is redone whenever Newton asks for a new Jacobian, into buffers that
+//! were sized beforehand.
+
+mod accumulate;
+mod dense_lu;
+mod sparse_lu;
+mod sparse_matrix;
+mod system;
+
+pub use accumulate::{DenseMatrix, MatrixAccumulator, PatternRecorder};
+pub use dense_lu::{DenseLu, SingularColumn};
+pub use sparse_lu::SparseLu;
+pub use sparse_matrix::SparseMatrix;
+pub(crate) use system::assemble_into;
+pub use system::{DENSE_LIMIT, LinearSystem, SystemMatrix};

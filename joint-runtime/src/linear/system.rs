@@ -1,0 +1,190 @@
+//! The iteration matrix and its factorization, dense or sparse, behind one interface.
+
+use super::accumulate::{DenseMatrix, PatternRecorder};
+use super::dense_lu::{DenseLu, SingularColumn};
+use super::sparse_lu::SparseLu;
+use super::sparse_matrix::SparseMatrix;
+use crate::solver::settings::LinearSolverType;
+
+/// With [`LinearSolverType::Automatic`], systems of at most this many unknowns use the dense LU.
+///
+/// Below it, a dense factorization and solve of these small, fairly full systems costs less than
+/// the sparse one's indirection (measured with `cargo bench -p joint-runtime --bench linear_solvers`;
+/// docs/performance.md).
+pub const DENSE_LIMIT: usize = 64;
+
+/// The iteration matrix, in the storage its solver factorizes.
+#[derive(Clone, Debug)]
+pub enum SystemMatrix {
+    Dense(DenseMatrix),
+    Sparse(SparseMatrix),
+}
+
+#[derive(Debug)]
+enum Factors {
+    Dense { lu: DenseLu, scratch: Vec<f64> },
+    Sparse(Box<SparseLu>),
+}
+
+/// An `n × n` linear system: matrix storage, factors and the solve's workspace, all sized at
+/// construction, so that assembling, factorizing and solving do not allocate.
+#[derive(Debug)]
+pub struct LinearSystem {
+    matrix: SystemMatrix,
+    factors: Factors,
+}
+
+impl LinearSystem {
+    pub fn dense(n: usize) -> Self {
+        LinearSystem {
+            matrix: SystemMatrix::Dense(DenseMatrix::zeros(n)),
+            factors: Factors::Dense {
+                lu: DenseLu::new(n),
+                scratch: vec![0.0; n],
+            },
+        }
+    }
+
+    /// A sparse system whose pattern is the recorded positions (plus the diagonal).
+    pub fn sparse(n: usize, pattern: &PatternRecorder) -> Self {
+        let matrix = SparseMatrix::from_positions(n, pattern.entries());
+        let lu = SparseLu::new(&matrix);
+        LinearSystem {
+            matrix: SystemMatrix::Sparse(matrix),
+            factors: Factors::Sparse(Box::new(lu)),
+        }
+    }
+
+    /// The system the solver type asks for; `record` runs the assembly into a
+    /// [`PatternRecorder`] and is called only if a sparse system is built.
+    pub fn for_solver_type(
+        n: usize,
+        solver_type: LinearSolverType,
+        record: impl FnOnce(&mut PatternRecorder),
+    ) -> Self {
+        let sparse = match solver_type {
+            LinearSolverType::ExuDense => false,
+            LinearSolverType::EigenSparse => true,
+            LinearSolverType::Automatic => n > DENSE_LIMIT,
+        };
+        if sparse {
+            let mut pattern = PatternRecorder::new();
+            record(&mut pattern);
+            Self::sparse(n, &pattern)
+        } else {
+            Self::dense(n)
+        }
+    }
+
+    pub fn is_sparse(&self) -> bool {
+        matches!(self.matrix, SystemMatrix::Sparse(_))
+    }
+
+    /// Stored entries of the sparse pattern (0 for a dense system).
+    pub fn nonzeros(&self) -> usize {
+        match &self.matrix {
+            SystemMatrix::Dense(_) => 0,
+            SystemMatrix::Sparse(m) => m.nnz(),
+        }
+    }
+
+    /// The matrix with all values set to zero, to assemble into.
+    pub fn cleared_matrix(&mut self) -> &mut SystemMatrix {
+        match &mut self.matrix {
+            SystemMatrix::Dense(m) => m.clear(),
+            SystemMatrix::Sparse(m) => m.clear(),
+        }
+        &mut self.matrix
+    }
+
+    pub fn matrix(&self) -> &SystemMatrix {
+        &self.matrix
+    }
+
+    /// Factorize the assembled matrix.
+    pub fn factorize(&mut self) -> Result<(), SingularColumn> {
+        match (&self.matrix, &mut self.factors) {
+            (SystemMatrix::Dense(m), Factors::Dense { lu, .. }) => lu.factorize(m.values()),
+            (SystemMatrix::Sparse(m), Factors::Sparse(lu)) => lu.factorize(m),
+            _ => unreachable!("matrix storage and factors are built together"),
+        }
+    }
+
+    /// Solve with the last factorization: `x` holds b on entry and the solution on return.
+    pub fn solve_in_place(&mut self, x: &mut [f64]) {
+        match &mut self.factors {
+            Factors::Dense { lu, scratch } => lu.solve_in_place(x, scratch),
+            Factors::Sparse(lu) => lu.solve_in_place(x),
+        }
+    }
+}
+
+/// Assemble into whichever storage `matrix` has: `$assemble` is an expression using the
+/// identifier given as `$m`, compiled once per storage type (no dynamic dispatch per entry).
+macro_rules! assemble_into {
+    ($matrix:expr, |$m:ident| $assemble:expr) => {
+        match $matrix {
+            $crate::linear::SystemMatrix::Dense($m) => $assemble,
+            $crate::linear::SystemMatrix::Sparse($m) => $assemble,
+        }
+    };
+}
+pub(crate) use assemble_into;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linear::MatrixAccumulator;
+
+    fn fill<M: MatrixAccumulator>(m: &mut M) {
+        // [[4, 1, 0], [1, 3, 1], [0, 1, 2]]
+        for (r, c, v) in [
+            (0, 0, 4.0),
+            (0, 1, 1.0),
+            (1, 0, 1.0),
+            (1, 1, 3.0),
+            (1, 2, 1.0),
+            (2, 1, 1.0),
+            (2, 2, 2.0),
+        ] {
+            m.add(r, c, v);
+        }
+    }
+
+    #[test]
+    fn dense_and_sparse_systems_give_the_same_solution() {
+        let mut recorder = PatternRecorder::new();
+        fill(&mut recorder);
+        let mut systems = [LinearSystem::dense(3), LinearSystem::sparse(3, &recorder)];
+        let mut solutions = Vec::new();
+        for s in &mut systems {
+            assemble_into!(s.cleared_matrix(), |m| fill(m));
+            s.factorize().unwrap();
+            let mut x = [1.0, 2.0, 3.0];
+            s.solve_in_place(&mut x);
+            solutions.push(x);
+        }
+        // exact solution of the tridiagonal system
+        let want = [2.0 / 9.0, 1.0 / 9.0, 13.0 / 9.0];
+        for x in solutions {
+            for i in 0..3 {
+                assert!((x[i] - want[i]).abs() < 1e-15, "{x:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn automatic_choice_is_dense_up_to_the_limit() {
+        let record = |p: &mut PatternRecorder| p.add(0, 0, 1.0);
+        let auto = LinearSolverType::Automatic;
+        assert!(!LinearSystem::for_solver_type(DENSE_LIMIT, auto, record).is_sparse());
+        assert!(LinearSystem::for_solver_type(DENSE_LIMIT + 1, auto, record).is_sparse());
+        assert!(
+            LinearSystem::for_solver_type(2, LinearSolverType::EigenSparse, record).is_sparse()
+        );
+        let big = DENSE_LIMIT + 1;
+        assert!(
+            !LinearSystem::for_solver_type(big, LinearSolverType::ExuDense, record).is_sparse()
+        );
+    }
+}

@@ -1,0 +1,86 @@
+//! The sparse LU path (`linearSolver.solverType = EigenSparse`) on every reference case: the
+//! pattern computed once by the symbolic pass must hold every entry the assembly writes (an entry
+//! outside it panics), and the solution must be the dense solver's up to round-off and the
+//! Newton tolerance (Exudyn: "sparse solvers give the same algorithm with round-off-level
+//! differences", spec/solver.md §8.11).
+
+use joint::runtime::model::{SolveKind, read_model};
+use joint::runtime::solver::settings::LinearSolverType;
+
+const DIRS: [&str; 2] = [
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/exudyn_cases/"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/own_cases/"),
+];
+
+/// Final ODE2 coordinates, velocities, AE coordinates and the Newton statistics of one solve.
+struct Solved {
+    q: Vec<f64>,
+    v: Vec<f64>,
+    lambda: Vec<f64>,
+    iterations: usize,
+    sparse: bool,
+}
+
+fn solve(path: &str, solver_type: LinearSolverType) -> Solved {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut model = read_model(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    model.settings.linear_solver = solver_type;
+    let mut sim = model.mbs.assemble().unwrap();
+    match model.solve {
+        SolveKind::Dynamic => sim.solve_dynamic(&model.settings),
+        SolveKind::Static => sim.solve_static(&model.settings),
+    }
+    .unwrap_or_else(|e| panic!("{path} ({solver_type:?}): {e}"));
+    Solved {
+        q: sim.state.q.clone(),
+        v: sim.state.v.clone(),
+        lambda: sim.state.lambda.clone(),
+        iterations: sim.statistics.newton.iterations,
+        sparse: sim.statistics.sparse_solver,
+    }
+}
+
+fn largest_difference(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs() / y.abs().max(1.0))
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn every_reference_case_solves_with_the_sparse_lu_as_with_the_dense_one() {
+    let mut cases: Vec<String> = DIRS
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap())
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".json") && !p.ends_with(".ref.json"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 80, "found only {} cases", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let dense = solve(case, LinearSolverType::ExuDense);
+        let sparse = solve(case, LinearSolverType::EigenSparse);
+        assert!(
+            !dense.sparse && sparse.sparse,
+            "{case}: solver type not honoured"
+        );
+        let dq = largest_difference(&sparse.q, &dense.q);
+        let dv = largest_difference(&sparse.v, &dense.v);
+        let dl = largest_difference(&sparse.lambda, &dense.lambda);
+        let name = case.rsplit('/').next().unwrap();
+        println!(
+            "{name:60} q {dq:.1e}  v {dv:.1e}  λ {dl:.1e}  iterations {} / {}",
+            dense.iterations, sparse.iterations
+        );
+        // the reference comparison's tolerances (tests/reference_cases.rs)
+        if dq > 1e-8 || dv > 1e-6 || dl > 1e-5 {
+            failures.push(format!("{name}: q {dq:.1e}, v {dv:.1e}, λ {dl:.1e}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "sparse differs from dense:\n{}",
+        failures.join("\n")
+    );
+}
