@@ -27,13 +27,25 @@ use crate::symbolic::diff::derivative_memo;
 use crate::symbolic::emit::emit;
 use crate::symbolic::{Graph, Id};
 
-/// Operation counts of one pairing, before and after sharing.
+/// Operation counts of one pairing, over everything its kernels compute: both residuals, the
+/// Jacobian and the two second-order terms (∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q). An operation is one
+/// node `+ · / − sqrt sin cos` (so `a − b` is an addition and a negation); literals and inputs
+/// are free.
 #[derive(Debug, Clone)]
 pub struct PairingStats {
     pub kinds: [MarkerKind; 2],
-    /// Operations if every output were an independent expression tree.
+    /// Before simplification: every output as an independent expression tree, exactly as the
+    /// definition, the marker kinematics and the rules of differentiation build it, with no
+    /// constant folding or algebraic simplification (`0·x`, `1·x`, `x + 0`, `−(−x)` … all
+    /// kept; see `Graph::unsimplified`). Expensive, so [`expand`] leaves it `None`; the
+    /// operation-count report fills it in (`operation_counts`, test builds only).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub unsimplified_tree_operations: Option<u128>,
+    /// After simplification: every output as an independent expression tree, as the simplifying
+    /// graph builds it (constants folded, neutral elements dropped).
     pub tree_operations: u128,
-    /// Operations in the emitted code (every shared node once).
+    /// After simplification and common-subexpression elimination: operations in the emitted
+    /// code (every shared node once per kernel function).
     pub emitted_operations: usize,
 }
 
@@ -134,6 +146,166 @@ fn lower_with(
         position,
         velocity,
     })
+}
+
+/// The outputs a pairing's kernels compute beyond the two residuals, as roots of its graph.
+struct Derivatives {
+    /// Jacobian blocks `[row][coordinate velocity]` per marker (`None`: no coordinates).
+    blocks: Vec<Option<Vec<Vec<Id>>>>,
+    /// The Jacobian blocks' entries, marker by marker, row-major.
+    jac_roots: Vec<Id>,
+    /// ∂(C_q v)/∂q, marker by marker, row-major.
+    vq_roots: Vec<Id>,
+    /// Per block of `vq_roots`: (marker, rows, columns).
+    vq_shapes: Vec<(usize, usize, usize)>,
+    /// ∂(C_qᵀλ)/∂q, block by block, row-major.
+    rq_roots: Vec<Id>,
+    /// Per block of `rq_roots`: (row marker, column marker, rows, columns).
+    rq_shapes: Vec<(usize, usize, usize, usize)>,
+}
+
+/// Differentiate a lowered pairing: the Jacobian and the second-order terms. The one place
+/// these are computed, for the kernels and for the operation counts alike.
+fn derivatives(lowered: &mut Lowered, rows: usize) -> Derivatives {
+    let g = &mut lowered.graph;
+    // Jacobian blocks: ∂(velocity residual row)/∂(coordinate velocity), per marker with coordinates.
+    let mut blocks: Vec<Option<Vec<Vec<Id>>>> = Vec::new();
+    for kin in &lowered.kin {
+        if kin.velocities.is_empty() {
+            blocks.push(None);
+            continue;
+        }
+        let mut block = vec![Vec::with_capacity(kin.velocities.len()); rows];
+        for &v in &kin.velocities {
+            let mut memo = HashMap::new();
+            for (r, &row) in lowered.velocity.iter().enumerate() {
+                block[r].push(derivative_memo(g, row, v, &mut memo));
+            }
+        }
+        blocks.push(Some(block));
+    }
+    let jac_roots: Vec<Id> = blocks
+        .iter()
+        .flatten()
+        .flatten()
+        .flatten()
+        .copied()
+        .collect();
+    // Second-order terms, differentiated once more by the coordinates:
+    // ∂(C_q v)/∂q = ∂(velocity residual)/∂q (the residual is linear in v, so it is C_q v), and
+    // ∂(C_qᵀλ)/∂q with λ the rows' multipliers.
+    let lambda: Vec<Id> = (0..rows).map(|r| g.var(&format!("lambda_{r}"))).collect();
+    let mut vq_roots = Vec::new();
+    let mut vq_shapes = Vec::new();
+    for (i, kin) in lowered.kin.iter().enumerate() {
+        if kin.coordinates.is_empty() {
+            continue;
+        }
+        let n = kin.coordinates.len();
+        let mut block = vec![vec![Id(0); n]; rows];
+        for (c, &q) in kin.coordinates.iter().enumerate() {
+            let mut memo = HashMap::new();
+            for (r, &row) in lowered.velocity.iter().enumerate() {
+                block[r][c] = derivative_memo(g, row, q, &mut memo);
+            }
+        }
+        vq_roots.extend(block.iter().flatten().copied());
+        vq_shapes.push((i, rows, n));
+    }
+    // C_qᵀλ per marker with coordinates: f_i[c] = Σ_r λ_r J_i[r][c]
+    let mut reaction: Vec<(usize, Vec<Id>)> = Vec::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let Some(b) = b else { continue };
+        let n = b[0].len();
+        let f: Vec<Id> = (0..n)
+            .map(|c| {
+                let terms: Vec<Id> = (0..rows).map(|r| g.mul(lambda[r], b[r][c])).collect();
+                g.sum(&terms)
+            })
+            .collect();
+        reaction.push((i, f));
+    }
+    let mut rq_roots = Vec::new();
+    let mut rq_shapes = Vec::new();
+    for (i, f) in &reaction {
+        for (j, kin) in lowered.kin.iter().enumerate() {
+            if kin.coordinates.is_empty() {
+                continue;
+            }
+            let (ni, nj) = (f.len(), kin.coordinates.len());
+            let mut block = vec![vec![Id(0); nj]; ni];
+            for (c, &q) in kin.coordinates.iter().enumerate() {
+                let mut memo = HashMap::new();
+                for (r, &fr) in f.iter().enumerate() {
+                    block[r][c] = derivative_memo(g, fr, q, &mut memo);
+                }
+            }
+            rq_roots.extend(block.iter().flatten().copied());
+            rq_shapes.push((*i, j, ni, nj));
+        }
+    }
+    Derivatives {
+        blocks,
+        jac_roots,
+        vq_roots,
+        vq_shapes,
+        rq_roots,
+        rq_shapes,
+    }
+}
+
+/// Every output of a pairing's kernels, in kernel order.
+fn kernel_roots(
+    position: &[Id],
+    velocity: &[Id],
+    jacobian: &[Id],
+    velocity_residual_q: &[Id],
+    reaction_q: &[Id],
+) -> Vec<Id> {
+    [
+        position,
+        velocity,
+        jacobian,
+        velocity_residual_q,
+        reaction_q,
+    ]
+    .concat()
+}
+
+/// [`PairingStats::unsimplified_tree_operations`] of pairing `kinds` of a checked `model`: the
+/// same lowering and the same derivatives as the kernels (one [`derivatives`] for both), in a
+/// `Graph::unsimplified`, counted as trees. The graph stays hash-consed and the tree sizes are
+/// summed per node, so trees far too large to build are counted in time linear in the graph.
+/// `None` if the pairing does not lower.
+#[cfg(test)]
+pub fn unsimplified_tree_operations(model: &JointModel, kinds: [MarkerKind; 2]) -> Option<u128> {
+    let mut g = Graph::unsimplified();
+    let kin = [kinds[0].build(&mut g, "m0_"), kinds[1].build(&mut g, "m1_")];
+    let mut errors = Errors::new();
+    let mut lowered = lower_with(model, g, kin, &mut errors)?;
+    if !errors.is_empty() {
+        return None;
+    }
+    let d = derivatives(&mut lowered, model.axes.len());
+    let roots = kernel_roots(
+        &lowered.position,
+        &lowered.velocity,
+        &d.jac_roots,
+        &d.vq_roots,
+        &d.rq_roots,
+    );
+    Some(lowered.graph.operation_count_tree(&roots))
+}
+
+/// The [`PairingStats`] of every pairing of a checked `model`, all three counts included (the
+/// operation-count report's numbers). Errors found while lowering are pushed into `errors`.
+#[cfg(test)]
+pub fn operation_counts(model: &JointModel, errors: &mut Errors) -> Vec<PairingStats> {
+    let (_, mut stats) = expand(model, errors);
+    for s in &mut stats {
+        s.unsimplified_tree_operations = unsimplified_tree_operations(model, s.kinds);
+    }
+    stats
 }
 
 /// Expand a checked joint model. Errors found while lowering are pushed into `errors`; the
@@ -287,8 +459,10 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
                 pub reaction_q: fn(#joint_ty &[f64; ROWS], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64]) -> ::core::option::Option<()>,
             }
 
-            /// Per pairing `(kind0, kind1, operations as independent trees, operations emitted)`:
-            /// the effect of sharing and simplification, counted while expanding.
+            /// Per pairing `(kind0, kind1, operations as independent trees, operations emitted)`
+            /// over all of the pairing's kernels (residuals, Jacobian, second-order terms), both
+            /// after simplification: the effect of sharing common subexpressions, counted while
+            /// expanding. (The count before simplification is only in joint-macros' report.)
             pub const OPERATION_COUNTS: [(&str, &str, u64, u64); #n_pairings] = [#(#count_rows),*];
 
             #[doc = #kernel_doc]
@@ -391,30 +565,15 @@ fn pairing_module(
     velocity_text: &str,
     errors: &mut Errors,
 ) -> Option<(TokenStream, PairingStats)> {
+    let Derivatives {
+        blocks,
+        jac_roots,
+        vq_roots,
+        vq_shapes,
+        rq_roots,
+        rq_shapes,
+    } = derivatives(lowered, rows);
     let g = &mut lowered.graph;
-    // Jacobian blocks: ∂(velocity residual row)/∂(coordinate velocity), per marker with coordinates.
-    let mut blocks: Vec<Option<Vec<Vec<Id>>>> = Vec::new();
-    for kin in &lowered.kin {
-        if kin.velocities.is_empty() {
-            blocks.push(None);
-            continue;
-        }
-        let mut block = vec![Vec::with_capacity(kin.velocities.len()); rows];
-        for &v in &kin.velocities {
-            let mut memo = HashMap::new();
-            for (r, &row) in lowered.velocity.iter().enumerate() {
-                block[r].push(derivative_memo(g, row, v, &mut memo));
-            }
-        }
-        blocks.push(Some(block));
-    }
-    let jac_roots: Vec<Id> = blocks
-        .iter()
-        .flatten()
-        .flatten()
-        .flatten()
-        .copied()
-        .collect();
     // The velocity-level residual must be linear in the coordinate velocities; otherwise the
     // Jacobian would depend on them and is not a constraint Jacobian.
     let jac_used = used_variables(g, &jac_roots);
@@ -468,65 +627,20 @@ fn pairing_module(
     let vel_lets = &vel_block.lets;
     let vel_out = &vel_block.outputs;
 
-    // Second-order terms, differentiated once more by the coordinates:
-    // ∂(C_q v)/∂q = ∂(velocity residual)/∂q (the residual is linear in v, so it is C_q v), and
-    // ∂(C_qᵀλ)/∂q with λ the rows' multipliers.
-    let lambda: Vec<Id> = (0..rows).map(|r| g.var(&format!("lambda_{r}"))).collect();
-    let mut vq_roots = Vec::new();
-    let mut vq_types = Vec::new();
-    let mut vq_shapes = Vec::new();
-    for (i, kin) in lowered.kin.iter().enumerate() {
-        if kin.coordinates.is_empty() {
-            continue;
-        }
-        let n = kin.coordinates.len();
-        let mut block = vec![vec![Id(0); n]; rows];
-        for (c, &q) in kin.coordinates.iter().enumerate() {
-            let mut memo = HashMap::new();
-            for (r, &row) in lowered.velocity.iter().enumerate() {
-                block[r][c] = derivative_memo(g, row, q, &mut memo);
-            }
-        }
-        vq_roots.extend(block.iter().flatten().copied());
-        let nl = lit(n);
-        vq_types.push(quote!([[f64; #nl]; #rows_lit]));
-        vq_shapes.push((i, rows, n));
-    }
-    // C_qᵀλ per marker with coordinates: f_i[c] = Σ_r λ_r J_i[r][c]
-    let mut reaction: Vec<(usize, Vec<Id>)> = Vec::new();
-    for (i, b) in blocks.iter().enumerate() {
-        let Some(b) = b else { continue };
-        let n = b[0].len();
-        let f: Vec<Id> = (0..n)
-            .map(|c| {
-                let terms: Vec<Id> = (0..rows).map(|r| g.mul(lambda[r], b[r][c])).collect();
-                g.sum(&terms)
-            })
-            .collect();
-        reaction.push((i, f));
-    }
-    let mut rq_roots = Vec::new();
-    let mut rq_types = Vec::new();
-    let mut rq_shapes = Vec::new();
-    for (i, f) in &reaction {
-        for (j, kin) in lowered.kin.iter().enumerate() {
-            if kin.coordinates.is_empty() {
-                continue;
-            }
-            let (ni, nj) = (f.len(), kin.coordinates.len());
-            let mut block = vec![vec![Id(0); nj]; ni];
-            for (c, &q) in kin.coordinates.iter().enumerate() {
-                let mut memo = HashMap::new();
-                for (r, &fr) in f.iter().enumerate() {
-                    block[r][c] = derivative_memo(g, fr, q, &mut memo);
-                }
-            }
-            rq_roots.extend(block.iter().flatten().copied());
+    let vq_types: Vec<TokenStream> = vq_shapes
+        .iter()
+        .map(|&(_, _, n)| {
+            let nl = lit(n);
+            quote!([[f64; #nl]; #rows_lit])
+        })
+        .collect();
+    let rq_types: Vec<TokenStream> = rq_shapes
+        .iter()
+        .map(|&(_, _, ni, nj)| {
             let (nil, njl) = (lit(ni), lit(nj));
-            rq_types.push(quote!([[f64; #njl]; #nil]));
-            rq_shapes.push((*i, j, ni, nj));
-        }
-    }
+            quote!([[f64; #njl]; #nil])
+        })
+        .collect();
     let shape_value = |outs: &[TokenStream], shapes: &[(usize, usize)]| -> TokenStream {
         let mut it = outs.iter();
         let mats: Vec<TokenStream> = shapes
@@ -741,17 +855,22 @@ fn pairing_module(
         }
     };
 
-    let roots_all: Vec<Id> = lowered
-        .position
-        .iter()
-        .chain(&lowered.velocity)
-        .chain(&jac_roots)
-        .copied()
-        .collect();
+    let roots_all = kernel_roots(
+        &lowered.position,
+        &lowered.velocity,
+        &jac_roots,
+        &vq_roots,
+        &rq_roots,
+    );
     let stats = PairingStats {
         kinds,
+        unsimplified_tree_operations: None,
         tree_operations: g.operation_count_tree(&roots_all),
-        emitted_operations: pos_block.operations + vel_block.operations + jac_block.operations,
+        emitted_operations: pos_block.operations
+            + vel_block.operations
+            + jac_block.operations
+            + vq_block.operations
+            + rq_block.operations,
     };
     let module = ident(&pairing_module_name(kinds[0], kinds[1]));
     let doc0 = format!(" `m0`: {} ({}).", kinds[0].name(), kinds[0].description());

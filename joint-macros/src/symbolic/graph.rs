@@ -8,6 +8,12 @@
 //!
 //! Determinism: ids are handed out in creation order, maps are keyed by node contents only, and
 //! no pass depends on hashing order, so the emitted code is stable across runs.
+//!
+//! For the operation-count report only, `Graph::unsimplified` makes a graph whose constructors
+//! build every operation exactly as called: no constant folding, no neutral or absorbing
+//! elements, no double negation, no reordering of operands. Hash-consing stays (identical
+//! subtrees are still one node): it keeps that graph small and does not change the size of any
+//! expression *tree*, which is all that is counted there ([`Graph::operation_count_tree`]).
 
 use std::collections::HashMap;
 
@@ -45,11 +51,29 @@ pub struct Graph {
     lookup: HashMap<Node, Id>,
     vars: Vec<Var>,
     var_lookup: HashMap<String, Id>,
+    /// Build every operation as called, without algebraic simplification (see the module docs).
+    unsimplified: bool,
 }
 
 impl Graph {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A graph whose constructors do not simplify: `add(x, 0)` is an addition, `mul(2, 3)` a
+    /// multiplication, `neg(neg(x))` two negations. Only for counting operations before
+    /// simplification; code is never emitted from such a graph.
+    #[cfg(test)]
+    pub fn unsimplified() -> Self {
+        Self {
+            unsimplified: true,
+            ..Self::default()
+        }
+    }
+
+    /// Whether the constructors fold and simplify (false for `Graph::unsimplified`).
+    pub fn simplifies(&self) -> bool {
+        !self.unsimplified
     }
 
     pub fn node(&self, id: Id) -> &Node {
@@ -114,6 +138,9 @@ impl Graph {
     }
 
     pub fn add(&mut self, a: Id, b: Id) -> Id {
+        if self.unsimplified {
+            return self.intern(Node::Add(a, b));
+        }
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => return self.constant(x + y),
             (Some(0.0), None) => return b,
@@ -144,6 +171,9 @@ impl Graph {
     }
 
     pub fn neg(&mut self, a: Id) -> Id {
+        if self.unsimplified {
+            return self.intern(Node::Neg(a));
+        }
         match self.node(a).clone() {
             Node::Const(bits) => self.constant(-f64::from_bits(bits)),
             Node::Neg(x) => x,
@@ -152,6 +182,9 @@ impl Graph {
     }
 
     pub fn mul(&mut self, a: Id, b: Id) -> Id {
+        if self.unsimplified {
+            return self.intern(Node::Mul(a, b));
+        }
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) => return self.constant(x * y),
             (Some(0.0), _) | (_, Some(0.0)) => return self.zero(),
@@ -206,6 +239,9 @@ impl Graph {
     }
 
     pub fn div(&mut self, a: Id, b: Id) -> Id {
+        if self.unsimplified {
+            return self.intern(Node::Div(a, b));
+        }
         match (self.as_const(a), self.as_const(b)) {
             (Some(x), Some(y)) if y != 0.0 => return self.constant(x / y),
             (Some(0.0), _) => return self.zero(),
@@ -216,6 +252,9 @@ impl Graph {
     }
 
     pub fn sqrt(&mut self, a: Id) -> Id {
+        if self.unsimplified {
+            return self.intern(Node::Sqrt(a));
+        }
         match self.as_const(a) {
             Some(x) if x >= 0.0 => self.constant(x.sqrt()),
             _ => self.intern(Node::Sqrt(a)),
@@ -223,6 +262,9 @@ impl Graph {
     }
 
     pub fn sin(&mut self, a: Id) -> Id {
+        if self.unsimplified {
+            return self.intern(Node::Sin(a));
+        }
         match self.as_const(a) {
             Some(x) => self.constant(x.sin()),
             None => self.intern(Node::Sin(a)),
@@ -230,16 +272,27 @@ impl Graph {
     }
 
     pub fn cos(&mut self, a: Id) -> Id {
+        if self.unsimplified {
+            return self.intern(Node::Cos(a));
+        }
         match self.as_const(a) {
             Some(x) => self.constant(x.cos()),
             None => self.intern(Node::Cos(a)),
         }
     }
 
-    /// Sum of several terms, left to right.
+    /// Sum of several terms, left to right: `n − 1` additions (the literal 0 for no terms).
+    /// Starting from the first term rather than from 0 gives the same node in a simplifying graph
+    /// (`0 + t = t`) and no spurious `0 +` in an unsimplified one. The literal 0 is interned first
+    /// in any case, as it always was: node ids, and with them the order of commutative operands
+    /// in the emitted code, must not depend on this.
     pub fn sum(&mut self, terms: &[Id]) -> Id {
-        let mut acc = self.zero();
-        for &t in terms {
+        let zero = self.zero();
+        let Some((&first, rest)) = terms.split_first() else {
+            return zero;
+        };
+        let mut acc = first;
+        for &t in rest {
             acc = self.add(acc, t);
         }
         acc
@@ -270,27 +323,29 @@ impl Graph {
         count
     }
 
-    /// Number of operations if every expression tree were evaluated without sharing.
+    /// Number of operations if every expression tree were evaluated without sharing: the size of
+    /// each root's tree, summed. Computed per node in one pass over the graph (a node's operands
+    /// always have smaller ids), so a tree is never materialized; saturates at `u128::MAX`.
     pub fn operation_count_tree(&self, roots: &[Id]) -> u128 {
-        let mut memo: HashMap<Id, u128> = HashMap::new();
-        roots.iter().map(|&r| self.tree_count(r, &mut memo)).sum()
-    }
-
-    fn tree_count(&self, id: Id, memo: &mut HashMap<Id, u128>) -> u128 {
-        if let Some(&c) = memo.get(&id) {
-            return c;
-        }
-        let c = match *self.node(id) {
-            Node::Const(_) | Node::Var(_) => 0,
-            Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => {
-                1 + self.tree_count(x, memo)
-            }
-            Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) => {
-                1 + self.tree_count(x, memo) + self.tree_count(y, memo)
-            }
+        let Some(last) = roots.iter().map(|r| r.0 as usize).max() else {
+            return 0;
         };
-        memo.insert(id, c);
-        c
+        let mut size: Vec<u128> = Vec::with_capacity(last + 1);
+        for node in &self.nodes[..=last] {
+            let s = match *node {
+                Node::Const(_) | Node::Var(_) => 0,
+                Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => {
+                    size[x.0 as usize].saturating_add(1)
+                }
+                Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) => size[x.0 as usize]
+                    .saturating_add(size[y.0 as usize])
+                    .saturating_add(1),
+            };
+            size.push(s);
+        }
+        roots
+            .iter()
+            .fold(0u128, |acc, r| acc.saturating_add(size[r.0 as usize]))
     }
 
     #[cfg(test)]
@@ -319,5 +374,76 @@ impl Graph {
         };
         memo.insert(id, v);
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(−(−x) · 1 + 0) + 2·3`, built in `g`.
+    fn sample(g: &mut Graph) -> Id {
+        let x = g.var("x");
+        let nx = g.neg(x);
+        let nnx = g.neg(nx);
+        let one = g.one();
+        let p = g.mul(nnx, one);
+        let zero = g.zero();
+        let s = g.add(p, zero);
+        let (two, three) = (g.constant(2.0), g.constant(3.0));
+        let six = g.mul(two, three);
+        g.add(s, six)
+    }
+
+    #[test]
+    fn unsimplified_graph_keeps_every_operation() {
+        let mut g = Graph::unsimplified();
+        let e = sample(&mut g);
+        // neg, neg, ·1, +0, 2·3, +
+        assert_eq!(g.operation_count_tree(&[e]), 6);
+        assert_eq!(g.eval(e, &|_| 5.0), 11.0);
+        let mut s = Graph::new();
+        let e = sample(&mut s);
+        // x + 6
+        assert_eq!(s.operation_count_tree(&[e]), 1);
+    }
+
+    #[test]
+    fn unsimplified_graph_is_still_hash_consed() {
+        let mut g = Graph::unsimplified();
+        let x = g.var("x");
+        let a = g.mul(x, x);
+        let b = g.mul(x, x);
+        assert_eq!(a, b);
+        let s = g.add(a, b);
+        // a tree counts the shared operand twice, the DAG once
+        assert_eq!(g.operation_count_tree(&[s]), 3);
+        assert_eq!(g.operation_count_shared(&[s]), 2);
+    }
+
+    #[test]
+    fn sum_starts_from_the_first_term() {
+        let mut g = Graph::unsimplified();
+        let t: Vec<Id> = ["a", "b", "c"].iter().map(|n| g.var(n)).collect();
+        let s = g.sum(&t);
+        assert_eq!(g.operation_count_tree(&[s]), 2);
+        let empty = g.sum(&[]);
+        assert!(g.is_zero(empty));
+    }
+
+    #[test]
+    fn tree_count_of_a_deep_shared_chain_does_not_overflow() {
+        // x_{k+1} = x_k · x_k: the tree of x_200 has 2^200 − 1 multiplications.
+        let mut g = Graph::unsimplified();
+        let mut e = g.var("x");
+        for _ in 0..200 {
+            e = g.mul(e, e);
+        }
+        assert_eq!(g.operation_count_tree(&[e]), u128::MAX);
+        let mut e = g.var("y");
+        for _ in 0..100 {
+            e = g.mul(e, e);
+        }
+        assert_eq!(g.operation_count_tree(&[e]), (1u128 << 100) - 1);
     }
 }

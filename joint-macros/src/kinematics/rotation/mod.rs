@@ -16,15 +16,20 @@ pub struct Parametrization {
 }
 
 impl Parametrization {
-    /// Σ_k columns_k · rates_k
+    /// Σ_k columns_k · rates_k, starting from the first term (no `0 +` in an unsimplified graph;
+    /// the same nodes, created in the same order, as `0 + …` in a simplifying one).
     pub fn apply(g: &mut Graph, columns: &[[Id; 3]], rates: &[Id]) -> [Id; 3] {
-        let mut out = [g.zero(); 3];
+        let zero = g.zero();
+        let mut out: [Option<Id>; 3] = [None; 3];
         for (col, &r) in columns.iter().zip(rates) {
             for i in 0..3 {
                 let p = g.mul(col[i], r);
-                out[i] = g.add(out[i], p);
+                out[i] = Some(match out[i] {
+                    Some(acc) => g.add(acc, p),
+                    None => p,
+                });
             }
         }
-        out
+        out.map(|o| o.unwrap_or(zero))
     }
 }
