@@ -59,7 +59,7 @@ fn every_reference_case_solves_with_the_sparse_lu_as_with_the_dense_one() {
     assert!(cases.len() >= 80, "found only {} cases", cases.len());
     let mut failures = Vec::new();
     for case in &cases {
-        let dense = solve(case, LinearSolverType::ExuDense);
+        let dense = solve(case, LinearSolverType::EigenDense);
         let sparse = solve(case, LinearSolverType::EigenSparse);
         assert!(
             !dense.sparse && sparse.sparse,

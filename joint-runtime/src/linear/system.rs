@@ -6,12 +6,13 @@ use super::sparse_lu::SparseLu;
 use super::sparse_matrix::SparseMatrix;
 use crate::solver::settings::LinearSolverType;
 
-/// With [`LinearSolverType::Automatic`], systems of at most this many unknowns use the dense LU.
+/// With [`LinearSolverType::ExuDense`] (Exudyn's default), systems of at most this many
+/// unknowns use the dense LU, larger ones the sparse LU.
 ///
-/// Below it, a dense factorization and solve of these small, fairly full systems costs less than
-/// the sparse one's indirection (measured with `cargo bench -p joint-runtime --bench linear_solvers`;
-/// docs/performance.md).
-pub const DENSE_LIMIT: usize = 64;
+/// Measured on spherical-joint chains of N Euler-parameter bodies (11·N unknowns), jointsim with
+/// `EigenDense` against `EigenSparse`: dense is faster up to 33 unknowns, sparse from 44 on
+/// (docs/performance.md).
+pub const DENSE_LIMIT: usize = 40;
 
 /// The iteration matrix, in the storage its solver factorizes.
 #[derive(Clone, Debug)]
@@ -63,9 +64,9 @@ impl LinearSystem {
         record: impl FnOnce(&mut PatternRecorder),
     ) -> Self {
         let sparse = match solver_type {
-            LinearSolverType::ExuDense => false,
+            LinearSolverType::EigenDense => false,
             LinearSolverType::EigenSparse => true,
-            LinearSolverType::Automatic => n > DENSE_LIMIT,
+            LinearSolverType::ExuDense => n > DENSE_LIMIT,
         };
         if sparse {
             let mut pattern = PatternRecorder::new();
@@ -176,7 +177,7 @@ mod tests {
     #[test]
     fn automatic_choice_is_dense_up_to_the_limit() {
         let record = |p: &mut PatternRecorder| p.add(0, 0, 1.0);
-        let auto = LinearSolverType::Automatic;
+        let auto = LinearSolverType::ExuDense;
         assert!(!LinearSystem::for_solver_type(DENSE_LIMIT, auto, record).is_sparse());
         assert!(LinearSystem::for_solver_type(DENSE_LIMIT + 1, auto, record).is_sparse());
         assert!(
@@ -184,7 +185,7 @@ mod tests {
         );
         let big = DENSE_LIMIT + 1;
         assert!(
-            !LinearSystem::for_solver_type(big, LinearSolverType::ExuDense, record).is_sparse()
+            !LinearSystem::for_solver_type(big, LinearSolverType::EigenDense, record).is_sparse()
         );
     }
 }

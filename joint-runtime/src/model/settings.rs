@@ -270,12 +270,13 @@ fn solution(mut d: Dict, s: &mut SimulationSettings) -> Result<()> {
 fn linear_solver_type(d: &Dict, key: &str, t: &str) -> Result<LinearSolverType> {
     Ok(match t.strip_prefix("LinearSolverType.").unwrap_or(t) {
         "EXUdense" => LinearSolverType::ExuDense,
+        "EigenDense" => LinearSolverType::EigenDense,
         "EigenSparse" => LinearSolverType::EigenSparse,
         other => {
             return Err(d.err(
                 key,
                 format!(
-                    "linear solver `{other}` is not supported (supported: EXUdense, EigenSparse)"
+                    "linear solver `{other}` is not supported (supported: EXUdense, EigenDense, EigenSparse)"
                 ),
             ));
         }

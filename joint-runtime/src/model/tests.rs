@@ -697,8 +697,8 @@ fn model_error_unsupported_non_default_settings() {
         &["`timeIntegration.solverType`", "RK44", "not supported"],
     );
     expect_error(
-        |v| *settings_mut(v, &["linearSolver", "solverType"]) = json!("EigenDense"),
-        &["`linearSolver.solverType`", "EigenDense"],
+        |v| *settings_mut(v, &["linearSolver", "solverType"]) = json!("EigenSparseSymmetric"),
+        &["`linearSolver.solverType`", "EigenSparseSymmetric"],
     );
 }
 

@@ -192,13 +192,14 @@ impl Default for SolutionSettings {
 /// `linearSolver.solverType`: which LU factorizes the iteration matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LinearSolverType {
-    /// Not an Exudyn value: dense LU up to [`crate::linear::DENSE_LIMIT`] unknowns, sparse LU
-    /// above. What a model gets when it does not name a solver type (Exudyn's own default,
-    /// `EXUdense`, is what its exported files name).
+    /// `EXUdense`, Exudyn's default: chosen by size here — dense LU up to
+    /// [`crate::linear::DENSE_LIMIT`] unknowns, sparse LU above. Exudyn factorizes densely
+    /// whatever the size; the two differ by round-off only (spec/solver.md §8.11), and a
+    /// dense LU of a 1000-body chain would be cubic in its size.
     #[default]
-    Automatic,
-    /// `EXUdense`: dense LU with partial pivoting, whatever the size.
     ExuDense,
+    /// `EigenDense`: dense LU with partial pivoting, whatever the size.
+    EigenDense,
     /// `EigenSparse`: sparse LU (faer, COLAMD ordering, partial pivoting), whatever the size.
     EigenSparse,
 }
