@@ -398,11 +398,11 @@ struct RigidState {
     g_local_t_rates: Vector3<f64>,
 }
 
-fn rigid_state(rotation: Rotation, qt: &[f64], v: &[f64]) -> RigidState {
+/// Ḡ (ω̄ = Ḡθ̇) of a rigid node, row-major 3 × nθ.
+fn rigid_g_local(rotation: Rotation, qt: &[f64]) -> [f64; 12] {
     let kind = node_kind(rotation).index();
     let n = qt.len();
     let n_rot = n - 3;
-    let a = m3(mk::rotation(kind, &[], qt).expect("rigid node"));
     let mut jac = [0.0; 21];
     mk::rotation_jacobian_local(kind, &[], qt, &mut jac[..3 * n]).expect("rigid node");
     let mut g_local = [0.0; 12];
@@ -411,6 +411,14 @@ fn rigid_state(rotation: Rotation, qt: &[f64], v: &[f64]) -> RigidState {
             g_local[r * n_rot + c] = jac[r * n + 3 + c];
         }
     }
+    g_local
+}
+
+fn rigid_state(rotation: Rotation, qt: &[f64], v: &[f64]) -> RigidState {
+    let kind = node_kind(rotation).index();
+    let n_rot = qt.len() - 3;
+    let a = m3(mk::rotation(kind, &[], qt).expect("rigid node"));
+    let g_local = rigid_g_local(rotation, qt);
     let omega_local = v3(mk::angular_velocity_local(kind, &[], qt, v).expect("rigid node"));
     let g_local_t_rates = match rotation {
         // Exudyn omits Ḡ_t·θ̇ for EP nodes (it vanishes identically).
@@ -441,15 +449,15 @@ pub fn rigid_mass_matrix(
     qt: &[f64],
     out: &mut [f64],
 ) {
-    let zeros = [0.0; 7];
-    let st = rigid_state(rotation, qt, &zeros[..qt.len()]);
+    // only Ḡ (and A for a centre-of-mass offset): not the velocities rigid_state also computes
     let n = qt.len();
-    let nr = st.n_rot;
+    let nr = n - 3;
+    let g_local = rigid_g_local(rotation, qt);
     out.fill(0.0);
     for i in 0..3 {
         out[i * n + i] = mass;
     }
-    let g = |r: usize, c: usize| st.g_local[r * nr + c];
+    let g = |r: usize, c: usize| g_local[r * nr + c];
     // M_θθ = Ḡᵀ J Ḡ
     for i in 0..nr {
         for j in 0..nr {
@@ -464,7 +472,8 @@ pub fn rigid_mass_matrix(
     }
     if com.iter().any(|&c| c != 0.0) {
         // M_uθ = −m A skew(c) Ḡ
-        let ask = -mass * st.a * skew(&v3(*com));
+        let a = m3(mk::rotation(node_kind(rotation).index(), &[], qt).expect("rigid node"));
+        let ask = -mass * a * skew(&v3(*com));
         for r in 0..3 {
             for j in 0..nr {
                 let s: f64 = (0..3).map(|k| ask[(r, k)] * g(k, j)).sum();
