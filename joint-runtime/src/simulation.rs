@@ -29,6 +29,8 @@ pub struct SolverStatistics {
     pub sparse_solver: bool,
     /// Stored entries of the sparse iteration matrix's pattern (0 with the dense LU).
     pub matrix_nonzeros: usize,
+    /// Stored entries of the sparse LU factors at the end of the solve (0 with the dense LU).
+    pub factor_nonzeros: usize,
 }
 
 /// Where a running solve is (passed to progress callbacks after each step).

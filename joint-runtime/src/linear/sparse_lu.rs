@@ -54,6 +54,8 @@ impl SparseLu {
         let a = symbolic(pattern);
         let mut column_order = vec![0usize; n];
         let mut column_order_inverse = vec![0usize; n];
+        // COLAMD (Eigen SparseLU's default too). AMD on A + Aᵀ, tried on the 1000-body chain,
+        // left more fill (201 282 against 191 354 factor entries) and took 11 % longer.
         {
             let req = colamd::order_scratch::<usize>(n, n, pattern.nnz());
             let mut mem = MemBuffer::new(req);
@@ -84,6 +86,15 @@ impl SparseLu {
 
     pub fn size(&self) -> usize {
         self.n
+    }
+
+    /// Stored entries of L and U after the last factorization (the fill the ordering left).
+    pub fn factor_nonzeros(&self) -> usize {
+        if !self.factorized {
+            return 0;
+        }
+        self.numeric.l_factor_unsorted().compute_nnz()
+            + self.numeric.u_factor_unsorted().compute_nnz()
     }
 
     /// The numeric part: factorize `matrix` (same pattern as at [`SparseLu::new`]).

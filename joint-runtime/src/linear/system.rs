@@ -81,6 +81,14 @@ impl LinearSystem {
         matches!(self.matrix, SystemMatrix::Sparse(_))
     }
 
+    /// Stored entries of the sparse LU factors after the last factorization (0 if dense).
+    pub fn factor_nonzeros(&self) -> usize {
+        match &self.factors {
+            Factors::Dense { .. } => 0,
+            Factors::Sparse(lu) => lu.factor_nonzeros(),
+        }
+    }
+
     /// Stored entries of the sparse pattern (0 for a dense system).
     pub fn nonzeros(&self) -> usize {
         match &self.matrix {

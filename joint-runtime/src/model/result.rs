@@ -40,6 +40,7 @@ pub fn result_json(sim: &Simulation) -> Value {
             "solverSeconds": st.solver_seconds,
             "linearSolver": if st.sparse_solver { "sparse" } else { "dense" },
             "matrixNonzeros": st.matrix_nonzeros,
+            "factorNonzeros": st.factor_nonzeros,
         },
     })
 }

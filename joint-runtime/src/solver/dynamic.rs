@@ -389,6 +389,7 @@ impl Simulation {
                     steps_since_change = 0;
                 }
             }
+            p.sim.statistics.factor_nonzeros = p.system.factor_nonzeros();
         }
         self.statistics.newton = stats;
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
