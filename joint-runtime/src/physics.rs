@@ -389,7 +389,6 @@ fn node_kind(rotation: Rotation) -> KinematicsKind {
 
 /// Rigid-body quantities at a state.
 struct RigidState {
-    a: Matrix3<f64>,
     /// Ḡ, 3 × nθ, row-major.
     g_local: [f64; 12],
     n_rot: usize,
@@ -417,7 +416,6 @@ fn rigid_g_local(rotation: Rotation, qt: &[f64]) -> [f64; 12] {
 fn rigid_state(rotation: Rotation, qt: &[f64], v: &[f64]) -> RigidState {
     let kind = node_kind(rotation).index();
     let n_rot = qt.len() - 3;
-    let a = m3(mk::rotation(kind, &[], qt).expect("rigid node"));
     let g_local = rigid_g_local(rotation, qt);
     let omega_local = v3(mk::angular_velocity_local(kind, &[], qt, v).expect("rigid node"));
     let g_local_t_rates = match rotation {
@@ -428,7 +426,6 @@ fn rigid_state(rotation: Rotation, qt: &[f64], v: &[f64]) -> RigidState {
         }
     };
     RigidState {
-        a,
         g_local,
         n_rot,
         omega_local,
@@ -508,7 +505,9 @@ pub fn rigid_lhs(
     if com.iter().any(|&c| c != 0.0) {
         // LHS_u = A [ω̄ × (U × ω̄) + U × (Ḡ_t θ̇)], U = −m c
         let u = -mass * v3(*com);
-        let lu = st.a * (w.cross(&u.cross(&w)) + u.cross(&st.g_local_t_rates));
+        // A only here: most bodies have their centre of mass at the node
+        let a = m3(mk::rotation(node_kind(rotation).index(), &[], qt).expect("rigid node"));
+        let lu = a * (w.cross(&u.cross(&w)) + u.cross(&st.g_local_t_rates));
         out[..3].copy_from_slice(lu.as_slice());
     } else {
         out[..3].fill(0.0);
