@@ -20,6 +20,7 @@ pub mod output;
 pub mod physics;
 pub mod sensors;
 pub mod simulation;
+pub mod solution_file;
 pub mod solver;
 pub mod summary;
 pub mod superelement;

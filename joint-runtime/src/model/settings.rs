@@ -250,9 +250,26 @@ fn solution(mut d: Dict, s: &mut SimulationSettings) -> Result<()> {
     }
     if let Some(mut file) = d.opt_section("file")? {
         file.set_bool("writeInitialValues", &mut sol.write_initial_values)?;
+        let f = &mut sol.file;
+        file.set_f64("writePeriod", &mut f.write_period)?;
+        file.set_bool("writeHeader", &mut f.write_header)?;
+        file.set_bool("writeFooter", &mut f.write_footer)?;
+        if let Some(info) = file.opt_str("information")? {
+            f.information = info.to_owned();
+        }
+        if let Some(mut export) = file.opt_section("export")? {
+            export.set_bool("velocities", &mut f.export_velocities)?;
+            export.set_bool("accelerations", &mut f.export_accelerations)?;
+            export.set_bool("algebraicCoordinates", &mut f.export_algebraic_coordinates)?;
+            // no ODE1 or data coordinates here: nothing to export
+            export.ignore(&["ODE1Velocities", "dataCoordinates"]);
+            export.finish()?;
+        }
+        check_solution_write_period(&file, "writePeriod", f.write_period)?;
         file.accept_rest();
         file.finish()?;
     }
+    d.set_count("precision", &mut sol.file.precision)?;
     // Flat spellings.
     d.set_f64("sensorsWritePeriod", &mut sol.sensors_write_period)?;
     d.set_bool("writeInitialValues", &mut sol.write_initial_values)?;
@@ -283,12 +300,34 @@ fn linear_solver_type(d: &Dict, key: &str, t: &str) -> Result<LinearSolverType> 
     })
 }
 
+fn check_solution_write_period(d: &Dict, key: &str, period: f64) -> Result<()> {
+    if period.is_nan() || period < 0.0 {
+        return Err(d.err(key, format!("must be ≥ 0, found {period}")));
+    }
+    Ok(())
+}
+
 /// Exudyn 1.11's `solutionSettings` (1.13: `solution`).
 fn solution_settings_1_11(mut d: Dict, s: &mut SimulationSettings) -> Result<()> {
     let sol = &mut s.solution;
     d.set_f64("sensorsWritePeriod", &mut sol.sensors_write_period)?;
     d.set_bool("writeInitialValues", &mut sol.write_initial_values)?;
     d.set_bool("sensorsStoreAndWriteFiles", &mut sol.sensors_active)?;
+    let f = &mut sol.file;
+    d.set_f64("solutionWritePeriod", &mut f.write_period)?;
+    d.set_bool("writeFileHeader", &mut f.write_header)?;
+    d.set_bool("writeFileFooter", &mut f.write_footer)?;
+    d.set_bool("exportVelocities", &mut f.export_velocities)?;
+    d.set_bool("exportAccelerations", &mut f.export_accelerations)?;
+    d.set_bool(
+        "exportAlgebraicCoordinates",
+        &mut f.export_algebraic_coordinates,
+    )?;
+    if let Some(info) = d.opt_str("solutionInformation")? {
+        f.information = info.to_owned();
+    }
+    d.set_count("outputPrecision", &mut f.precision)?;
+    check_solution_write_period(&d, "solutionWritePeriod", f.write_period)?;
     if sol.sensors_write_period < 0.0 {
         return Err(d.err(
             "sensorsWritePeriod",

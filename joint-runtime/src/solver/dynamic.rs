@@ -299,6 +299,20 @@ impl Simulation {
         settings: &SimulationSettings,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<()> {
+        self.solve_dynamic_observed(settings, &mut |_, p| {
+            if p.steps > 0 {
+                progress(p)
+            }
+        })
+    }
+
+    /// [`Simulation::solve_dynamic_with_progress`], but `observer` also sees the simulation: once
+    /// with the initial state (`steps == 0`) and after every completed step.
+    pub fn solve_dynamic_observed(
+        &mut self,
+        settings: &SimulationSettings,
+        observer: &mut dyn FnMut(&Simulation, Progress),
+    ) -> Result<()> {
         let ti = &settings.time_integration;
         settings.validate_dynamic()?;
         self.statistics = Default::default();
@@ -307,6 +321,13 @@ impl Simulation {
         self.clear_sensor_data();
         self.initial_accelerations(ti, settings.linear_solver)?;
         self.write_sensors_initial(settings);
+        let initial = Progress {
+            time: ti.start_time,
+            start_time: ti.start_time,
+            end_time: ti.end_time,
+            steps: 0,
+        };
+        observer(self, initial);
 
         let h_max = (ti.end_time - ti.start_time) / ti.number_of_steps as f64;
         let mut h = h_max;
@@ -373,12 +394,15 @@ impl Simulation {
                 p.sim.statistics.steps = step_index;
                 p.sim.statistics.last_step_size = h;
                 writer.after_step(p.sim, h, end);
-                progress(Progress {
-                    time: p.sim.state.time,
-                    start_time: ti.start_time,
-                    end_time: end,
-                    steps: step_index,
-                });
+                observer(
+                    p.sim,
+                    Progress {
+                        time: p.sim.state.time,
+                        start_time: ti.start_time,
+                        end_time: end,
+                        steps: step_index,
+                    },
+                );
                 steps_since_change += 1;
                 // Newton iterations plus one discontinuous iteration per step (no contact items)
                 let discontinuous_iterations = 1;

@@ -177,6 +177,45 @@ pub struct SolutionSettings {
     pub sensors_active: bool,
     /// `solution.file.writeInitialValues`
     pub write_initial_values: bool,
+    /// `solution.file.*` and `solution.precision`: the coordinates solution file
+    /// (`jointsim run --solution-file`).
+    pub file: SolutionFileSettings,
+}
+
+/// The coordinates solution file's settings (Exudyn's defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolutionFileSettings {
+    /// `solution.file.writePeriod` (1.11: `solutionSettings.solutionWritePeriod`)
+    pub write_period: f64,
+    /// `solution.file.writeHeader` (1.11: `writeFileHeader`)
+    pub write_header: bool,
+    /// `solution.file.writeFooter` (1.11: `writeFileFooter`)
+    pub write_footer: bool,
+    /// `solution.file.export.velocities` (1.11: `exportVelocities`)
+    pub export_velocities: bool,
+    /// `solution.file.export.accelerations` (1.11: `exportAccelerations`)
+    pub export_accelerations: bool,
+    /// `solution.file.export.algebraicCoordinates` (1.11: `exportAlgebraicCoordinates`)
+    pub export_algebraic_coordinates: bool,
+    /// `solution.file.information` (1.11: `solutionInformation`)
+    pub information: String,
+    /// `solution.precision` (1.11: `outputPrecision`): significant digits
+    pub precision: usize,
+}
+
+impl Default for SolutionFileSettings {
+    fn default() -> Self {
+        Self {
+            write_period: 0.01,
+            write_header: true,
+            write_footer: true,
+            export_velocities: true,
+            export_accelerations: true,
+            export_algebraic_coordinates: true,
+            information: String::new(),
+            precision: 10,
+        }
+    }
 }
 
 impl Default for SolutionSettings {
@@ -185,6 +224,7 @@ impl Default for SolutionSettings {
             sensors_write_period: 0.01,
             sensors_active: true,
             write_initial_values: true,
+            file: SolutionFileSettings::default(),
         }
     }
 }

@@ -114,6 +114,20 @@ impl Simulation {
         settings: &SimulationSettings,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<()> {
+        self.solve_static_observed(settings, &mut |_, p| {
+            if p.steps > 0 {
+                progress(p)
+            }
+        })
+    }
+
+    /// [`Simulation::solve_static_with_progress`], but `observer` also sees the simulation: once
+    /// with the initial state (`steps == 0`) and after every completed load step.
+    pub fn solve_static_observed(
+        &mut self,
+        settings: &SimulationSettings,
+        observer: &mut dyn FnMut(&Simulation, Progress),
+    ) -> Result<()> {
         let ss = &settings.static_solver;
         settings.validate_static()?;
         let started = std::time::Instant::now();
@@ -129,6 +143,13 @@ impl Simulation {
         sensor_settings.time_integration.start_time = start;
         self.write_sensors_initial(&sensor_settings);
         let mut writer = self.sensor_writer(&sensor_settings);
+        let initial = Progress {
+            time: start,
+            start_time: start,
+            end_time: end,
+            steps: 0,
+        };
+        observer(self, initial);
 
         let n_steps = ss.number_of_load_steps;
         let geometric_factor = if ss.load_step_geometric && n_steps > 1 {
@@ -221,12 +242,15 @@ impl Simulation {
             p.sim.statistics.steps = steps;
             p.sim.statistics.last_step_size = h;
             writer.after_step(p.sim, h, end);
-            progress(Progress {
-                time: tau,
-                start_time: start,
-                end_time: end,
-                steps,
-            });
+            observer(
+                p.sim,
+                Progress {
+                    time: tau,
+                    start_time: start,
+                    end_time: end,
+                    steps,
+                },
+            );
             since_change += 1;
             if let Some(f) = geometric_factor {
                 h = (tau - start) * (f - 1.0);

@@ -1,7 +1,7 @@
 //! `jointsim`: run Exudyn model files with the generated kernels.
 //!
 //! ```text
-//! jointsim run MODEL.json [--out RESULT.json] [--csv DIR] [--quiet]
+//! jointsim run MODEL.json [--out RESULT.json] [--csv DIR] [--solution-file FILE] [--quiet]
 //! jointsim check MODEL.json
 //! jointsim sweep MODEL.json OVERRIDES.json [--out-dir DIR] [--jobs N] [--index LIST]
 //!                [--check] [--quiet]
@@ -23,6 +23,7 @@
 mod files;
 mod overrides;
 mod progress;
+mod solution;
 mod sweep;
 
 use std::num::NonZeroUsize;
@@ -31,7 +32,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use joint_runtime::Error;
-use joint_runtime::model::{Model, SolveKind, read_model, result_json};
+use joint_runtime::model::{Model, read_model, result_json};
 
 #[derive(Parser)]
 #[command(
@@ -56,6 +57,10 @@ enum Command {
         /// Also write each sensor's rows as DIR/NAME.csv (with a header).
         #[arg(long, value_name = "DIR")]
         csv: Option<PathBuf>,
+        /// Also write Exudyn's coordinates solution file (header, then time and coordinates
+        /// every solution.file.writePeriod), for Exudyn's LoadSolutionFile and SolutionViewer.
+        #[arg(long, value_name = "FILE")]
+        solution_file: Option<PathBuf>,
         /// No progress bar and no summary on standard error.
         #[arg(long)]
         quiet: bool,
@@ -119,19 +124,15 @@ fn run(
     model_path: &PathBuf,
     out: Option<&PathBuf>,
     csv: Option<&PathBuf>,
+    solution_file: Option<&PathBuf>,
     quiet: bool,
 ) -> Result<(), Failure> {
     let model = load(model_path)?;
     let mut sim = model.mbs.assemble().map_err(Failure::model)?;
     let mut bar = progress::Bar::new(!quiet);
-    let solved = match model.solve {
-        SolveKind::Dynamic => {
-            sim.solve_dynamic_with_progress(&model.settings, &mut |p| bar.update(p))
-        }
-        SolveKind::Static => {
-            sim.solve_static_with_progress(&model.settings, &mut |p| bar.update(p))
-        }
-    };
+    let (solved, solution) = solution::solve(&mut sim, &model, solution_file.is_some(), &mut |p| {
+        bar.update(p)
+    });
     bar.finish();
     solved.map_err(|e| Failure {
         code: 3,
@@ -146,6 +147,9 @@ fn run(
     }
     if let Some(path) = out {
         pending.add(path, text.as_bytes())?;
+    }
+    if let (Some(path), Some(file)) = (solution_file, solution) {
+        pending.add(path, file.finish(&sim).as_bytes())?;
     }
     pending.commit()?;
     if out.is_none() {
@@ -179,8 +183,15 @@ fn main() -> ExitCode {
             model,
             out,
             csv,
+            solution_file,
             quiet,
-        } => run(model, out.as_ref(), csv.as_ref(), *quiet),
+        } => run(
+            model,
+            out.as_ref(),
+            csv.as_ref(),
+            solution_file.as_ref(),
+            *quiet,
+        ),
         Command::Check { model } => check(model),
         Command::Sweep {
             model,
