@@ -5,6 +5,7 @@
 //! jointsim check MODEL.json
 //! jointsim sweep MODEL.json OVERRIDES.json [--out-dir DIR] [--jobs N] [--index LIST]
 //!                [--check] [--quiet]
+//! jointsim plot RESULT.json [--sensor N ...] -o FILE.png
 //! ```
 //!
 //! `sweep` runs MODEL once per entry of OVERRIDES, a JSON array of dictionaries from RFC 6901
@@ -22,6 +23,7 @@
 
 mod files;
 mod overrides;
+mod plot;
 mod progress;
 mod solution;
 mod sweep;
@@ -92,6 +94,18 @@ enum Command {
         /// No progress bar and no summary table.
         #[arg(long)]
         quiet: bool,
+    },
+    /// Plot sensor values over time from a result file as a PNG, one subplot per sensor.
+    Plot {
+        /// The result file (`run --out`).
+        result: PathBuf,
+        /// Plot this sensor (index in the result file, or name); repeatable. Default: every
+        /// sensor with stored values.
+        #[arg(long, value_name = "N")]
+        sensor: Vec<String>,
+        /// Write the PNG here.
+        #[arg(short, long, value_name = "FILE.png")]
+        out: PathBuf,
     },
 }
 
@@ -209,6 +223,15 @@ fn main() -> ExitCode {
             index: index.as_deref(),
             check: *check,
             quiet: *quiet,
+        }),
+        Command::Plot {
+            result,
+            sensor,
+            out,
+        } => plot::plot(&plot::Options {
+            result,
+            sensors: sensor,
+            out,
         }),
     };
     match result {
