@@ -58,12 +58,15 @@ impl DenseLu {
                 self.perm.swap(k, p);
             }
             let pivot = a[k * n + k];
-            for i in k + 1..n {
-                let f = a[i * n + k] / pivot;
-                a[i * n + k] = f;
+            // rows k+1.. minus multiples of row k (slices: the same operations, no index checks)
+            let (upper, lower) = a.split_at_mut((k + 1) * n);
+            let row_k = &upper[k * n + k + 1..(k + 1) * n];
+            for row_i in lower.chunks_exact_mut(n) {
+                let f = row_i[k] / pivot;
+                row_i[k] = f;
                 if f != 0.0 {
-                    for j in k + 1..n {
-                        a[i * n + j] -= f * a[k * n + j];
+                    for (x, r) in row_i[k + 1..].iter_mut().zip(row_k) {
+                        *x -= f * r;
                     }
                 }
             }
@@ -72,27 +75,34 @@ impl DenseLu {
     }
 
     /// Solve `A x = b` in place (`x` holds b on entry), using `scratch` (length n).
+    ///
+    /// Forward then backward substitution, each row's products subtracted in column order (the
+    /// order the reference cases' iteration counts were matched with).
     pub fn solve_in_place(&self, x: &mut [f64], scratch: &mut [f64]) {
         let n = self.n;
-        for i in 0..n {
-            scratch[i] = x[self.perm[i]];
+        let y = &mut scratch[..n];
+        for (y, &p) in y.iter_mut().zip(&self.perm) {
+            *y = x[p];
         }
         let a = &self.lu;
-        for i in 0..n {
-            let mut s = scratch[i];
-            for j in 0..i {
-                s -= a[i * n + j] * scratch[j];
+        for i in 1..n {
+            let (done, rest) = y.split_at_mut(i);
+            let mut s = rest[0];
+            for (l, y) in a[i * n..i * n + i].iter().zip(done.iter()) {
+                s -= l * y;
             }
-            scratch[i] = s;
+            rest[0] = s;
         }
         for i in (0..n).rev() {
-            let mut s = scratch[i];
-            for j in i + 1..n {
-                s -= a[i * n + j] * scratch[j];
+            let row = &a[i * n..(i + 1) * n];
+            let (head, tail) = y.split_at_mut(i + 1);
+            let mut s = head[i];
+            for (u, y) in row[i + 1..].iter().zip(tail.iter()) {
+                s -= u * y;
             }
-            scratch[i] = s / a[i * n + i];
+            head[i] = s / row[i];
         }
-        x.copy_from_slice(&scratch[..n]);
+        x[..n].copy_from_slice(y);
     }
 }
 
