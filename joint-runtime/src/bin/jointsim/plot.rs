@@ -92,6 +92,7 @@ fn read_sensors(path: &Path) -> Result<Vec<Sensor>, Failure> {
             let name = s
                 .get("name")
                 .and_then(Value::as_str)
+                .filter(|n| !n.is_empty())
                 .map_or_else(|| format!("sensor{i}"), str::to_owned);
             let output = s
                 .get("outputVariableType")
@@ -239,18 +240,28 @@ fn padded_range(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) {
     (lo - pad * span, hi + pad * span)
 }
 
-/// Tick labels with as many decimals as the spacing of about `ticks` ticks over `range` needs.
+/// Tick labels with as many decimals as the spacing of at most `ticks` ticks over `range`
+/// needs: the spacing is a 1, 2 or 5 times a power of ten, as plotters chooses it.
 fn tick_label(range: (f64, f64), ticks: usize) -> impl Fn(&f64) -> String {
-    let step = (range.1 - range.0) / ticks as f64;
+    let rough = (range.1 - range.0) / ticks as f64;
+    let power = 10f64.powf(rough.log10().floor());
+    let step = match rough / power {
+        r if r <= 1.0 => power,
+        r if r <= 2.0 => 2.0 * power,
+        r if r <= 5.0 => 5.0 * power,
+        _ => 10.0 * power,
+    };
     let magnitude = range.0.abs().max(range.1.abs());
     let scientific = !(1e-3..1e5).contains(&magnitude);
-    let decimals = (-step.log10().floor()).clamp(0.0, 10.0) as usize;
+    let step_exponent = step.log10().floor();
+    let decimals = (-step_exponent).clamp(0.0, 10.0) as usize;
+    let mantissa_decimals = (magnitude.log10().floor() - step_exponent).clamp(0.0, 4.0) as usize;
     move |v: &f64| {
         // A tick at zero may come out as ±1e-17 from the tick arithmetic: print "0", not "-0.0".
         if v.abs() <= 1e-9 * step.abs() {
             "0".to_owned()
         } else if scientific {
-            format!("{v:.2e}")
+            format!("{v:.mantissa_decimals$e}")
         } else {
             format!("{v:.decimals$}")
         }
@@ -317,17 +328,26 @@ where
     {
         let colour = PALETTE[k % PALETTE.len()];
         let style = colour.stroke_width(2);
-        let points: Vec<(f64, f64)> = sensor
-            .rows
-            .iter()
-            .map(|r| (r[0], r[k + 1]))
-            .filter(|(t, v)| t.is_finite() && v.is_finite())
-            .collect();
-        let series = if points.len() == 1 {
+        // The line is broken where a value is not finite (`null` in the file).
+        let mut segments: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+        for r in &sensor.rows {
+            let (t, v) = (r[0], r[k + 1]);
+            match segments.last_mut() {
+                Some(s) if t.is_finite() && v.is_finite() => s.push((t, v)),
+                Some(s) if !s.is_empty() => segments.push(Vec::new()),
+                _ => {}
+            }
+        }
+        let series = if sensor.rows.len() == 1 {
             // A single row (a static solve): a dot instead of a line.
-            chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+            chart.draw_series(
+                segments
+                    .concat()
+                    .into_iter()
+                    .map(|p| Circle::new(p, 4, colour.filled())),
+            )
         } else {
-            chart.draw_series(LineSeries::new(points, style))
+            chart.draw_series(segments.into_iter().map(|s| PathElement::new(s, style)))
         }
         .map_err(draw_error)?;
         series.label(label).legend(move |(x, y)| {
