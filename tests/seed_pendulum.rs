@@ -70,7 +70,7 @@ fn per_step_drift(relative_tolerance: f64) -> (usize, f64, f64, f64) {
     settings.time_integration.newton.relative_tolerance = relative_tolerance;
     sim.solve_dynamic(&settings).unwrap();
     let rows = &sim.sensor_data[s.0];
-    let drift = |r: &Vec<f64>| r[1..4].iter().map(|x| x.abs()).fold(0.0, f64::max);
+    let drift = |r: &[f64]| r[1..4].iter().map(|x| x.abs()).fold(0.0, f64::max);
     let (t, worst) = rows
         .iter()
         .map(|r| (r[0], drift(r)))

@@ -112,6 +112,7 @@ use crate::assemble::{JointTopology, MarkerModel, ResolvedMarker};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Node, Object, RigidJointType, SensorTarget};
 use crate::kernels::KinematicsKind;
+use crate::kernels::marker_kinematics::kinematic_tree::LinkFrame;
 use crate::physics::{ConnectorForce, MarkerState};
 use crate::simulation::Simulation;
 
@@ -130,14 +131,24 @@ pub fn rotation_matrix_to_rot_xyz(r: &Matrix3<f64>) -> [f64; 3] {
     }
 }
 
-fn row_major(m: &Matrix3<f64>) -> Vec<f64> {
-    (0..3)
-        .flat_map(|r| (0..3).map(move |c| m[(r, c)]))
-        .collect()
+/// Append the row-major entries of `m`.
+fn put_row_major(out: &mut Vec<f64>, m: &Matrix3<f64>) {
+    for r in 0..3 {
+        out.extend((0..3).map(|c| m[(r, c)]));
+    }
 }
 
-fn vec3(v: Vector3<f64>) -> Vec<f64> {
-    vec![v[0], v[1], v[2]]
+fn put3(out: &mut Vec<f64>, v: Vector3<f64>) {
+    out.extend_from_slice(v.as_slice());
+}
+
+/// Append the 4 × 4 homogeneous transformation `[[r, p], [0, 1]]`, row-major.
+fn put_homogeneous(out: &mut Vec<f64>, r: &Matrix3<f64>, p: &Vector3<f64>) {
+    for row in 0..3 {
+        out.extend((0..3).map(|c| r[(row, c)]));
+        out.push(p[row]);
+    }
+    out.extend_from_slice(&[0.0, 0.0, 0.0, 1.0]);
 }
 
 fn unsupported(item: ItemRef, var: OutputVariable) -> Error {
@@ -148,10 +159,22 @@ fn unsupported(item: ItemRef, var: OutputVariable) -> Error {
     )
 }
 
+/// The markers a node or body output needs that the topology does not hold: built per call by
+/// the `*_output` functions, once per solve for the sensors (so that recording a row allocates
+/// nothing).
+#[derive(Clone, Debug, Default)]
+pub struct OutputMarkers {
+    /// The node's marker (nodes with a position), or a body's node's.
+    node: Option<ResolvedMarker>,
+    /// A rigid body's marker at the local position.
+    point: Option<ResolvedMarker>,
+}
+
 impl Simulation {
-    /// A node marker for the node's outputs (`None` for nodes without a position).
+    /// A node marker for the node's outputs (`None` for nodes without a position and for
+    /// nodes that do not exist).
     fn node_marker(&self, node: usize) -> Option<ResolvedMarker> {
-        let n = &self.mbs.nodes[node];
+        let n = self.mbs.nodes.get(node)?;
         let kind = match n {
             Node::Point { .. } => KinematicsKind::NodePoint,
             Node::RigidBodyEP { .. } => KinematicsKind::NodeEp,
@@ -170,6 +193,58 @@ impl Simulation {
             provides_orientation: n.is_rigid(),
             local_rotation: None,
         })
+    }
+
+    /// The markers of `node_output(node, …)`.
+    fn node_output_markers(&self, node: usize) -> OutputMarkers {
+        OutputMarkers {
+            node: self.node_marker(node),
+            point: None,
+        }
+    }
+
+    /// The markers of `body_output(body, local, …)`: the body's node's, and for a rigid body
+    /// the marker at `local`.
+    fn body_output_markers(&self, body: usize, local: [f64; 3]) -> OutputMarkers {
+        let node = match self.mbs.objects.get(body) {
+            Some(Object::MassPoint { node, .. } | Object::RigidBody { node, .. }) => {
+                self.node_marker(node.0)
+            }
+            _ => None,
+        };
+        let point = match (self.mbs.objects.get(body), &node) {
+            (Some(Object::RigidBody { .. }), Some(node_m)) => {
+                let kind = match node_m.kind() {
+                    Some(KinematicsKind::NodeEp) => KinematicsKind::RigidEpPoint,
+                    _ => KinematicsKind::RigidRxyzPoint,
+                };
+                Some(ResolvedMarker {
+                    model: MarkerModel::Kind {
+                        kind,
+                        parameters: local.to_vec(),
+                    },
+                    columns: node_m.columns.clone(),
+                    mass: 0.0,
+                    provides_position: true,
+                    provides_orientation: true,
+                    local_rotation: None,
+                })
+            }
+            _ => None,
+        };
+        OutputMarkers { node, point }
+    }
+
+    /// The markers sensor `i`'s output needs.
+    pub(crate) fn sensor_output_markers(&self, i: usize) -> OutputMarkers {
+        match &self.mbs.sensors[i].target {
+            SensorTarget::Node(n) => self.node_output_markers(n.0),
+            SensorTarget::Body {
+                body,
+                local_position,
+            } => self.body_output_markers(body.0, *local_position),
+            _ => OutputMarkers::default(),
+        }
     }
 
     fn total(&self) -> Vec<f64> {
@@ -194,8 +269,10 @@ impl Simulation {
             return Vector3::zeros();
         }
         let r = m.columns[0]..m.columns[0] + n;
-        let mut jac = vec![0.0; 3 * n];
-        mk::rotation_jacobian(kind.index(), parameters, &qt[r.clone()], &mut jac).expect("rigid");
+        // rigid kinds have at most 7 coordinates
+        let mut jac = [0.0; 21];
+        let jac = &mut jac[..3 * n];
+        mk::rotation_jacobian(kind.index(), parameters, &qt[r.clone()], jac).expect("rigid");
         let mut alpha = Vector3::zeros();
         for row in 0..3 {
             alpha[row] = (0..n)
@@ -220,48 +297,65 @@ impl Simulation {
 
     /// Exudyn's `mbs.GetNodeOutput(node, variable)` (Current configuration).
     pub fn node_output(&self, node: usize, var: OutputVariable) -> Result<Vec<f64>> {
-        let item = self.mbs.node_ref(node);
+        let mut out = Vec::new();
+        let markers = self.node_output_markers(node);
+        self.node_values(node, var, &self.total(), &markers, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Simulation::node_output`] appended to `out`, at total coordinates `qt`.
+    fn node_values(
+        &self,
+        node: usize,
+        var: OutputVariable,
+        qt: &[f64],
+        markers: &OutputMarkers,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let item = || self.mbs.node_ref(node);
         let n = self
             .mbs
             .nodes
             .get(node)
-            .ok_or_else(|| Error::item(item.clone(), "nodeNumber", "no such node"))?;
-        let qt = self.total();
+            .ok_or_else(|| Error::item(item(), "nodeNumber", "no such node"))?;
         use OutputVariable as O;
         let start = self.topology.node_ode2[node];
         let r = start..start + n.ode2_size();
-        let Some(m) = self.node_marker(node) else {
+        let st = &self.state;
+        let Some(m) = &markers.node else {
             // NodeGenericODE2: coordinates only
-            return Ok(match var {
-                O::Coordinates => self.state.q[r].to_vec(),
-                O::CoordinatesT => self.state.v[r].to_vec(),
-                O::CoordinatesTT => self.state.a[r].to_vec(),
-                O::CoordinatesTotal => qt[r].to_vec(),
-                other => return Err(unsupported(item, other)),
-            });
+            match var {
+                O::Coordinates => out.extend_from_slice(&st.q[r]),
+                O::CoordinatesT => out.extend_from_slice(&st.v[r]),
+                O::CoordinatesTT => out.extend_from_slice(&st.a[r]),
+                O::CoordinatesTotal => out.extend_from_slice(&qt[r]),
+                other => return Err(unsupported(item(), other)),
+            }
+            return Ok(());
         };
-        let ms = MarkerState::new(&m, &qt, &self.state.v);
-        Ok(match var {
-            O::Position => vec3(ms.position()),
-            O::Displacement => self.state.q[r.start..r.start + 3].to_vec(),
-            O::Velocity => vec3(ms.velocity()),
-            O::Acceleration => self.state.a[r.start..r.start + 3].to_vec(),
-            O::Coordinates => self.state.q[r].to_vec(),
-            O::CoordinatesT => self.state.v[r].to_vec(),
-            O::CoordinatesTT => self.state.a[r].to_vec(),
-            O::CoordinatesTotal => qt[r].to_vec(),
-            O::RotationMatrix => row_major(&ms.rotation()),
+        let ms = MarkerState::new(m, qt, &st.v);
+        match var {
+            O::Position => put3(out, ms.position()),
+            O::Displacement => out.extend_from_slice(&st.q[r.start..r.start + 3]),
+            O::Velocity => put3(out, ms.velocity()),
+            O::Acceleration => out.extend_from_slice(&st.a[r.start..r.start + 3]),
+            O::Coordinates => out.extend_from_slice(&st.q[r]),
+            O::CoordinatesT => out.extend_from_slice(&st.v[r]),
+            O::CoordinatesTT => out.extend_from_slice(&st.a[r]),
+            O::CoordinatesTotal => out.extend_from_slice(&qt[r]),
+            O::RotationMatrix => put_row_major(out, &ms.rotation()),
             O::Rotation => match n {
-                Node::Point { .. } => vec![0.0; 3],
+                Node::Point { .. } => out.extend_from_slice(&[0.0; 3]),
                 // Rxyz nodes return the raw total angles
-                Node::RigidBodyRxyz { .. } => qt[r.start + 3..r.start + 6].to_vec(),
-                _ => rotation_matrix_to_rot_xyz(&ms.rotation()).to_vec(),
+                Node::RigidBodyRxyz { .. } => out.extend_from_slice(&qt[r.start + 3..r.start + 6]),
+                _ => out.extend_from_slice(&rotation_matrix_to_rot_xyz(&ms.rotation())),
             },
-            O::AngularVelocity => vec3(ms.angular_velocity()),
-            O::AngularVelocityLocal => vec3(ms.angular_velocity_local()),
-            O::AngularAcceleration if n.is_rigid() => vec3(self.angular_acceleration(&m, &qt)),
-            other => return Err(unsupported(item, other)),
-        })
+            O::AngularVelocity => put3(out, ms.angular_velocity()),
+            O::AngularVelocityLocal => put3(out, ms.angular_velocity_local()),
+            O::AngularAcceleration if n.is_rigid() => put3(out, self.angular_acceleration(m, qt)),
+            other => return Err(unsupported(item(), other)),
+        }
+        Ok(())
     }
 
     /// Exudyn's `mbs.GetObjectOutputBody(body, variable, localPosition)`.
@@ -271,14 +365,30 @@ impl Simulation {
         local: [f64; 3],
         var: OutputVariable,
     ) -> Result<Vec<f64>> {
-        let item = self.mbs.object_ref(body);
+        let mut out = Vec::new();
+        let markers = self.body_output_markers(body, local);
+        self.body_values(body, local, var, &self.total(), &markers, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Simulation::body_output`] appended to `out`, at total coordinates `qt`.
+    fn body_values(
+        &self,
+        body: usize,
+        local: [f64; 3],
+        var: OutputVariable,
+        qt: &[f64],
+        markers: &OutputMarkers,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let item = || self.mbs.object_ref(body);
         let object = self
             .mbs
             .objects
             .get(body)
-            .ok_or_else(|| Error::item(item.clone(), "bodyNumber", "no such object"))?;
+            .ok_or_else(|| Error::item(item(), "bodyNumber", "no such object"))?;
         use OutputVariable as O;
-        let qt = self.total();
+        let st = &self.state;
         match object {
             Object::Ground {
                 reference_position,
@@ -287,85 +397,78 @@ impl Simulation {
             } => {
                 let r = Matrix3::from_row_slice(reference_rotation.as_flattened());
                 let p = r * Vector3::from(local) + Vector3::from(*reference_position);
-                Ok(match var {
-                    O::Position => vec3(p),
-                    O::Displacement | O::Velocity | O::AngularVelocity => vec![0.0; 3],
-                    O::RotationMatrix => row_major(&r),
-                    other => return Err(unsupported(item, other)),
-                })
+                match var {
+                    O::Position => put3(out, p),
+                    O::Displacement | O::Velocity | O::AngularVelocity => {
+                        out.extend_from_slice(&[0.0; 3]);
+                    }
+                    O::RotationMatrix => put_row_major(out, &r),
+                    other => return Err(unsupported(item(), other)),
+                }
             }
-            Object::MassPoint { node, .. } => {
-                let m = self
-                    .node_marker(node.0)
+            Object::MassPoint { .. } => {
+                let m = markers
+                    .node
+                    .as_ref()
                     .expect("checked at assemble: mass points have a position node");
-                let ms = MarkerState::new(&m, &qt, &self.state.v);
+                let ms = MarkerState::new(m, qt, &st.v);
                 let s = m.columns[0];
-                Ok(match var {
-                    O::Position => vec3(ms.position() + Vector3::from(local)),
-                    O::Displacement => self.state.q[s..s + 3].to_vec(),
-                    O::Velocity => vec3(ms.velocity()),
-                    O::Acceleration => self.state.a[s..s + 3].to_vec(),
-                    O::RotationMatrix => row_major(&Matrix3::identity()),
-                    O::Rotation | O::AngularVelocity | O::AngularVelocityLocal => vec![0.0; 3],
-                    other => return Err(unsupported(item, other)),
-                })
+                match var {
+                    O::Position => put3(out, ms.position() + Vector3::from(local)),
+                    O::Displacement => out.extend_from_slice(&st.q[s..s + 3]),
+                    O::Velocity => put3(out, ms.velocity()),
+                    O::Acceleration => out.extend_from_slice(&st.a[s..s + 3]),
+                    O::RotationMatrix => put_row_major(out, &Matrix3::identity()),
+                    O::Rotation | O::AngularVelocity | O::AngularVelocityLocal => {
+                        out.extend_from_slice(&[0.0; 3]);
+                    }
+                    other => return Err(unsupported(item(), other)),
+                }
             }
-            Object::RigidBody { node, .. } => {
-                let node_m = self
-                    .node_marker(node.0)
-                    .expect("checked at assemble: rigid bodies have a rigid node");
-                let kind = match node_m.kind() {
-                    Some(KinematicsKind::NodeEp) => KinematicsKind::RigidEpPoint,
-                    _ => KinematicsKind::RigidRxyzPoint,
+            Object::RigidBody { .. } => {
+                let (Some(node_m), Some(m)) = (&markers.node, &markers.point) else {
+                    panic!("checked at assemble: rigid bodies have a rigid node");
                 };
-                let m = ResolvedMarker {
-                    model: MarkerModel::Kind {
-                        kind,
-                        parameters: local.to_vec(),
-                    },
-                    columns: node_m.columns.clone(),
-                    mass: 0.0,
-                    provides_position: true,
-                    provides_orientation: true,
-                    local_rotation: None,
-                };
-                let ms = MarkerState::new(&m, &qt, &self.state.v);
+                let ms = MarkerState::new(m, qt, &st.v);
                 let a = ms.rotation();
                 let s = m.columns[0];
-                let alpha = self.angular_acceleration(&node_m, &qt);
+                let alpha = self.angular_acceleration(node_m, qt);
                 let omega = ms.angular_velocity();
                 let acc = || {
                     let ab = a * Vector3::from(local);
-                    Vector3::new(self.state.a[s], self.state.a[s + 1], self.state.a[s + 2])
+                    Vector3::new(st.a[s], st.a[s + 1], st.a[s + 2])
                         + alpha.cross(&ab)
                         + omega.cross(&omega.cross(&ab))
                 };
-                Ok(match var {
-                    O::Position => vec3(ms.position()),
+                match var {
+                    O::Position => put3(out, ms.position()),
                     O::Displacement => {
                         let reference = &self.topology.reference;
-                        let ms_ref = MarkerState::new(&m, reference, &self.state.v);
-                        vec3(ms.position() - ms_ref.position())
+                        let ms_ref = MarkerState::new(m, reference, &st.v);
+                        put3(out, ms.position() - ms_ref.position());
                     }
-                    O::Velocity => vec3(ms.velocity()),
-                    O::VelocityLocal => vec3(a.transpose() * ms.velocity()),
-                    O::Acceleration => vec3(acc()),
-                    O::AccelerationLocal => vec3(a.transpose() * acc()),
-                    O::RotationMatrix => row_major(&a),
-                    O::Rotation => rotation_matrix_to_rot_xyz(&a).to_vec(),
-                    O::AngularVelocity => vec3(omega),
-                    O::AngularVelocityLocal => vec3(ms.angular_velocity_local()),
-                    O::AngularAcceleration => vec3(alpha),
-                    O::AngularAccelerationLocal => vec3(a.transpose() * alpha),
-                    other => return Err(unsupported(item, other)),
-                })
+                    O::Velocity => put3(out, ms.velocity()),
+                    O::VelocityLocal => put3(out, a.transpose() * ms.velocity()),
+                    O::Acceleration => put3(out, acc()),
+                    O::AccelerationLocal => put3(out, a.transpose() * acc()),
+                    O::RotationMatrix => put_row_major(out, &a),
+                    O::Rotation => out.extend_from_slice(&rotation_matrix_to_rot_xyz(&a)),
+                    O::AngularVelocity => put3(out, omega),
+                    O::AngularVelocityLocal => put3(out, ms.angular_velocity_local()),
+                    O::AngularAcceleration => put3(out, alpha),
+                    O::AngularAccelerationLocal => put3(out, a.transpose() * alpha),
+                    other => return Err(unsupported(item(), other)),
+                }
             }
-            other => Err(Error::item(
-                item,
-                "bodyNumber",
-                format!("a {} is not a body", other.type_name()),
-            )),
+            other => {
+                return Err(Error::item(
+                    item(),
+                    "bodyNumber",
+                    format!("a {} is not a body", other.type_name()),
+                ));
+            }
         }
+        Ok(())
     }
 
     /// SensorKinematicTree: outputs of the point `local` of link `link` of tree `object`.
@@ -376,91 +479,124 @@ impl Simulation {
         local: [f64; 3],
         var: OutputVariable,
     ) -> Result<Vec<f64>> {
-        let item = self.mbs.object_ref(object);
+        let mut out = Vec::new();
+        self.kinematic_tree_values(object, link, local, var, &self.total(), &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Simulation::kinematic_tree_output`] appended to `out`, at total coordinates `qt`.
+    fn kinematic_tree_values(
+        &self,
+        object: usize,
+        link: usize,
+        local: [f64; 3],
+        var: OutputVariable,
+        qt: &[f64],
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let item = || self.mbs.object_ref(object);
         let body = self
             .topology
             .bodies
             .iter()
             .find(|b| matches!(b, crate::assemble::BodyTopology::KinematicTree { object: o, .. } if *o == object));
         let Some(crate::assemble::BodyTopology::KinematicTree { start, data, .. }) = body else {
-            return Err(Error::item(item, "objectNumber", "not a KinematicTree"));
+            return Err(Error::item(item(), "objectNumber", "not a KinematicTree"));
         };
         let n = data.links();
-        let qt = self.total();
         let r = *start..*start + n;
-        let at = |coords: &[f64]| {
-            let frames = data.frames(coords, &self.state.v[r.clone()]);
+        let v = &self.state.v[r.clone()];
+        // the link's rotation and the point's global position
+        let at = |frames: &[LinkFrame]| {
             let f = frames[link];
             let rot = Matrix3::from_row_slice(f.rotation.as_flattened());
-            (
-                frames,
-                rot,
-                Vector3::from(f.position) + rot * Vector3::from(local),
-            )
+            (rot, Vector3::from(f.position) + rot * Vector3::from(local))
         };
-        let (frames, rot, position) = at(&qt[r.clone()]);
-        let w = Vector3::from(frames[link].angular_velocity);
-        let arm = rot * Vector3::from(local);
-        let velocity = Vector3::from(frames[link].velocity) + w.cross(&arm);
-        let acc = || {
-            let a = data.accelerations(&frames, &self.state.v[r.clone()], &self.state.a[r.clone()]);
-            let (alpha, a_o) = a[link];
-            (alpha, a_o + alpha.cross(&arm) + w.cross(&w.cross(&arm)))
-        };
-        use OutputVariable as O;
-        Ok(match var {
-            O::Position => vec3(position),
-            O::Displacement => vec3(position - at(&self.topology.reference[r.clone()]).2),
-            O::Velocity => vec3(velocity),
-            O::VelocityLocal => vec3(rot.transpose() * velocity),
-            O::Acceleration => vec3(acc().1),
-            O::AccelerationLocal => vec3(rot.transpose() * acc().1),
-            O::RotationMatrix => row_major(&rot),
-            O::Rotation => rotation_matrix_to_rot_xyz(&rot).to_vec(),
-            O::AngularVelocity => vec3(w),
-            O::AngularVelocityLocal => vec3(rot.transpose() * w),
-            O::AngularAcceleration => vec3(acc().0),
-            O::AngularAccelerationLocal => vec3(rot.transpose() * acc().0),
-            other => return Err(unsupported(item, other)),
+        data.with_frames(&qt[r.clone()], v, |frames| {
+            let (rot, position) = at(frames);
+            let w = Vector3::from(frames[link].angular_velocity);
+            let arm = rot * Vector3::from(local);
+            let velocity = Vector3::from(frames[link].velocity) + w.cross(&arm);
+            let acc = || {
+                data.with_accelerations(frames, v, &self.state.a[r.clone()], |a| {
+                    let (alpha, a_o) = a[link];
+                    (alpha, a_o + alpha.cross(&arm) + w.cross(&w.cross(&arm)))
+                })
+            };
+            use OutputVariable as O;
+            match var {
+                O::Position => put3(out, position),
+                O::Displacement => {
+                    let reference =
+                        data.with_frames(&self.topology.reference[r.clone()], v, |f| at(f).1);
+                    put3(out, position - reference);
+                }
+                O::Velocity => put3(out, velocity),
+                O::VelocityLocal => put3(out, rot.transpose() * velocity),
+                O::Acceleration => put3(out, acc().1),
+                O::AccelerationLocal => put3(out, rot.transpose() * acc().1),
+                O::RotationMatrix => put_row_major(out, &rot),
+                O::Rotation => out.extend_from_slice(&rotation_matrix_to_rot_xyz(&rot)),
+                O::AngularVelocity => put3(out, w),
+                O::AngularVelocityLocal => put3(out, rot.transpose() * w),
+                O::AngularAcceleration => put3(out, acc().0),
+                O::AngularAccelerationLocal => put3(out, rot.transpose() * acc().0),
+                other => return Err(unsupported(item(), other)),
+            }
+            Ok(())
         })
     }
 
     /// Exudyn's `mbs.GetMarkerOutput(marker, variable)`.
     pub fn marker_output(&self, marker: usize, var: OutputVariable) -> Result<Vec<f64>> {
-        let item = self.mbs.marker_ref(marker);
+        let mut out = Vec::new();
+        self.marker_values(marker, var, &self.total(), &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Simulation::marker_output`] appended to `out`, at total coordinates `qt`.
+    fn marker_values(
+        &self,
+        marker: usize,
+        var: OutputVariable,
+        qt: &[f64],
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let item = || self.mbs.marker_ref(marker);
         let m = self
             .topology
             .markers
             .get(marker)
-            .ok_or_else(|| Error::item(item.clone(), "markerNumber", "no such marker"))?;
+            .ok_or_else(|| Error::item(item(), "markerNumber", "no such marker"))?;
         if !m.provides_position {
             return Err(Error::item(
-                item,
+                item(),
                 "outputVariableType",
                 "a BodyMass marker has no output variables",
             ));
         }
-        let qt = self.total();
-        let ms = MarkerState::new(m, &qt, &self.state.v);
+        let ms = MarkerState::new(m, qt, &self.state.v);
         use OutputVariable as O;
-        Ok(match var {
-            O::Position => vec3(ms.position()),
-            O::Velocity => vec3(ms.velocity()),
+        match var {
+            O::Position => put3(out, ms.position()),
+            O::Velocity => put3(out, ms.velocity()),
             O::Displacement => {
                 let ms_ref = MarkerState::new(m, &self.topology.reference, &self.state.v);
-                vec3(ms.position() - ms_ref.position())
+                put3(out, ms.position() - ms_ref.position());
             }
-            O::AngularVelocity if m.provides_orientation => vec3(ms.angular_velocity()),
-            O::AngularVelocityLocal if m.provides_orientation => vec3(ms.angular_velocity_local()),
-            O::RotationMatrix if m.provides_orientation => row_major(&ms.rotation()),
+            O::AngularVelocity if m.provides_orientation => put3(out, ms.angular_velocity()),
+            O::AngularVelocityLocal if m.provides_orientation => {
+                put3(out, ms.angular_velocity_local());
+            }
+            O::RotationMatrix if m.provides_orientation => put_row_major(out, &ms.rotation()),
             O::Rotation if m.provides_orientation => {
-                rotation_matrix_to_rot_xyz(&ms.rotation()).to_vec()
+                out.extend_from_slice(&rotation_matrix_to_rot_xyz(&ms.rotation()));
             }
-            other => return Err(unsupported(item, other)),
-        })
+            other => return Err(unsupported(item(), other)),
+        }
+        Ok(())
     }
 
-    /// Exudyn's `mbs.GetObjectOutput(object, variable)` for connectors and joints.
     /// A constraint object's topology and its two markers' states at total coordinates `qt`.
     fn constraint_and_markers<'a>(
         &'a self,
@@ -480,25 +616,38 @@ impl Simulation {
         (j, state(markers[0]), state(markers[1]))
     }
 
+    /// Exudyn's `mbs.GetObjectOutput(object, variable)` for connectors and joints.
     pub fn object_output(&self, object: usize, var: OutputVariable) -> Result<Vec<f64>> {
-        let item = self.mbs.object_ref(object);
+        let mut out = Vec::new();
+        self.object_values(object, var, &self.total(), &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Simulation::object_output`] appended to `out`, at total coordinates `qt`.
+    fn object_values(
+        &self,
+        object: usize,
+        var: OutputVariable,
+        qt: &[f64],
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let item = || self.mbs.object_ref(object);
         let o = self
             .mbs
             .objects
             .get(object)
-            .ok_or_else(|| Error::item(item.clone(), "objectNumber", "no such object"))?;
+            .ok_or_else(|| Error::item(item(), "objectNumber", "no such object"))?;
         use OutputVariable as O;
-        let qt = self.total();
         match o {
             Object::JointSpherical { markers, .. } => {
-                let (j, m0, m1) = self.constraint_and_markers(object, *markers, &qt);
-                Ok(match var {
-                    O::Position => vec3(m0.position()),
-                    O::Velocity => vec3(m0.velocity()),
-                    O::Displacement => vec3(m1.position() - m0.position()),
-                    O::Force => self.state.lambda[j.ae..j.ae + 3].to_vec(),
-                    other => return Err(unsupported(item, other)),
-                })
+                let (j, m0, m1) = self.constraint_and_markers(object, *markers, qt);
+                match var {
+                    O::Position => put3(out, m0.position()),
+                    O::Velocity => put3(out, m0.velocity()),
+                    O::Displacement => put3(out, m1.position() - m0.position()),
+                    O::Force => out.extend_from_slice(&self.state.lambda[j.ae..j.ae + 3]),
+                    other => return Err(unsupported(item(), other)),
+                }
             }
             Object::RigidJoint {
                 joint,
@@ -506,71 +655,69 @@ impl Simulation {
                 rotation_markers,
                 ..
             } => {
-                let (j, m0, m1) = self.constraint_and_markers(object, *markers, &qt);
+                let (j, m0, m1) = self.constraint_and_markers(object, *markers, qt);
                 let (a0, a1) = (m0.rotation(), m1.rotation());
                 // joint frames A_Ji = A_i·rotationMarker_i
                 let aj0 = a0 * Matrix3::from_row_slice(rotation_markers[0].as_flattened());
                 let aj1 = a1 * Matrix3::from_row_slice(rotation_markers[1].as_flattened());
                 let delta = m1.position() - m0.position();
                 let l = &self.state.lambda[j.ae..j.ae + j.rows()];
-                let homogeneous = |r: Matrix3<f64>, p: Vector3<f64>| {
-                    let mut h = Vec::with_capacity(16);
-                    for row in 0..3 {
-                        h.extend((0..3).map(|c| r[(row, c)]));
-                        h.push(p[row]);
-                    }
-                    h.extend([0.0, 0.0, 0.0, 1.0]);
-                    h
-                };
-                Ok(match var {
-                    O::Position => vec3(m0.position()),
-                    O::Velocity => vec3(m0.velocity()),
-                    O::DisplacementLocal => vec3(aj0.transpose() * delta),
+                match var {
+                    O::Position => put3(out, m0.position()),
+                    O::Velocity => put3(out, m0.velocity()),
+                    O::DisplacementLocal => put3(out, aj0.transpose() * delta),
                     // Exudyn leaves out the frame's turning here
-                    O::VelocityLocal => vec3(aj0.transpose() * (m1.velocity() - m0.velocity())),
-                    O::Rotation => rotation_matrix_to_rot_xyz(&(aj0.transpose() * aj1)).to_vec(),
-                    O::AngularVelocityLocal => vec3(
+                    O::VelocityLocal => {
+                        put3(out, aj0.transpose() * (m1.velocity() - m0.velocity()));
+                    }
+                    O::Rotation => {
+                        out.extend_from_slice(&rotation_matrix_to_rot_xyz(
+                            &(aj0.transpose() * aj1),
+                        ));
+                    }
+                    O::AngularVelocityLocal => put3(
+                        out,
                         aj0.transpose()
                             * (a1 * m1.angular_velocity_local() - a0 * m0.angular_velocity_local()),
                     ),
                     // the raw multipliers, as Exudyn reports them
                     O::ForceLocal => match joint {
                         RigidJointType::RevoluteZ => {
-                            vec3(aj0.transpose() * Vector3::new(l[0], l[1], l[2]))
+                            put3(out, aj0.transpose() * Vector3::new(l[0], l[1], l[2]));
                         }
-                        RigidJointType::PrismaticX => vec![0.0, l[0], l[1]],
+                        RigidJointType::PrismaticX => out.extend_from_slice(&[0.0, l[0], l[1]]),
                         // global rows when all translations are locked, else already local
                         RigidJointType::Generic => {
                             if (0..3).all(|k| j.constrained[k] && j.row_map[k] == k) {
-                                vec3(aj0.transpose() * Vector3::new(l[0], l[1], l[2]))
+                                put3(out, aj0.transpose() * Vector3::new(l[0], l[1], l[2]));
                             } else {
-                                l[..3].to_vec()
+                                out.extend_from_slice(&l[..3]);
                             }
                         }
                     },
                     O::TorqueLocal => match joint {
-                        RigidJointType::RevoluteZ => vec![l[3], l[4], 0.0],
-                        RigidJointType::PrismaticX => l[2..5].to_vec(),
-                        RigidJointType::Generic => l[3..6].to_vec(),
+                        RigidJointType::RevoluteZ => out.extend_from_slice(&[l[3], l[4], 0.0]),
+                        RigidJointType::PrismaticX => out.extend_from_slice(&l[2..5]),
+                        RigidJointType::Generic => out.extend_from_slice(&l[3..6]),
                     },
-                    O::HomogeneousTransformation => homogeneous(aj0, m0.position()),
+                    O::HomogeneousTransformation => put_homogeneous(out, &aj0, &m0.position()),
                     O::HomogeneousTransformationLocal => {
-                        homogeneous(aj0.transpose() * aj1, aj0.transpose() * delta)
+                        put_homogeneous(out, &(aj0.transpose() * aj1), &(aj0.transpose() * delta))
                     }
-                    other => return Err(unsupported(item, other)),
-                })
+                    other => return Err(unsupported(item(), other)),
+                }
             }
             Object::ConnectorDistance { markers, .. } => {
-                let (j, m0, m1) = self.constraint_and_markers(object, *markers, &qt);
+                let (j, m0, m1) = self.constraint_and_markers(object, *markers, qt);
                 let delta = m1.position() - m0.position();
                 // Exudyn: the relative velocity (the joints give marker 0's velocity instead).
-                Ok(match var {
-                    O::Displacement => vec3(delta),
-                    O::Velocity => vec3(m1.velocity() - m0.velocity()),
-                    O::Distance => vec![delta.norm()],
-                    O::Force => vec![self.state.lambda[j.ae]],
-                    other => return Err(unsupported(item, other)),
-                })
+                match var {
+                    O::Displacement => put3(out, delta),
+                    O::Velocity => put3(out, m1.velocity() - m0.velocity()),
+                    O::Distance => out.push(delta.norm()),
+                    O::Force => out.push(self.state.lambda[j.ae]),
+                    other => return Err(unsupported(item(), other)),
+                }
             }
             Object::ConnectorSpringDamper { .. }
             | Object::ConnectorCartesianSpringDamper { .. } => {
@@ -582,18 +729,18 @@ impl Simulation {
                     .expect("connector topology");
                 let cf = self
                     .topology
-                    .connector_force(c, &qt, &self.state.v)
+                    .connector_force(c, qt, &self.state.v)
                     .unwrap_or_else(|| {
                         // inactive: no force, geometry still reported
                         let con = &self.topology.connectors[c];
                         let m0 = MarkerState::new(
                             &self.topology.markers[con.markers[0]],
-                            &qt,
+                            qt,
                             &self.state.v,
                         );
                         let m1 = MarkerState::new(
                             &self.topology.markers[con.markers[1]],
-                            &qt,
+                            qt,
                             &self.state.v,
                         );
                         ConnectorForce {
@@ -606,47 +753,70 @@ impl Simulation {
                         }
                     });
                 let spring = matches!(o, Object::ConnectorSpringDamper { .. });
-                Ok(match var {
-                    O::Distance => vec![cf.delta_p.norm()],
-                    O::Displacement => vec3(cf.delta_p),
-                    O::Velocity => vec3(cf.delta_v),
-                    O::Force => vec3(cf.force),
-                    O::ForceLocal if spring => vec![cf.scalar],
-                    other => return Err(unsupported(item, other)),
-                })
+                match var {
+                    O::Distance => out.push(cf.delta_p.norm()),
+                    O::Displacement => put3(out, cf.delta_p),
+                    O::Velocity => put3(out, cf.delta_v),
+                    O::Force => put3(out, cf.force),
+                    O::ForceLocal if spring => out.push(cf.scalar),
+                    other => return Err(unsupported(item(), other)),
+                }
             }
-            _ => Err(Error::item(
-                item,
-                "objectNumber",
-                "SensorObject on a body: use SensorBody (bodies have no object outputs)",
-            )),
+            _ => {
+                return Err(Error::item(
+                    item(),
+                    "objectNumber",
+                    "SensorObject on a body: use SensorBody (bodies have no object outputs)",
+                ));
+            }
         }
+        Ok(())
     }
 
     /// The current value of sensor `i` (without time).
     pub fn sensor_value(&self, i: usize) -> Result<Vec<f64>> {
+        let mut out = Vec::new();
+        let markers = self.sensor_output_markers(i);
+        self.sensor_values(i, &self.total(), &markers, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Simulation::sensor_value`] appended to `out`, at total coordinates `qt`, with the
+    /// markers of [`Simulation::sensor_output_markers`]: allocates nothing once `out` has room.
+    pub(crate) fn sensor_values(
+        &self,
+        i: usize,
+        qt: &[f64],
+        markers: &OutputMarkers,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
         let s = &self.mbs.sensors[i];
         let wrap = |e: Error| match e {
             Error::Item { key, message, .. } => Error::item(self.mbs.sensor_ref(i), &key, message),
             other => other,
         };
         match &s.target {
-            SensorTarget::Node(n) => self.node_output(n.0, s.output).map_err(wrap),
-            SensorTarget::Object(o) => self.object_output(o.0, s.output).map_err(wrap),
+            SensorTarget::Node(n) => self
+                .node_values(n.0, s.output, qt, markers, out)
+                .map_err(wrap),
+            SensorTarget::Object(o) => self.object_values(o.0, s.output, qt, out).map_err(wrap),
             SensorTarget::Body {
                 body,
                 local_position,
             } => self
-                .body_output(body.0, *local_position, s.output)
+                .body_values(body.0, *local_position, s.output, qt, markers, out)
                 .map_err(wrap),
-            SensorTarget::Marker(m) => self.marker_output(m.0, s.output).map_err(wrap),
-            SensorTarget::Load(l) => Ok(self.mbs.loads[l.0].load_vector().to_vec()),
+            SensorTarget::Marker(m) => self.marker_values(m.0, s.output, qt, out).map_err(wrap),
+            SensorTarget::Load(l) => {
+                out.extend_from_slice(&self.mbs.loads[l.0].load_vector());
+                Ok(())
+            }
             SensorTarget::KinematicTree {
                 object,
                 link,
                 local_position,
             } => self
-                .kinematic_tree_output(object.0, *link, *local_position, s.output)
+                .kinematic_tree_values(object.0, *link, *local_position, s.output, qt, out)
                 .map_err(wrap),
         }
     }

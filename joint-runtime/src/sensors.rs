@@ -1,7 +1,120 @@
 //! Sensor recording at Exudyn's write times (spec/items.md §7).
 
+use std::ops::Index;
+
+use crate::output::OutputMarkers;
 use crate::simulation::Simulation;
 use crate::solver::settings::SimulationSettings;
+
+/// One sensor's stored rows `[t, values…]`, kept flat with a fixed row width (so that rows are
+/// appended into reserved storage, without an allocation per row).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SensorRows {
+    /// Entries per row: the time and the sensor's values.
+    width: usize,
+    data: Vec<f64>,
+}
+
+impl SensorRows {
+    /// No rows yet; each row will hold the time and `values` values.
+    pub fn new(values: usize) -> Self {
+        SensorRows {
+            width: values + 1,
+            data: Vec::new(),
+        }
+    }
+
+    /// Entries per row (the time and the values).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn len(&self) -> usize {
+        self.data.len().checked_div(self.width).unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Row `k`, if there is one.
+    pub fn get(&self, k: usize) -> Option<&[f64]> {
+        let w = self.width;
+        self.data.get(k * w..(k + 1) * w)
+    }
+
+    pub fn first(&self) -> Option<&[f64]> {
+        self.get(0)
+    }
+
+    pub fn last(&self) -> Option<&[f64]> {
+        self.len().checked_sub(1).and_then(|k| self.get(k))
+    }
+
+    /// The rows in order.
+    pub fn iter(&self) -> std::slice::ChunksExact<'_, f64> {
+        self.data.chunks_exact(self.width.max(1))
+    }
+
+    /// All rows, one after the other.
+    pub fn as_flat(&self) -> &[f64] {
+        &self.data
+    }
+
+    /// The rows as separate vectors (the result file's `values`).
+    pub fn to_vecs(&self) -> Vec<Vec<f64>> {
+        self.iter().map(<[f64]>::to_vec).collect()
+    }
+
+    /// Append a row (`row.len()` must be the width).
+    pub fn push(&mut self, row: &[f64]) {
+        assert_eq!(row.len(), self.width, "sensor row width");
+        self.data.extend_from_slice(row);
+    }
+
+    pub fn clear(&mut self) {
+        self.data.clear();
+    }
+
+    /// Room for `rows` more rows.
+    pub fn reserve(&mut self, rows: usize) {
+        self.data.reserve(rows.saturating_mul(self.width));
+    }
+}
+
+impl Index<usize> for SensorRows {
+    type Output = [f64];
+    fn index(&self, k: usize) -> &[f64] {
+        let w = self.width;
+        &self.data[k * w..(k + 1) * w]
+    }
+}
+
+impl<'a> IntoIterator for &'a SensorRows {
+    type Item = &'a [f64];
+    type IntoIter = std::slice::ChunksExact<'a, f64>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// What recording a row needs, prepared before the run: total coordinates and each sensor's
+/// markers.
+pub(crate) struct SensorRecorder {
+    qt: Vec<f64>,
+    markers: Vec<OutputMarkers>,
+}
+
+impl SensorRecorder {
+    fn new(sim: &Simulation) -> Self {
+        SensorRecorder {
+            qt: vec![0.0; sim.topology.n_ode2],
+            markers: (0..sim.mbs.sensors.len())
+                .map(|i| sim.sensor_output_markers(i))
+                .collect(),
+        }
+    }
+}
 
 /// Decides when rows are written: `last_written` is the time the next row is due.
 pub struct SensorWriter {
@@ -9,6 +122,7 @@ pub struct SensorWriter {
     last_written: f64,
     start_time: f64,
     active: bool,
+    recorder: SensorRecorder,
 }
 
 impl Simulation {
@@ -24,29 +138,73 @@ impl Simulation {
             },
             start_time: start,
             active: settings.solution.sensors_active,
+            recorder: SensorRecorder::new(self),
+        }
+    }
+
+    /// Clear the stored rows and reserve room for every row a run of `steps` steps over
+    /// `duration` writes: the initial row, then at most one per step, and at most one per write
+    /// period (each row moves the next due time on by a period) plus the final step's. With
+    /// `adaptive` steps the step count is not bounded by `steps`: then the period's bound,
+    /// capped at 4·`steps` (at least 1024) rows, and the storage grows only past that.
+    pub(crate) fn prepare_sensor_data(
+        &mut self,
+        settings: &SimulationSettings,
+        steps: usize,
+        duration: f64,
+        adaptive: bool,
+    ) {
+        self.clear_sensor_data();
+        let solution = &settings.solution;
+        if !solution.sensors_active {
+            return;
+        }
+        let period = solution.sensors_write_period;
+        let periods = if period > 0.0 {
+            // saturating: a huge ratio gives usize::MAX
+            ((duration / period).ceil() as usize).saturating_add(2)
+        } else {
+            usize::MAX
+        };
+        let rows = if adaptive {
+            periods.min(steps.saturating_mul(4).max(1024))
+        } else {
+            periods.min(steps)
+        };
+        let rows = rows.saturating_add(1);
+        for (rows_i, sensor) in self.sensor_data.iter_mut().zip(&self.mbs.sensors) {
+            if sensor.store_internal {
+                rows_i.reserve(rows);
+            }
         }
     }
 
     pub(crate) fn write_sensors_initial(&mut self, settings: &SimulationSettings) {
         if settings.solution.sensors_active && settings.solution.write_initial_values {
-            self.record_sensors();
+            let mut recorder = SensorRecorder::new(self);
+            self.record_sensors(&mut recorder);
         }
     }
 
-    /// Append one row `[t, values…]` per sensor.
-    pub(crate) fn record_sensors(&mut self) {
+    /// Append one row `[t, values…]` per sensor (no allocation while the rows have room).
+    fn record_sensors(&mut self, recorder: &mut SensorRecorder) {
+        self.topology
+            .total_coordinates(&self.state.q, &mut recorder.qt);
         for i in 0..self.mbs.sensors.len() {
             if !self.mbs.sensors[i].store_internal {
                 continue;
             }
+            let mut rows = std::mem::take(&mut self.sensor_data[i]);
+            let len = rows.data.len();
+            rows.data.push(self.state.time);
             // Outputs were checked at assemble; a failure here cannot happen.
-            let Ok(values) = self.sensor_value(i) else {
-                continue;
-            };
-            let mut row = Vec::with_capacity(values.len() + 1);
-            row.push(self.state.time);
-            row.extend(values);
-            self.sensor_data[i].push(row);
+            let recorded =
+                self.sensor_values(i, &recorder.qt, &recorder.markers[i], &mut rows.data);
+            if recorded.is_err() || rows.data.len() != len + rows.width {
+                debug_assert!(recorded.is_err(), "sensor {i}: row width changed");
+                rows.data.truncate(len);
+            }
+            self.sensor_data[i] = rows;
         }
     }
 }
@@ -62,7 +220,7 @@ impl SensorWriter {
             self.last_written = end_time - h; // the final step is always written
         }
         if t == self.start_time || t - self.last_written >= -1e-10 {
-            sim.record_sensors();
+            sim.record_sensors(&mut self.recorder);
             self.last_written = (self.last_written + self.period).max(t);
         }
     }

@@ -3,6 +3,7 @@
 
 use crate::assemble::Topology;
 use crate::error::{Error, Result};
+use crate::sensors::SensorRows;
 use crate::solver::newton::NewtonStatistics;
 use crate::system::MultibodySystem;
 
@@ -49,7 +50,7 @@ pub struct Simulation {
     pub topology: Topology,
     pub state: State,
     /// Per sensor: rows `[t, values…]`.
-    pub sensor_data: Vec<Vec<Vec<f64>>>,
+    pub sensor_data: Vec<SensorRows>,
     pub statistics: SolverStatistics,
 }
 
@@ -66,7 +67,7 @@ impl MultibodySystem {
         }
         let n2 = topology.n_ode2;
         let nae = topology.n_ae;
-        let sim = Simulation {
+        let mut sim = Simulation {
             mbs: self.clone(),
             state: State {
                 time: 0.0,
@@ -75,14 +76,15 @@ impl MultibodySystem {
                 a: vec![0.0; n2],
                 lambda: vec![0.0; nae],
             },
-            sensor_data: vec![Vec::new(); self.sensors.len()],
+            sensor_data: Vec::with_capacity(self.sensors.len()),
             statistics: SolverStatistics::default(),
             topology,
         };
         // Evaluate every sensor once so that an output variable the item does not have is
-        // reported now, not in the middle of a run.
+        // reported now, not in the middle of a run; this also gives each sensor's row width.
         for i in 0..self.sensors.len() {
-            sim.sensor_value(i)?;
+            let values = sim.sensor_value(i)?.len();
+            sim.sensor_data.push(SensorRows::new(values));
         }
         Ok(sim)
     }

@@ -2,6 +2,7 @@
 
 use serde_json::{Value, json};
 
+use crate::sensors::SensorRows;
 use crate::simulation::Simulation;
 use crate::system::MultibodySystem;
 
@@ -19,7 +20,7 @@ pub fn result_json(sim: &Simulation) -> Value {
                 "index": i,
                 "name": MultibodySystem::display_name("sensors", i, &s.name),
                 "outputVariableType": s.output.exudyn_name(),
-                "values": sim.sensor_data.get(i).cloned().unwrap_or_default(),
+                "values": sim.sensor_data.get(i).map(SensorRows::to_vecs).unwrap_or_default(),
             })
         })
         .collect();

@@ -318,7 +318,8 @@ impl Simulation {
         self.statistics = Default::default();
         let started = std::time::Instant::now();
         self.state.time = ti.start_time;
-        self.clear_sensor_data();
+        let duration = ti.end_time - ti.start_time;
+        self.prepare_sensor_data(settings, ti.number_of_steps, duration, ti.adaptive_step);
         self.initial_accelerations(ti, settings.linear_solver)?;
         self.write_sensors_initial(settings);
         let initial = Progress {

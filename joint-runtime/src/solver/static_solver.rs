@@ -138,7 +138,8 @@ impl Simulation {
         self.state.time = start;
         self.state.a.fill(0.0);
         self.state.lambda.fill(0.0);
-        self.clear_sensor_data();
+        let (load_steps, adaptive) = (ss.number_of_load_steps, ss.adaptive_step);
+        self.prepare_sensor_data(settings, load_steps, duration, adaptive);
         let mut sensor_settings = settings.clone();
         sensor_settings.time_integration.start_time = start;
         self.write_sensors_initial(&sensor_settings);

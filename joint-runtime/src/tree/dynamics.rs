@@ -3,9 +3,42 @@
 //! coordinates, exactly as Exudyn's ObjectKinematicTree (spec §6.3–6.4). Link frames and
 //! point Jacobians come from the generated `marker_kinematics::kinematic_tree` kernels.
 
+use std::cell::RefCell;
+
 use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
 
+use super::{sized, with_reused};
 use crate::kernels::marker_kinematics::kinematic_tree::{self as kt, LinkFrame};
+
+/// An angular and a linear 3-vector (spatial motion or force, or a link's accelerations).
+type Pair = (Vector3<f64>, Vector3<f64>);
+
+/// The buffers of [`KinematicTreeData::mass_matrix`] and [`KinematicTreeData::lhs`].
+#[derive(Default)]
+struct DynamicsWorkspace {
+    transforms: Vec<Transform>,
+    absolute: Vec<Transform>,
+    spatial: Vec<Matrix6<f64>>,
+    composite: Vec<Matrix6<f64>>,
+    velocities: Vec<Pair>,
+    accelerations: Vec<Pair>,
+    forces: Vec<Pair>,
+}
+
+/// The buffers of [`KinematicTreeData::with_point_jacobian`].
+#[derive(Default)]
+struct JacobianWorkspace {
+    path: Vec<usize>,
+    position: Vec<[f64; 3]>,
+    rotation: Vec<[f64; 3]>,
+}
+
+thread_local! {
+    static DYNAMICS: RefCell<Vec<DynamicsWorkspace>> = const { RefCell::new(Vec::new()) };
+    static FRAMES: RefCell<Vec<Vec<LinkFrame>>> = const { RefCell::new(Vec::new()) };
+    static JACOBIANS: RefCell<Vec<JacobianWorkspace>> = const { RefCell::new(Vec::new()) };
+    static ACCELERATIONS: RefCell<Vec<Vec<Pair>>> = const { RefCell::new(Vec::new()) };
+}
 
 /// The constant data of a tree (its model-file keys in comments).
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +83,15 @@ fn skew(v: &Vector3<f64>) -> Matrix3<f64> {
 struct Transform {
     e: Matrix3<f64>,
     r: Vector3<f64>,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Transform {
+            e: Matrix3::identity(),
+            r: Vector3::zeros(),
+        }
+    }
 }
 
 impl Transform {
@@ -182,6 +224,12 @@ impl KinematicTreeData {
     /// Global link frames at total coordinates `q` and rates `q_t` (generated kernels).
     pub fn frames(&self, q: &[f64], q_t: &[f64]) -> Vec<LinkFrame> {
         let mut frames = vec![LinkFrame::default(); self.links()];
+        self.frames_into(q, q_t, &mut frames);
+        frames
+    }
+
+    /// [`KinematicTreeData::frames`] into `frames` (one per link).
+    pub fn frames_into(&self, q: &[f64], q_t: &[f64], frames: &mut [LinkFrame]) {
         kt::link_frames(
             &self.joint_types,
             &self.parents,
@@ -190,10 +238,18 @@ impl KinematicTreeData {
             &self.base_offset,
             q,
             q_t,
-            &mut frames,
+            frames,
         )
         .expect("tree checked at assemble");
-        frames
+    }
+
+    /// `f` of the link frames at (`q`, `q_t`), computed into a reused buffer (no allocation).
+    pub fn with_frames<R>(&self, q: &[f64], q_t: &[f64], f: impl FnOnce(&[LinkFrame]) -> R) -> R {
+        with_reused(&FRAMES, |buffer| {
+            let frames = sized(buffer, self.links());
+            self.frames_into(q, q_t, frames);
+            f(frames)
+        })
     }
 
     /// Jacobians of the global point `point` of link `link`: returns (path joints, J_p columns,
@@ -204,37 +260,76 @@ impl KinematicTreeData {
         link: usize,
         point: &[f64; 3],
     ) -> (Vec<usize>, Vec<[f64; 3]>, Vec<[f64; 3]>) {
-        let n = self.links();
-        let (mut path, mut jp, mut jr) = (vec![0; n], vec![[0.0; 3]; n], vec![[0.0; 3]; n]);
-        let k = kt::point_jacobian(
-            &self.joint_types,
-            &self.parents,
-            frames,
-            link,
-            point,
-            &mut path,
-            &mut jp,
-            &mut jr,
-        )
-        .expect("tree checked at assemble");
-        path.truncate(k);
-        jp.truncate(k);
-        jr.truncate(k);
-        (path, jp, jr)
+        self.with_point_jacobian(frames, link, point, |path, jp, jr| {
+            (path.to_vec(), jp.to_vec(), jr.to_vec())
+        })
+    }
+
+    /// `f(path joints, J_p columns, J_r columns)` of [`KinematicTreeData::point_jacobian`],
+    /// computed into reused buffers (no allocation).
+    pub fn with_point_jacobian<R>(
+        &self,
+        frames: &[LinkFrame],
+        link: usize,
+        point: &[f64; 3],
+        f: impl FnOnce(&[usize], &[[f64; 3]], &[[f64; 3]]) -> R,
+    ) -> R {
+        with_reused(&JACOBIANS, |ws| {
+            let n = self.links();
+            let (path, jp, jr) = (
+                sized(&mut ws.path, n),
+                sized(&mut ws.position, n),
+                sized(&mut ws.rotation, n),
+            );
+            let k = kt::point_jacobian(
+                &self.joint_types,
+                &self.parents,
+                frames,
+                link,
+                point,
+                path,
+                jp,
+                jr,
+            )
+            .expect("tree checked at assemble");
+            f(&path[..k], &jp[..k], &jr[..k])
+        })
     }
 
     /// Global accelerations of every link (angular acceleration α_i and origin acceleration),
     /// from the frames at (q, q̇) and the joint accelerations q̈: α_i = α_π + a_i q̈_i + ω_π × a_i q̇_i
     /// (revolute); a_i = a_π + α_π × r + ω_π × (ω_π × r) (+ a_i q̈_i + 2 ω_π × a_i q̇_i for
     /// prismatic), r = p_i − p_π.
-    pub fn accelerations(
+    pub fn accelerations(&self, frames: &[LinkFrame], q_t: &[f64], q_tt: &[f64]) -> Vec<Pair> {
+        let mut out = vec![(Vector3::zeros(), Vector3::zeros()); self.links()];
+        self.accelerations_into(frames, q_t, q_tt, &mut out);
+        out
+    }
+
+    /// `f` of [`KinematicTreeData::accelerations`], computed into a reused buffer.
+    pub fn with_accelerations<R>(
         &self,
         frames: &[LinkFrame],
         q_t: &[f64],
         q_tt: &[f64],
-    ) -> Vec<(Vector3<f64>, Vector3<f64>)> {
+        f: impl FnOnce(&[Pair]) -> R,
+    ) -> R {
+        with_reused(&ACCELERATIONS, |buffer| {
+            let out = sized(buffer, self.links());
+            self.accelerations_into(frames, q_t, q_tt, out);
+            f(out)
+        })
+    }
+
+    /// [`KinematicTreeData::accelerations`] into `out` (one per link).
+    pub fn accelerations_into(
+        &self,
+        frames: &[LinkFrame],
+        q_t: &[f64],
+        q_tt: &[f64],
+        out: &mut [Pair],
+    ) {
         let n = self.links();
-        let mut out: Vec<(Vector3<f64>, Vector3<f64>)> = Vec::with_capacity(n);
         for i in 0..n {
             let t = self.joint_types[i];
             let r = Matrix3::from_row_slice(frames[i].rotation.as_flattened());
@@ -265,16 +360,23 @@ impl KinematicTreeData {
                 acc += a * q_tt[i] + 2.0 * w_p.cross(&(a * q_t[i]));
                 alpha_p
             };
-            out.push((alpha, acc));
+            out[i] = (alpha, acc);
         }
-        out
     }
 
     /// The mass matrix M(q) (row-major n × n) by the composite-rigid-body algorithm.
     pub fn mass_matrix(&self, q: &[f64], out: &mut [f64]) {
+        with_reused(&DYNAMICS, |ws| self.mass_matrix_in(ws, q, out));
+    }
+
+    fn mass_matrix_in(&self, ws: &mut DynamicsWorkspace, q: &[f64], out: &mut [f64]) {
         let n = self.links();
-        let xs: Vec<Matrix6<f64>> = (0..n).map(|i| self.transform(i, q[i]).matrix()).collect();
-        let mut ic: Vec<Matrix6<f64>> = (0..n).map(|i| self.inertia(i).matrix()).collect();
+        let xs = sized(&mut ws.spatial, n);
+        let ic = sized(&mut ws.composite, n);
+        for i in 0..n {
+            xs[i] = self.transform(i, q[i]).matrix();
+            ic[i] = self.inertia(i).matrix();
+        }
         for i in (0..n).rev() {
             let p = self.parents[i];
             if p >= 0 {
@@ -302,11 +404,18 @@ impl KinematicTreeData {
     /// linkForces/linkTorques (LHS += Σ J_p,i(b)ᵀ f_i + J_ω,iᵀ τ_i, with b the base offset),
     /// jointForceVector, and P/D control on total coordinates.
     pub fn lhs(&self, q: &[f64], q_t: &[f64], out: &mut [f64]) {
+        with_reused(&DYNAMICS, |ws| self.lhs_in(ws, q, q_t, out));
+    }
+
+    fn lhs_in(&self, ws: &mut DynamicsWorkspace, q: &[f64], q_t: &[f64], out: &mut [f64]) {
         let n = self.links();
-        let xs: Vec<Transform> = (0..n).map(|i| self.transform(i, q[i])).collect();
-        let mut vel = vec![(Vector3::zeros(), Vector3::zeros()); n];
-        let mut force = vec![(Vector3::zeros(), Vector3::zeros()); n];
-        let mut acc = vec![(Vector3::zeros(), Vector3::zeros()); n];
+        let xs = sized(&mut ws.transforms, n);
+        for (i, x) in xs.iter_mut().enumerate() {
+            *x = self.transform(i, q[i]);
+        }
+        let vel = sized(&mut ws.velocities, n);
+        let force = sized(&mut ws.forces, n);
+        let acc = sized(&mut ws.accelerations, n);
         let g = self.gravity;
         for i in 0..n {
             let s = self.subspace(i);
@@ -339,13 +448,13 @@ impl KinematicTreeData {
             );
         }
         if !self.link_forces.is_empty() || !self.link_torques.is_empty() {
-            let mut absolute: Vec<Transform> = Vec::with_capacity(n);
+            let absolute = sized(&mut ws.absolute, n);
             for i in 0..n {
                 let a = match self.parents[i] {
                     -1 => xs[i],
                     p => xs[i].then(&absolute[p as usize]),
                 };
-                absolute.push(a);
+                absolute[i] = a;
                 let f = self
                     .link_forces
                     .get(i)
