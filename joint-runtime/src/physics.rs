@@ -297,8 +297,7 @@ impl<'a> MarkerState<'a> {
     /// Position Jacobian over the marker's columns, row-major 3 × columns, into `out`.
     pub fn position_jacobian(&self, out: &mut [f64]) {
         if let Some(t) = self.tree() {
-            let mut rot = vec![0.0; out.len()];
-            t.jacobians(self.qt, self.v, out, &mut rot);
+            t.position_jacobian(self.qt, self.v, out);
             return;
         }
         if let Some((k, p)) = self.kind() {
@@ -313,8 +312,7 @@ impl<'a> MarkerState<'a> {
     /// Rotation Jacobian ∂ω/∂q̇ over the marker's columns.
     pub fn rotation_jacobian(&self, out: &mut [f64]) {
         if let Some(t) = self.tree() {
-            let mut pos = vec![0.0; out.len()];
-            t.jacobians(self.qt, self.v, &mut pos, out);
+            t.rotation_jacobian(self.qt, self.v, out);
             return;
         }
         if let Some((k, p)) = self.kind() {
@@ -550,6 +548,13 @@ pub struct Scratch {
     pub load: Vec<f64>,
     pub load2: Vec<f64>,
     pub columns: Vec<usize>,
+    /// Forward differences of a kinematic tree's or FFRF object's LHS: perturbed coordinates
+    /// and velocities, the LHS at the state and perturbed, the object's columns.
+    pub fd_q: Vec<f64>,
+    pub fd_v: Vec<f64>,
+    pub fd_base: Vec<f64>,
+    pub fd_out: Vec<f64>,
+    pub fd_columns: Vec<usize>,
 }
 
 impl Scratch {
@@ -567,6 +572,11 @@ impl Scratch {
             load: vec![0.0; n],
             load2: vec![0.0; n],
             columns: Vec::with_capacity(n),
+            fd_q: vec![0.0; n],
+            fd_v: vec![0.0; n],
+            fd_base: vec![0.0; n],
+            fd_out: vec![0.0; n],
+            fd_columns: Vec::with_capacity(n),
         }
     }
 
@@ -1234,9 +1244,11 @@ impl Topology {
                     // Exudyn differentiates the tree's LHS numerically, object-wise
                     let n = data.links();
                     let r = *start..*start + n;
-                    let (mut cq, mut cv) = (qt[r.clone()].to_vec(), v[r.clone()].to_vec());
-                    let (mut base, mut out) = (vec![0.0; n], vec![0.0; n]);
-                    data.lhs(&cq, &cv, &mut base);
+                    let (cq, cv) = (&mut scratch.fd_q[..n], &mut scratch.fd_v[..n]);
+                    cq.copy_from_slice(&qt[r.clone()]);
+                    cv.copy_from_slice(&v[r]);
+                    let (base, out) = (&mut scratch.fd_base[..n], &mut scratch.fd_out[..n]);
+                    data.lhs(cq, cv, base);
                     for (which, factor) in [(0, factor_k), (1, factor_d)] {
                         if factor == 0.0 {
                             continue;
@@ -1250,7 +1262,7 @@ impl Topology {
                             } else {
                                 cv[i] = x + eps;
                             }
-                            data.lhs(&cq, &cv, &mut out);
+                            data.lhs(cq, cv, out);
                             cq[i] = qt[c];
                             cv[i] = v[c];
                             for row in 0..n {
@@ -1354,16 +1366,20 @@ impl Topology {
     ) {
         let nm = data.modes();
         let n = 7 + nm;
-        let cols: Vec<usize> = (frame..frame + 7).chain(modal..modal + nm).collect();
-        let gather = |x: &[f64]| -> Vec<f64> { cols.iter().map(|&c| x[c]).collect() };
-        let (mut cq, mut cv) = (gather(qt), gather(v));
-        let mut base = vec![0.0; n];
-        let mut out = vec![0.0; n];
+        let cols = &mut scratch.fd_columns;
+        cols.clear();
+        cols.extend(frame..frame + 7);
+        cols.extend(modal..modal + nm);
+        let (cq, cv) = (&mut scratch.fd_q[..n], &mut scratch.fd_v[..n]);
+        for (i, &c) in cols.iter().enumerate() {
+            cq[i] = qt[c];
+            cv[i] = v[c];
+        }
+        let (base, out) = (&mut scratch.fd_base[..n], &mut scratch.fd_out[..n]);
         let eval = |cq: &[f64], cv: &[f64], out: &mut [f64]| {
             crate::superelement::ffrf::lhs(data, &cq[..7], &cv[..7], &cq[7..], &cv[7..], out);
         };
-        eval(&cq, &cv, &mut base);
-        let _ = scratch;
+        eval(cq, cv, base);
         for (which, factor) in [(0, factor_k), (1, factor_d)] {
             if factor == 0.0 {
                 continue;
@@ -1376,7 +1392,7 @@ impl Topology {
                 } else {
                     cv[i] = x + eps;
                 }
-                eval(&cq, &cv, &mut out);
+                eval(cq, cv, out);
                 if which == 0 {
                     cq[i] = qt[ci];
                 } else {

@@ -2,11 +2,26 @@
 //! and the Jacobian columns along the path to the base come from the generated
 //! `marker_kinematics::kinematic_tree` kernels.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use nalgebra::{Matrix3, Vector3};
 
-use crate::tree::KinematicTreeData;
+use crate::tree::{KinematicTreeData, sized, with_reused};
+
+/// The buffers of [`KinematicTreeMarker::position_jacobian_t_times_vector_q`] and of the single
+/// Jacobians.
+#[derive(Default)]
+struct MarkerWorkspace {
+    coordinates: Vec<f64>,
+    position: Vec<f64>,
+    rotation: Vec<f64>,
+    base: Vec<f64>,
+}
+
+thread_local! {
+    static WORKSPACES: RefCell<Vec<MarkerWorkspace>> = const { RefCell::new(Vec::new()) };
+}
 
 #[derive(Clone, Debug)]
 pub struct KinematicTreeMarker {
@@ -35,37 +50,58 @@ impl KinematicTreeMarker {
 
     pub fn state(&self, qt: &[f64], v: &[f64]) -> KinematicTreeMarkerState {
         let (q, q_t) = self.coordinates(qt, v);
-        let frames = self.tree.frames(q, q_t);
-        let f = &frames[self.link];
-        let r = Matrix3::from_row_slice(f.rotation.as_flattened());
-        let w = Vector3::from(f.angular_velocity);
-        let arm = r * self.local_position;
-        KinematicTreeMarkerState {
-            position: Vector3::from(f.position) + arm,
-            velocity: Vector3::from(f.velocity) + w.cross(&arm),
-            rotation: r,
-            angular_velocity: w,
-        }
+        self.tree.with_frames(q, q_t, |frames| {
+            let f = &frames[self.link];
+            let r = Matrix3::from_row_slice(f.rotation.as_flattened());
+            let w = Vector3::from(f.angular_velocity);
+            let arm = r * self.local_position;
+            KinematicTreeMarkerState {
+                position: Vector3::from(f.position) + arm,
+                velocity: Vector3::from(f.velocity) + w.cross(&arm),
+                rotation: r,
+                angular_velocity: w,
+            }
+        })
     }
 
     /// Position and rotation Jacobians over the path columns (link, parent, …, root), row-major
     /// 3 × path length each.
     pub fn jacobians(&self, qt: &[f64], v: &[f64], position: &mut [f64], rotation: &mut [f64]) {
         let (q, q_t) = self.coordinates(qt, v);
-        let frames = self.tree.frames(q, q_t);
-        let f = &frames[self.link];
-        let r = Matrix3::from_row_slice(f.rotation.as_flattened());
-        let x = Vector3::from(f.position) + r * self.local_position;
-        let (_, jp, jr) = self
-            .tree
-            .point_jacobian(&frames, self.link, &[x[0], x[1], x[2]]);
-        let n = jp.len();
-        for c in 0..n {
-            for k in 0..3 {
-                position[k * n + c] = jp[c][k];
-                rotation[k * n + c] = jr[c][k];
-            }
-        }
+        self.jacobians_at(q, q_t, position, rotation);
+    }
+
+    /// [`KinematicTreeMarker::jacobians`] at the tree's own coordinates and rates.
+    fn jacobians_at(&self, q: &[f64], q_t: &[f64], position: &mut [f64], rotation: &mut [f64]) {
+        self.tree.with_frames(q, q_t, |frames| {
+            let f = &frames[self.link];
+            let r = Matrix3::from_row_slice(f.rotation.as_flattened());
+            let x = Vector3::from(f.position) + r * self.local_position;
+            self.tree
+                .with_point_jacobian(frames, self.link, &[x[0], x[1], x[2]], |_, jp, jr| {
+                    let n = jp.len();
+                    for c in 0..n {
+                        for k in 0..3 {
+                            position[k * n + c] = jp[c][k];
+                            rotation[k * n + c] = jr[c][k];
+                        }
+                    }
+                });
+        });
+    }
+
+    /// The position Jacobian alone (row-major 3 × path length).
+    pub fn position_jacobian(&self, qt: &[f64], v: &[f64], position: &mut [f64]) {
+        with_reused(&WORKSPACES, |ws| {
+            self.jacobians(qt, v, position, sized(&mut ws.rotation, position.len()));
+        });
+    }
+
+    /// The rotation Jacobian alone (row-major 3 × path length).
+    pub fn rotation_jacobian(&self, qt: &[f64], v: &[f64], rotation: &mut [f64]) {
+        with_reused(&WORKSPACES, |ws| {
+            self.jacobians(qt, v, sized(&mut ws.position, rotation.len()), rotation);
+        });
     }
 
     /// ∂(J_posᵀ f)/∂q over the path columns, by forward differences (Exudyn differentiates
@@ -79,21 +115,29 @@ impl KinematicTreeMarker {
         out: &mut [f64],
     ) {
         let n = columns.len();
-        let mut qp = qt.to_vec();
-        let (mut jp, mut jr) = (vec![0.0; 3 * n], vec![0.0; 3 * n]);
-        self.jacobians(qt, v, &mut jp, &mut jr);
-        let base: Vec<f64> = (0..n)
-            .map(|c| (0..3).map(|k| jp[k * n + c] * force[k]).sum())
-            .collect();
-        for (j, &col) in columns.iter().enumerate() {
-            let eps = 1e-7 * 0.01f64.max(qt[col].abs());
-            qp[col] = qt[col] + eps;
-            self.jacobians(&qp, v, &mut jp, &mut jr);
-            qp[col] = qt[col];
-            for c in 0..n {
-                let x: f64 = (0..3).map(|k| jp[k * n + c] * force[k]).sum();
-                out[c * n + j] = (x - base[c]) / eps;
+        let (q, q_t) = self.coordinates(qt, v);
+        with_reused(&WORKSPACES, |ws| {
+            // perturbed copies of the tree's own coordinates (the columns lie in the tree)
+            let qp = sized(&mut ws.coordinates, q.len());
+            qp.copy_from_slice(q);
+            let jp = sized(&mut ws.position, 3 * n);
+            let jr = sized(&mut ws.rotation, 3 * n);
+            self.jacobians_at(qp, q_t, jp, jr);
+            let base = sized(&mut ws.base, n);
+            for (c, b) in base.iter_mut().enumerate() {
+                *b = (0..3).map(|k| jp[k * n + c] * force[k]).sum();
             }
-        }
+            for (j, &col) in columns.iter().enumerate() {
+                let eps = 1e-7 * 0.01f64.max(qt[col].abs());
+                let i = col - self.start;
+                qp[i] = qt[col] + eps;
+                self.jacobians_at(qp, q_t, jp, jr);
+                qp[i] = qt[col];
+                for c in 0..n {
+                    let x: f64 = (0..3).map(|k| jp[k * n + c] * force[k]).sum();
+                    out[c * n + j] = (x - base[c]) / eps;
+                }
+            }
+        });
     }
 }

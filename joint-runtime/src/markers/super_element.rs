@@ -325,10 +325,13 @@ impl SuperElementMarker {
                         out[r * n + c] = (0..3).map(|k| a[(r, k)] * gl[k * 7 + c]).sum();
                     }
                 }
-                let m = a * b * tilde_weighted_modes;
+                // A·B·(Σ w P̃ Ψ), without a dynamically sized temporary
+                let ab = a * b;
                 for r in 0..3 {
-                    for c in 0..m.ncols() {
-                        out[r * n + 7 + c] = m[(r, c)];
+                    for c in 0..tilde_weighted_modes.ncols() {
+                        out[r * n + 7 + c] = (0..3)
+                            .map(|k| ab[(r, k)] * tilde_weighted_modes[(k, c)])
+                            .sum();
                     }
                 }
             }
@@ -378,17 +381,21 @@ impl SuperElementMarker {
             let g_local = nalgebra::Matrix3x4::from_fn(|r, c| gl[r * 7 + 3 + c]);
             let atf = st.frame_rotation.transpose() * Vector3::new(force[0], force[1], force[2]);
             let s_atf = skew(&atf);
-            let theta_zeta = -(g_local.transpose() * s_atf) * weighted_modes; // 4 × n_m
-            let zeta_theta = weighted_modes.transpose() * (s_atf * g_local); // n_m × 4
+            // θζ block −(Ḡᵀ·skew(Aᵀf))·W_Ψ (4 × n_m) and ζθ block W_Ψᵀ·(skew(Aᵀf)·Ḡ)
+            // (n_m × 4), without dynamically sized temporaries
+            let gs = -(g_local.transpose() * s_atf);
+            let sg = s_atf * g_local;
             let nm = weighted_modes.ncols();
             for r in 0..4 {
                 for c in 0..nm {
-                    out[(3 + r) * n + 7 + c] = theta_zeta[(r, c)];
+                    out[(3 + r) * n + 7 + c] =
+                        (0..3).map(|k| gs[(r, k)] * weighted_modes[(k, c)]).sum();
                 }
             }
             for r in 0..nm {
                 for c in 0..4 {
-                    out[(7 + r) * n + 3 + c] = zeta_theta[(r, c)];
+                    out[(7 + r) * n + 3 + c] =
+                        (0..3).map(|k| weighted_modes[(k, r)] * sg[(k, c)]).sum();
                 }
             }
         }
