@@ -614,16 +614,8 @@ impl Topology {
         self.mass_blocks(qt, scratch, false, visit);
     }
 
-    /// [`Self::for_each_mass_block`] without the rigid bodies whose centre of mass is at the node.
-    fn for_each_mass_block_but_centred_rigid(
-        &self,
-        qt: &[f64],
-        scratch: &mut Scratch,
-        visit: impl FnMut(&[usize], &[f64]),
-    ) {
-        self.mass_blocks(qt, scratch, true, visit);
-    }
-
+    /// [`Self::for_each_mass_block`], optionally without the rigid bodies whose centre of mass
+    /// is at the node.
     fn mass_blocks(
         &self,
         qt: &[f64],
@@ -754,7 +746,7 @@ impl Topology {
                 }
             }
         }
-        self.for_each_mass_block_but_centred_rigid(qt, scratch, |cols, block| {
+        self.mass_blocks(qt, scratch, true, |cols, block| {
             let n = cols.len();
             for (i, &ci) in cols.iter().enumerate() {
                 let s: f64 = cols
