@@ -118,3 +118,23 @@ def run_reference(mbs, simulationSettings, path, solve='dynamic', case='', extra
     with open(path, 'w') as f:
         json.dump(_plain(result), f, indent=1)
     return result
+
+
+def settings_from_dict(d):
+    """exu.SimulationSettings from a model file's `simulationSettings` (enum members as names)."""
+    s = exu.SimulationSettings()
+    default = s.GetDictionary()
+
+    def conv(dd, default):
+        out = {}
+        for k, v in dd.items():
+            dv = default[k]
+            if isinstance(dv, dict):
+                out[k] = conv(v, dv)
+            elif isinstance(v, str) and not isinstance(dv, str):  # enum member name
+                out[k] = getattr(type(dv), v.split('.')[-1])
+            else:
+                out[k] = v
+        return out
+    s.SetDictionary(conv(d, default))
+    return s

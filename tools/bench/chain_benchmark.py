@@ -67,7 +67,7 @@ from exudyn.itemInterface import *  # noqa: F401,F403
 from exudyn.utilities import *  # noqa: F401,F403
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from exudyn_export import export  # noqa: E402
+from exudyn_export import export, settings_from_dict  # noqa: E402
 
 STEP_SIZE = 1e-3
 LENGTH, WIDTH, DENSITY = 0.5, 0.05, 1000.
@@ -135,24 +135,6 @@ def seed_matches_reference(path):
 # ------------------------------------------------------------------------------------------------
 # Exudyn on the written file
 
-def _settings_from_dict(d):
-    s = exu.SimulationSettings()
-    default = s.GetDictionary()
-
-    def conv(dd, default):
-        out = {}
-        for k, v in dd.items():
-            dv = default[k]
-            if isinstance(dv, dict):
-                out[k] = conv(v, dv)
-            elif isinstance(v, str) and not isinstance(dv, str):  # enum member name
-                out[k] = getattr(type(dv), v.split('.')[-1])
-            else:
-                out[k] = v
-        return out
-    s.SetDictionary(conv(d, default))
-    return s
-
 
 def rebuild(model):
     """An assembled Exudyn system and settings from a model file's dictionaries."""
@@ -174,7 +156,7 @@ def rebuild(model):
             d['outputVariableType'] = getattr(exu.OutputVariableType, d['outputVariableType'].split('.')[-1])
         mbs.AddSensor(d)
     mbs.Assemble()
-    return SC, mbs, _settings_from_dict(model['simulationSettings'])
+    return SC, mbs, settings_from_dict(model['simulationSettings'])
 
 
 def run_exudyn(path, runs):

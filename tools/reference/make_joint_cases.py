@@ -32,7 +32,7 @@ from exudyn.itemInterface import *  # noqa: F401,F403
 from exudyn.utilities import *  # noqa: F401,F403
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
-from exudyn_export import export, run_reference  # noqa: E402
+from exudyn_export import export, settings_from_dict, run_reference  # noqa: E402
 
 warnings.simplefilter('ignore', DeprecationWarning)  # rotationMarker0/1 in two cases
 
@@ -128,25 +128,6 @@ def constraint_residuals(mbs, s):
     return out
 
 
-def _settings_from_dict(d):
-    s = exu.SimulationSettings()
-    default = s.GetDictionary()
-
-    def conv(dd, default):
-        out = {}
-        for k, v in dd.items():
-            dv = default[k]
-            if isinstance(dv, dict):
-                out[k] = conv(v, dv)
-            elif isinstance(v, str) and not isinstance(dv, str):  # enum member name
-                out[k] = getattr(type(dv), v.split('.')[-1])
-            else:
-                out[k] = v
-        return out
-    s.SetDictionary(conv(d, default))
-    return s
-
-
 def rebuild(model):
     SC, mbs = new_system()
     for d in model['nodes']:
@@ -164,7 +145,7 @@ def rebuild(model):
         if 'outputVariableType' in d:
             d['outputVariableType'] = getattr(OVT, d['outputVariableType'].split('.')[-1])
         mbs.AddSensor(d)
-    return SC, mbs, _settings_from_dict(model['simulationSettings'])
+    return SC, mbs, settings_from_dict(model['simulationSettings'])
 
 
 def roundtrip_check(name, ref):

@@ -45,7 +45,7 @@ from exudyn.itemInterface import *
 from exudyn.utilities import *
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
-from exudyn_export import export, run_reference  # noqa: E402
+from exudyn_export import export, settings_from_dict, run_reference  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'reference', 'own_cases')
 PUBLIC = os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'reference', 'exudyn_cases',
@@ -284,24 +284,6 @@ def check_plain(mbs):
 # ------------------------------------------------------------------------------------------------
 # round trip: rebuild the model from the JSON alone and solve again
 
-def _settings_from_dict(d):
-    s = exu.SimulationSettings()
-    default = s.GetDictionary()
-
-    def conv(dd, default):
-        out = {}
-        for k, v in dd.items():
-            dv = default[k]
-            if isinstance(dv, dict):
-                out[k] = conv(v, dv)
-            elif isinstance(v, str) and not isinstance(dv, str):  # enum member name
-                out[k] = getattr(type(dv), v.split('.')[-1])
-            else:
-                out[k] = v
-        return out
-    s.SetDictionary(conv(d, default))
-    return s
-
 
 def tree_from_json(d):
     """JSON dict of a KinematicTree back to what AddObject accepts."""
@@ -333,7 +315,7 @@ def rebuild(model):
         if 'outputVariableType' in d:
             d['outputVariableType'] = getattr(OVT, d['outputVariableType'].split('.')[-1])
         mbs.AddSensor(d)
-    return SC, mbs, _settings_from_dict(model['simulationSettings'])
+    return SC, mbs, settings_from_dict(model['simulationSettings'])
 
 
 def roundtrip_check(name, ref):

@@ -27,7 +27,7 @@ from exudyn.utilities import *
 from exudyn.FEM import FEMinterface, ObjectFFRFreducedOrderInterface, HCBstaticModeSelection
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
-from exudyn_export import export, run_reference  # noqa: E402
+from exudyn_export import export, settings_from_dict, run_reference  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'reference', 'own_cases')
 os.makedirs(OUT, exist_ok=True)
@@ -152,24 +152,6 @@ def check_plain(mbs):
 # ------------------------------------------------------------------------------------------------
 # round trip: rebuild the model from the JSON alone and solve again
 
-def _settings_from_dict(d):
-    s = exu.SimulationSettings()
-    default = s.GetDictionary()
-
-    def conv(dd, default):
-        out = {}
-        for k, v in dd.items():
-            dv = default[k]
-            if isinstance(dv, dict):
-                out[k] = conv(v, dv)
-            elif isinstance(v, str) and not isinstance(dv, str):  # enum member name
-                out[k] = getattr(type(dv), v.split('.')[-1])
-            else:
-                out[k] = v
-        return out
-    s.SetDictionary(conv(d, default))
-    return s
-
 
 def rebuild(model):
     SC, mbs = new_system()
@@ -194,7 +176,7 @@ def rebuild(model):
         if 'outputVariableType' in d:
             d['outputVariableType'] = getattr(OVT, d['outputVariableType'].split('.')[-1])
         mbs.AddSensor(d)
-    s = _settings_from_dict(model['simulationSettings'])
+    s = settings_from_dict(model['simulationSettings'])
     return SC, mbs, s
 
 
