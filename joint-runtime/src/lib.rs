@@ -18,6 +18,7 @@ pub mod markers;
 pub mod model;
 pub mod output;
 pub mod physics;
+pub mod scene;
 pub mod sensors;
 pub mod simulation;
 pub mod solution_file;

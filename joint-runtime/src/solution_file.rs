@@ -42,18 +42,91 @@ pub enum SolutionFileSolver {
     Static,
 }
 
-/// Collects the solution file's text during a solve: pass [`SolutionFile::observe`] to
-/// `solve_dynamic_observed` / `solve_static_observed`, then take [`SolutionFile::finish`].
-#[derive(Clone, Debug)]
-pub struct SolutionFile {
-    text: String,
-    precision: usize,
+/// When rows are written: at the start if `write_initial`, then at each multiple of
+/// `period`, and after the final step always; the rule of Exudyn's sensor and solution files.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WriteSchedule {
     period: f64,
     /// The time the next row is due.
     next_row: f64,
     previous_time: f64,
     end_time: f64,
     write_initial: bool,
+}
+
+impl SolutionFileSolver {
+    /// The solve's start and end time (load-step "time" for the static solver) and its
+    /// planned number of steps.
+    pub fn interval(self, settings: &SimulationSettings) -> (f64, f64, usize) {
+        match self {
+            SolutionFileSolver::Dynamic => {
+                let ti = &settings.time_integration;
+                (ti.start_time, ti.end_time, ti.number_of_steps)
+            }
+            SolutionFileSolver::Static => {
+                let ss = &settings.static_solver;
+                (
+                    ss.load_step_start,
+                    ss.load_step_start + ss.load_step_duration,
+                    ss.number_of_load_steps,
+                )
+            }
+        }
+    }
+}
+
+impl WriteSchedule {
+    /// The rows of the solution file (`solution.file.writePeriod`,
+    /// `solution.writeInitialValues`) of a solve by `solver` with `settings`.
+    pub fn solution_file(settings: &SimulationSettings, solver: SolutionFileSolver) -> Self {
+        let (start, end, _) = solver.interval(settings);
+        WriteSchedule::new(
+            start,
+            end,
+            settings.solution.file.write_period,
+            settings.solution.write_initial_values,
+        )
+    }
+
+    pub fn new(start: f64, end: f64, period: f64, write_initial: bool) -> Self {
+        WriteSchedule {
+            period,
+            next_row: if write_initial { start + period } else { start },
+            previous_time: start,
+            end_time: end,
+            write_initial,
+        }
+    }
+
+    /// Whether a row is due for the solver's report `p` (`p.steps == 0`: the initial state,
+    /// otherwise a completed step).
+    pub fn due(&mut self, p: Progress) -> bool {
+        let t = p.time;
+        if p.steps == 0 {
+            self.previous_time = t;
+            return self.write_initial;
+        }
+        let h = t - self.previous_time;
+        self.previous_time = t;
+        if (t - self.end_time).abs() <= 1e-10 {
+            self.next_row = self.end_time - h; // the final step is always written
+        }
+        if t - self.next_row >= -1e-10 {
+            self.next_row = (self.next_row + self.period).max(t);
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Collects the solution file's text during a solve: pass [`SolutionFile::observe`] to
+/// `solve_dynamic_observed` / `solve_static_observed`, then take [`SolutionFile::finish`].
+#[derive(Clone, Debug)]
+pub struct SolutionFile {
+    text: String,
+    precision: usize,
+    schedule: WriteSchedule,
     write_footer: bool,
     velocities: bool,
     accelerations: bool,
@@ -69,17 +142,7 @@ impl SolutionFile {
     ) -> Self {
         let f = &settings.solution.file;
         let dynamic = solver == SolutionFileSolver::Dynamic;
-        let (start, end, planned) = if dynamic {
-            let ti = &settings.time_integration;
-            (ti.start_time, ti.end_time, ti.number_of_steps)
-        } else {
-            let ss = &settings.static_solver;
-            (
-                ss.load_step_start,
-                ss.load_step_start + ss.load_step_duration,
-                ss.number_of_load_steps,
-            )
-        };
+        let (_, _, planned) = solver.interval(settings);
         let n2 = sim.topology.n_ode2;
         let nae = sim.topology.n_ae;
         let velocities = dynamic && f.export_velocities;
@@ -147,15 +210,7 @@ impl SolutionFile {
         SolutionFile {
             text,
             precision: f.precision.max(1),
-            period: f.write_period,
-            next_row: if settings.solution.write_initial_values {
-                start + f.write_period
-            } else {
-                start
-            },
-            previous_time: start,
-            end_time: end,
-            write_initial: settings.solution.write_initial_values,
+            schedule: WriteSchedule::solution_file(settings, solver),
             write_footer: f.write_footer,
             velocities,
             accelerations,
@@ -166,22 +221,8 @@ impl SolutionFile {
     /// The observer: `p.steps == 0` is the initial state, otherwise a completed step. Writes a
     /// row when one is due, with the same rule as the sensors' rows.
     pub fn observe(&mut self, sim: &Simulation, p: Progress) {
-        let t = p.time;
-        if p.steps == 0 {
-            self.previous_time = t;
-            if self.write_initial {
-                self.row(sim, t);
-            }
-            return;
-        }
-        let h = t - self.previous_time;
-        self.previous_time = t;
-        if (t - self.end_time).abs() <= 1e-10 {
-            self.next_row = self.end_time - h; // the final step is always written
-        }
-        if t - self.next_row >= -1e-10 {
-            self.row(sim, t);
-            self.next_row = (self.next_row + self.period).max(t);
+        if self.schedule.due(p) {
+            self.row(sim, p.time);
         }
     }
 

@@ -12,6 +12,8 @@ pub(crate) enum Owner {
     Item(ItemRef),
     /// Dotted path of the section, empty for the top level (`timeIntegration.newton`).
     Settings(String),
+    /// Dotted path of a section of `visualizationSettings` (`general`).
+    Visualization(String),
 }
 
 impl Owner {
@@ -19,6 +21,13 @@ impl Owner {
         match self {
             Owner::Item(item) => Error::item(item.clone(), key, message),
             Owner::Settings(path) => Error::setting(&join(path, key), message),
+            Owner::Visualization(path) => Error::Model {
+                message: format!(
+                    "visualizationSettings `{}`: {}",
+                    join(path, key),
+                    message.into()
+                ),
+            },
         }
     }
 
@@ -27,6 +36,7 @@ impl Owner {
             Owner::Item(item) => format!("a {}", item.type_name),
             Owner::Settings(path) if path.is_empty() => "simulationSettings".to_owned(),
             Owner::Settings(path) => format!("simulationSettings.{path}"),
+            Owner::Visualization(path) => format!("visualizationSettings.{path}"),
         }
     }
 }
@@ -541,6 +551,7 @@ impl<'a> Dict<'a> {
             Some(Value::Object(map)) => {
                 let owner = match &self.owner {
                     Owner::Settings(path) => Owner::Settings(join(path, key)),
+                    Owner::Visualization(path) => Owner::Visualization(join(path, key)),
                     Owner::Item(item) => Owner::Item(item.clone()),
                 };
                 Ok(Some(Dict::new(owner, map)))

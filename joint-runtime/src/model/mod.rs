@@ -20,6 +20,7 @@ mod result;
 mod settings;
 #[cfg(test)]
 mod tests;
+mod visualization;
 
 use serde_json::Value;
 
@@ -31,6 +32,10 @@ use fields::describe;
 use read::List;
 
 pub use result::result_json;
+pub use visualization::{
+    ClassSettings, Color, GraphicsData, NodeVisual, ObjectVisual, Visualization,
+    VisualizationSettings, read_visualization,
+};
 
 /// What the model file asks to run (`"solve"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -68,7 +73,7 @@ fn model_error(message: impl Into<String>) -> Error {
     }
 }
 
-const TOP_LEVEL_KEYS: [&str; 7] = [
+const TOP_LEVEL_KEYS: [&str; 8] = [
     "nodes",
     "objects",
     "markers",
@@ -76,6 +81,8 @@ const TOP_LEVEL_KEYS: [&str; 7] = [
     "sensors",
     "simulationSettings",
     "solve",
+    // read only by `read_visualization` (scenes), as Exudyn's solvers ignore it
+    "visualizationSettings",
 ];
 
 /// Read a model file (spec/model-format.md). Strict: unknown types, unknown keys, values of the

@@ -6,6 +6,8 @@
 //! jointsim sweep MODEL.json OVERRIDES.json [--out-dir DIR] [--jobs N] [--index LIST]
 //!                [--check] [--quiet]
 //! jointsim plot RESULT.json [--sensor N ...] -o FILE.png
+//! jointsim scene MODEL.json [--result FILE] -o scene.glb
+//! jointsim view MODEL.json [--result FILE] -o view.html
 //! ```
 //!
 //! `sweep` runs MODEL once per entry of OVERRIDES, a JSON array of dictionaries from RFC 6901
@@ -25,6 +27,7 @@ mod files;
 mod overrides;
 mod plot;
 mod progress;
+mod scene;
 mod solution;
 mod sweep;
 
@@ -106,6 +109,38 @@ enum Command {
         /// Write the PNG here.
         #[arg(short, long, value_name = "FILE.png")]
         out: PathBuf,
+    },
+    /// Write the model's 3-D scene and motion as a glTF 2.0 binary (.glb), drawn as Exudyn
+    /// draws it, the motion as an animation sampled at solution.file.writePeriod.
+    Scene {
+        /// The model file.
+        model: PathBuf,
+        /// Take the motion from this file instead of running the model: a coordinates solution
+        /// file (`run --solution-file`, or Exudyn's own), or a result file (`run --out`: only
+        /// its final state, so no animation).
+        #[arg(long, value_name = "FILE")]
+        result: Option<PathBuf>,
+        /// Write the .glb here.
+        #[arg(short, long, value_name = "FILE.glb")]
+        out: PathBuf,
+        /// No progress bar and no summary on standard error.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Write one self-contained HTML page (three.js inlined, works offline) that shows the
+    /// model's scene and plays its motion, with play/pause and a time slider.
+    View {
+        /// The model file.
+        model: PathBuf,
+        /// Take the motion from this file instead of running the model (as for `scene`).
+        #[arg(long, value_name = "FILE")]
+        result: Option<PathBuf>,
+        /// Write the page here.
+        #[arg(short, long, value_name = "FILE.html")]
+        out: PathBuf,
+        /// No progress bar and no summary on standard error.
+        #[arg(long)]
+        quiet: bool,
     },
 }
 
@@ -232,6 +267,28 @@ fn main() -> ExitCode {
             result,
             sensors: sensor,
             out,
+        }),
+        Command::Scene {
+            model,
+            result,
+            out,
+            quiet,
+        } => scene::scene(&scene::Options {
+            model,
+            result: result.as_deref(),
+            out,
+            quiet: *quiet,
+        }),
+        Command::View {
+            model,
+            result,
+            out,
+            quiet,
+        } => scene::view(&scene::Options {
+            model,
+            result: result.as_deref(),
+            out,
+            quiet: *quiet,
         }),
     };
     match result {
