@@ -17,7 +17,7 @@
 //! * **bodies** (ground, rigid bodies, mass points, kinematic-tree links) as their graphics
 //!   data (`VgraphicsData`, `VgraphicsDataList`); a rigid body or link without graphics as the
 //!   uniform box that has its mass and inertia about its centre of mass, along its principal
-//!   axes, in `bodies.defaultColor`;
+//!   axes (at most the scene's size), in `bodies.defaultColor`;
 //! * **nodes and markers** (those with a position) as small spheres (`nodes.tiling`) of
 //!   diameter `VdrawSize` or `nodes.defaultSize` / `markers.defaultSize`, or 2 % (markers
 //!   1.5 %) of the scene's size when those are −1, in their colours.
@@ -666,8 +666,9 @@ enum Connector {
 
 /// The uniform box with `mass` and inertia `j_com` about its centre `com`: along the principal
 /// axes, with sides `a² = 6 (J₂ + J₃ − J₁) / m` (and cyclically) from the principal moments
-/// J₁, J₂, J₃. Sides that come out tiny (a rod, a point mass) get 1 % of the largest, and a
-/// massless body a cube of 5 % of the scene.
+/// J₁, J₂, J₃. Sides that come out tiny (a rod, a point mass) get 1 % of the largest, a box
+/// larger than the scene is shrunk to its size (same shape), and a massless body is a cube of
+/// 5 % of the scene.
 pub fn inertia_box(
     mass: f64,
     j_com: &Matrix3<f64>,
@@ -689,8 +690,11 @@ pub fn inertia_box(
     if !(largest > 0.0) || !largest.is_finite() {
         sides = [0.05 * scene_size; 3];
     } else {
+        // an inertia far larger than the mass's spread (test models have them) would give a
+        // box that hides the scene: keep the shape, at most the scene's size
+        let shrink = (scene_size / largest).min(1.0);
         for s in &mut sides {
-            *s = s.max(0.01 * largest);
+            *s = s.max(0.01 * largest) * shrink;
         }
     }
     let mut axes = eigen.eigenvectors;
