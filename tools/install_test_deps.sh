@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's test command: installs what the tests need when it is missing, then runs every
-# test. .ci/run calls exactly this.
+# Installs what the tests need when it is missing (the first half of the README's test
+# command; .ci/run runs the same command).
 #   - pip Exudyn 1.13.6: tests/solution_file.rs reads our solution files with its loader;
 #   - tools/js (npm ci): the Khronos glTF validator (tests/scene.rs) and playwright-core
 #     (tests/view.rs);
@@ -15,4 +15,3 @@ fi
 if [ ! -d tools/js/node_modules/gltf-validator ] || [ ! -d tools/js/node_modules/playwright-core ]; then
     (cd tools/js && npm ci --no-audit --no-fund --loglevel=error)
 fi
-cargo test --workspace --release
