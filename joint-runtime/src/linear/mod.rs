@@ -10,13 +10,14 @@
 
 mod accumulate;
 mod dense_lu;
+mod pivot_replay;
 mod sparse_lu;
 mod sparse_matrix;
 mod system;
 
 pub use accumulate::{DenseMatrix, MatrixAccumulator, PatternRecorder};
 pub use dense_lu::{DenseLu, SingularColumn};
-pub use sparse_lu::SparseLu;
+pub use sparse_lu::{FactorizationCounts, SparseLu};
 pub use sparse_matrix::SparseMatrix;
 pub(crate) use system::assemble_into;
 pub use system::{DENSE_LIMIT, LinearSystem, SystemMatrix};
