@@ -192,6 +192,11 @@ impl PivotReplay {
             self.a_start.push(self.a_value.len());
         }
 
+        // The replay and the solves index their work vectors (length n) by these unchecked.
+        let in_range = |rows: &[u32]| rows.iter().all(|&r| (r as usize) < n);
+        if !(in_range(&self.l_row) && in_range(&self.u_row) && in_range(&self.a_row)) {
+            return Err(NotReplayable::OrderMismatch);
+        }
         self.x.clear();
         self.x.resize(n, 0.0);
         self.y.clear();
@@ -277,6 +282,7 @@ impl PivotReplay {
     /// not. `Err(step)`: a zero, non-finite or missing pivot at that elimination step, as faer
     /// would find it; the recording is then unusable.
     pub fn refactorize(&mut self, values: &[f64]) -> Result<Refactorization, usize> {
+        assert_eq!(self.x.len(), self.n, "refactorize before a successful record");
         let x = &mut self.x;
         for j in 0..self.n {
             for k in self.a_start[j]..self.a_start[j + 1] {
@@ -291,7 +297,9 @@ impl PivotReplay {
                     .iter()
                     .zip(&self.l_val[l_begin..l_end])
                 {
-                    x[i as usize] -= l * xs;
+                    // SAFETY: rows are < n = x.len(): checked by `record`, and `eliminate_from`
+                    // writes only reached rows.
+                    unsafe { *x.get_unchecked_mut(i as usize) -= l * xs };
                 }
             }
             let pivot = x[j];
@@ -450,9 +458,10 @@ impl PivotReplay {
     }
 
     /// Solve `A x = b` in place with the current factors: faer's permutations and triangular
-    /// solves, operation for operation.
+    /// solves, operation for operation. Only after a successful `record` (which sized `y`).
     pub fn solve_in_place(&mut self, b: &mut [f64]) {
         let n = self.n;
+        assert_eq!(self.y.len(), n, "solve before a successful record");
         let y = &mut self.y;
         for (y, &row) in y.iter_mut().zip(&self.row_of_step) {
             *y = b[row as usize];
@@ -461,7 +470,8 @@ impl PivotReplay {
             let yj = y[j];
             let (begin, end) = (self.l_start[j] + 1, self.l_start[j + 1]);
             for (&i, &l) in self.l_row[begin..end].iter().zip(&self.l_val[begin..end]) {
-                y[i as usize] -= l * yj;
+                // SAFETY: rows are < n = y.len() (checked when recorded)
+                unsafe { *y.get_unchecked_mut(i as usize) -= l * yj };
             }
         }
         for j in (0..n).rev() {
@@ -473,7 +483,8 @@ impl PivotReplay {
                 .zip(&self.u_val[begin..end])
                 .rev()
             {
-                y[i as usize] -= u * yj;
+                // SAFETY: rows are < n = y.len() (checked when recorded)
+                unsafe { *y.get_unchecked_mut(i as usize) -= u * yj };
             }
         }
         for (b, &step) in b[..n].iter_mut().zip(&self.step_of_column) {

@@ -5,12 +5,23 @@ use super::accumulate::MatrixAccumulator;
 /// An `n × n` matrix whose non-zero positions are fixed when it is built (compressed columns,
 /// row indices sorted within each column). Adding at a position outside the pattern is a bug in
 /// the symbolic pass and panics with the position.
+///
+/// Assembly adds its entries in the same order every time, the order the symbolic pass recorded
+/// them in. That order is kept with each entry's storage slot, so an assembly after
+/// [`SparseMatrix::clear`] finds its slots by walking the sequence instead of searching the
+/// columns; an add that leaves the sequence (a different branch in the physics) switches to the
+/// search until the next clear. Either way the same additions reach the same values in the same
+/// order.
 #[derive(Clone, Debug)]
 pub struct SparseMatrix {
     n: usize,
     column_starts: Vec<usize>,
     row_indices: Vec<usize>,
     values: Vec<f64>,
+    /// The recorded adds: (row, column, slot in `values`).
+    sequence: Vec<(u32, u32, u32)>,
+    /// The next add's index in `sequence`, while the adds follow it.
+    cursor: Option<usize>,
 }
 
 impl SparseMatrix {
@@ -38,12 +49,24 @@ impl SparseMatrix {
         }
         let row_indices: Vec<usize> = by_column.iter().map(|&(_, r)| r).collect();
         let values = vec![0.0; row_indices.len()];
-        SparseMatrix {
+        let mut m = SparseMatrix {
             n,
             column_starts,
             row_indices,
             values,
+            sequence: Vec::new(),
+            cursor: None,
+        };
+        if n <= u32::MAX as usize && m.values.len() <= u32::MAX as usize {
+            m.sequence = positions
+                .iter()
+                .map(|&(r, c)| {
+                    let slot = m.position(r, c).expect("recorded position in the pattern");
+                    (r as u32, c as u32, slot as u32)
+                })
+                .collect();
         }
+        m
     }
 
     pub fn size(&self) -> usize {
@@ -70,6 +93,7 @@ impl SparseMatrix {
     /// Set every stored value to zero (the pattern stays).
     pub fn clear(&mut self) {
         self.values.fill(0.0);
+        self.cursor = Some(0);
     }
 
     /// The stored value at a position, or 0 outside the pattern.
@@ -88,6 +112,16 @@ impl SparseMatrix {
 impl MatrixAccumulator for SparseMatrix {
     #[inline]
     fn add(&mut self, row: usize, column: usize, value: f64) {
+        if let Some(k) = self.cursor {
+            match self.sequence.get(k) {
+                Some(&(r, c, slot)) if r as usize == row && c as usize == column => {
+                    self.values[slot as usize] += value;
+                    self.cursor = Some(k + 1);
+                    return;
+                }
+                _ => self.cursor = None,
+            }
+        }
         match self.position(row, column) {
             Some(k) => self.values[k] += value,
             None => panic!(
@@ -120,6 +154,34 @@ mod tests {
         assert_eq!(m.get(0, 1), 0.0);
         m.clear();
         assert_eq!(m.get(2, 0), 0.0);
+    }
+
+    #[test]
+    fn adds_off_the_recorded_sequence_still_land_at_their_positions() {
+        let recorded = [(2, 0), (0, 2), (1, 1), (2, 0)];
+        let mut m = SparseMatrix::from_positions(3, &recorded);
+        m.clear();
+        for (k, &(r, c)) in recorded.iter().enumerate() {
+            m.add(r, c, k as f64 + 1.0);
+        }
+        assert_eq!(m.cursor, Some(4), "followed the sequence");
+        assert_eq!((m.get(2, 0), m.get(0, 2), m.get(1, 1)), (5.0, 2.0, 3.0));
+        // a different order: leaves the sequence at the second add, same values
+        m.clear();
+        for &k in &[0, 3, 1, 2] {
+            let (r, c) = recorded[k];
+            m.add(r, c, k as f64 + 1.0);
+        }
+        assert_eq!(m.cursor, None, "left the sequence");
+        assert_eq!((m.get(2, 0), m.get(0, 2), m.get(1, 1)), (5.0, 2.0, 3.0));
+        // an add past the end of the sequence
+        m.clear();
+        for (k, &(r, c)) in recorded.iter().enumerate() {
+            m.add(r, c, k as f64);
+        }
+        m.add(1, 1, 10.0);
+        assert_eq!(m.get(1, 1), 12.0);
+        assert_eq!(m.cursor, None);
     }
 
     #[test]
