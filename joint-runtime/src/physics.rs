@@ -477,25 +477,35 @@ pub fn rigid_mass_matrix(
 /// reproduces Exudyn's Newton iteration counts: the products Ḡ_ai J_ab are formed once (the same
 /// values), which halves the multiplications without changing a bit of the result.
 fn rigid_mass_theta(inertia: &Matrix3<f64>, g_local: &[f64; 12], nr: usize) -> [f64; 16] {
-    let mut gj = [[[0.0; 3]; 3]; 4];
-    for (i, gj_i) in gj.iter_mut().enumerate().take(nr) {
+    // The rotation parameter count as a constant, so the loops unroll; same sums either way.
+    match nr {
+        4 => mass_theta_n::<4>(inertia, g_local),
+        3 => mass_theta_n::<3>(inertia, g_local),
+        _ => unreachable!("rigid nodes have 3 or 4 rotation parameters, not {nr}"),
+    }
+}
+
+#[inline(always)]
+fn mass_theta_n<const NR: usize>(inertia: &Matrix3<f64>, g_local: &[f64; 12]) -> [f64; 16] {
+    let mut gj = [[[0.0; 3]; 3]; NR];
+    for (i, gj_i) in gj.iter_mut().enumerate() {
         for (a, gj_ia) in gj_i.iter_mut().enumerate() {
-            let g_ai = g_local[a * nr + i];
+            let g_ai = g_local[a * NR + i];
             for (b, x) in gj_ia.iter_mut().enumerate() {
                 *x = g_ai * inertia[(a, b)];
             }
         }
     }
     let mut m = [0.0; 16];
-    for i in 0..nr {
-        for j in 0..nr {
+    for (i, gj_i) in gj.iter().enumerate() {
+        for j in 0..NR {
             let mut s = 0.0;
-            for gj_ia in &gj[i] {
+            for gj_ia in gj_i {
                 for (b, x) in gj_ia.iter().enumerate() {
-                    s += x * g_local[b * nr + j];
+                    s += x * g_local[b * NR + j];
                 }
             }
-            m[i * nr + j] = s;
+            m[i * NR + j] = s;
         }
     }
     m

@@ -78,6 +78,11 @@ impl DenseLu {
     ///
     /// Forward then backward substitution, each row's products subtracted in column order (the
     /// order the reference cases' iteration counts were matched with).
+    ///
+    /// The forward substitution runs by columns: y_j, once final, is subtracted from every
+    /// later row at once. Each row still receives its products in column order, so the result
+    /// is the row-by-row sum's to the bit, but the rows' updates are independent of each other
+    /// instead of one chain of dependent subtractions.
     pub fn solve_in_place(&self, x: &mut [f64], scratch: &mut [f64]) {
         let n = self.n;
         let y = &mut scratch[..n];
@@ -85,13 +90,12 @@ impl DenseLu {
             *y = x[p];
         }
         let a = &self.lu;
-        for i in 1..n {
-            let (done, rest) = y.split_at_mut(i);
-            let mut s = rest[0];
-            for (l, y) in a[i * n..i * n + i].iter().zip(done.iter()) {
-                s -= l * y;
+        for j in 0..n {
+            let (done, rest) = y.split_at_mut(j + 1);
+            let yj = done[j];
+            for (y, row) in rest.iter_mut().zip(a[(j + 1) * n..].chunks_exact(n)) {
+                *y -= row[j] * yj;
             }
-            rest[0] = s;
         }
         for i in (0..n).rev() {
             let row = &a[i * n..(i + 1) * n];

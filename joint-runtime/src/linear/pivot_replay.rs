@@ -282,7 +282,11 @@ impl PivotReplay {
     /// not. `Err(step)`: a zero, non-finite or missing pivot at that elimination step, as faer
     /// would find it; the recording is then unusable.
     pub fn refactorize(&mut self, values: &[f64]) -> Result<Refactorization, usize> {
-        assert_eq!(self.x.len(), self.n, "refactorize before a successful record");
+        assert_eq!(
+            self.x.len(),
+            self.n,
+            "refactorize before a successful record"
+        );
         let x = &mut self.x;
         for j in 0..self.n {
             for k in self.a_start[j]..self.a_start[j + 1] {
