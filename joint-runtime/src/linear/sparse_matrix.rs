@@ -109,19 +109,12 @@ impl SparseMatrix {
     }
 }
 
-impl MatrixAccumulator for SparseMatrix {
-    #[inline]
-    fn add(&mut self, row: usize, column: usize, value: f64) {
-        if let Some(k) = self.cursor {
-            match self.sequence.get(k) {
-                Some(&(r, c, slot)) if r as usize == row && c as usize == column => {
-                    self.values[slot as usize] += value;
-                    self.cursor = Some(k + 1);
-                    return;
-                }
-                _ => self.cursor = None,
-            }
-        }
+impl SparseMatrix {
+    /// An add off the recorded sequence: search the column.
+    #[cold]
+    #[inline(never)]
+    fn add_searched(&mut self, row: usize, column: usize, value: f64) {
+        self.cursor = None;
         match self.position(row, column) {
             Some(k) => self.values[k] += value,
             None => panic!(
@@ -129,6 +122,22 @@ impl MatrixAccumulator for SparseMatrix {
                  start of the solve"
             ),
         }
+    }
+}
+
+impl MatrixAccumulator for SparseMatrix {
+    #[inline(always)]
+    fn add(&mut self, row: usize, column: usize, value: f64) {
+        if let Some(k) = self.cursor
+            && let Some(&(r, c, slot)) = self.sequence.get(k)
+            && r as usize == row
+            && c as usize == column
+        {
+            self.values[slot as usize] += value;
+            self.cursor = Some(k + 1);
+            return;
+        }
+        self.add_searched(row, column, value);
     }
 }
 
