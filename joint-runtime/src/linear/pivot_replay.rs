@@ -33,6 +33,8 @@ pub(crate) struct PivotReplay {
     a_start: Vec<usize>,
     a_value: Vec<u32>,
     a_row: Vec<u32>,
+    /// A's values in step order, gathered at the start of each refactorization.
+    a_gathered: Vec<f64>,
     /// Unit lower factor by columns: the diagonal first, then the rows in search order.
     l_start: Vec<usize>,
     l_row: Vec<u32>,
@@ -197,6 +199,8 @@ impl PivotReplay {
         if !(in_range(&self.l_row) && in_range(&self.u_row) && in_range(&self.a_row)) {
             return Err(NotReplayable::OrderMismatch);
         }
+        self.a_gathered.clear();
+        self.a_gathered.reserve(self.a_value.len());
         self.x.clear();
         self.x.resize(n, 0.0);
         self.y.clear();
@@ -287,10 +291,16 @@ impl PivotReplay {
             self.n,
             "refactorize before a successful record"
         );
-        let x = &mut self.x;
+        // One pass of independent loads brings A's values into step order (the columns are
+        // visited in the fill-reducing order, so reading them inside the elimination would
+        // miss the cache once per column on the critical path).
+        self.a_gathered.clear();
+        self.a_gathered
+            .extend(self.a_value.iter().map(|&k| values[k as usize]));
+        let x = &mut self.x[..];
         for j in 0..self.n {
             for k in self.a_start[j]..self.a_start[j + 1] {
-                x[self.a_row[k] as usize] += values[self.a_value[k] as usize];
+                x[self.a_row[k] as usize] += self.a_gathered[k];
             }
             let (u_begin, u_end) = (self.u_start[j], self.u_start[j + 1] - 1);
             for &s in &self.u_row[u_begin..u_end] {
@@ -363,7 +373,7 @@ impl PivotReplay {
         self.u_val.truncate(self.u_start[j0]);
         self.u_start.truncate(j0 + 1);
         self.marked.fill(0);
-        let x = &mut self.x;
+        let x = &mut self.x[..];
         for j in j0..n {
             let mark = j as u32 + 1;
             let mut tail = n;
@@ -466,7 +476,7 @@ impl PivotReplay {
     pub fn solve_in_place(&mut self, b: &mut [f64]) {
         let n = self.n;
         assert_eq!(self.y.len(), n, "solve before a successful record");
-        let y = &mut self.y;
+        let y = &mut self.y[..];
         for (y, &row) in y.iter_mut().zip(&self.row_of_step) {
             *y = b[row as usize];
         }
