@@ -4,6 +4,7 @@
 //! Newton tolerance (Exudyn: "sparse solvers give the same algorithm with round-off-level
 //! differences", spec/solver.md §8.11).
 
+use joint::runtime::linear::FactorizationCounts;
 use joint::runtime::model::{SolveKind, read_model};
 use joint::runtime::solver::settings::LinearSolverType;
 
@@ -18,7 +19,9 @@ struct Solved {
     v: Vec<f64>,
     lambda: Vec<f64>,
     iterations: usize,
+    jacobians: usize,
     sparse: bool,
+    factorizations: FactorizationCounts,
 }
 
 fn solve(path: &str, solver_type: LinearSolverType) -> Solved {
@@ -36,7 +39,9 @@ fn solve(path: &str, solver_type: LinearSolverType) -> Solved {
         v: sim.state.v.clone(),
         lambda: sim.state.lambda.clone(),
         iterations: sim.statistics.newton.iterations,
+        jacobians: sim.statistics.newton.jacobians,
         sparse: sim.statistics.sparse_solver,
+        factorizations: sim.statistics.sparse_factorizations,
     }
 }
 
@@ -58,6 +63,7 @@ fn every_reference_case_solves_with_the_sparse_lu_as_with_the_dense_one() {
     cases.sort();
     assert!(cases.len() >= 80, "found only {} cases", cases.len());
     let mut failures = Vec::new();
+    let mut total = FactorizationCounts::default();
     for case in &cases {
         let dense = solve(case, LinearSolverType::EigenDense);
         let sparse = solve(case, LinearSolverType::EigenSparse);
@@ -65,6 +71,22 @@ fn every_reference_case_solves_with_the_sparse_lu_as_with_the_dense_one() {
             !dense.sparse && sparse.sparse,
             "{case}: solver type not honoured"
         );
+        // faer factorizes first; later factorizations replay its elimination (exactly: the
+        // replay's own test compares factors bit for bit), unless a pivot turns zero.
+        let f = sparse.factorizations;
+        assert_eq!(
+            dense.factorizations,
+            FactorizationCounts::default(),
+            "{case}"
+        );
+        assert!(
+            f.full >= 1 && f.full + f.replayed + f.repivoted >= sparse.jacobians,
+            "{case}: {f:?} for {} Jacobians",
+            sparse.jacobians
+        );
+        total.full += f.full;
+        total.replayed += f.replayed;
+        total.repivoted += f.repivoted;
         let dq = largest_difference(&sparse.q, &dense.q);
         let dv = largest_difference(&sparse.v, &dense.v);
         let dl = largest_difference(&sparse.lambda, &dense.lambda);
@@ -82,5 +104,10 @@ fn every_reference_case_solves_with_the_sparse_lu_as_with_the_dense_one() {
         failures.is_empty(),
         "sparse differs from dense:\n{}",
         failures.join("\n")
+    );
+    println!("factorizations over all cases: {total:?}");
+    assert!(
+        total.replayed + total.repivoted > 4 * total.full,
+        "the recorded elimination is hardly replayed: {total:?}"
     );
 }

@@ -32,6 +32,8 @@ pub struct SolverStatistics {
     pub matrix_nonzeros: usize,
     /// Stored entries of the sparse LU factors at the end of the solve (0 with the dense LU).
     pub factor_nonzeros: usize,
+    /// How the sparse LU's factorizations were done (all zero with the dense LU).
+    pub sparse_factorizations: crate::linear::FactorizationCounts,
 }
 
 /// Where a running solve is (passed to progress callbacks after each step).

@@ -89,6 +89,14 @@ impl LinearSystem {
         }
     }
 
+    /// How the sparse LU's factorizations were done so far (all zero for a dense system).
+    pub fn factorization_counts(&self) -> super::FactorizationCounts {
+        match &self.factors {
+            Factors::Dense { .. } => super::FactorizationCounts::default(),
+            Factors::Sparse(lu) => lu.counts(),
+        }
+    }
+
     /// Stored entries of the sparse pattern (0 for a dense system).
     pub fn nonzeros(&self) -> usize {
         match &self.matrix {

@@ -42,6 +42,12 @@ pub fn result_json(sim: &Simulation) -> Value {
             "linearSolver": if st.sparse_solver { "sparse" } else { "dense" },
             "matrixNonzeros": st.matrix_nonzeros,
             "factorNonzeros": st.factor_nonzeros,
+            "sparseFactorizations": {
+                "full": st.sparse_factorizations.full,
+                "replayed": st.sparse_factorizations.replayed,
+                "repivoted": st.sparse_factorizations.repivoted,
+                "repivotedColumns": st.sparse_factorizations.repivoted_columns,
+            },
         },
     })
 }

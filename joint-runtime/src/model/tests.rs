@@ -265,6 +265,10 @@ fn model_result_json_has_the_documented_keys() {
         "rejectedModifiedNewtonSteps",
         "lastStepSize",
         "solverSeconds",
+        "linearSolver",
+        "matrixNonzeros",
+        "factorNonzeros",
+        "sparseFactorizations",
     ] {
         assert!(
             r["statistics"].get(key).is_some(),

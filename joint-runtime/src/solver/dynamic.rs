@@ -415,6 +415,7 @@ impl Simulation {
                 }
             }
             p.sim.statistics.factor_nonzeros = p.system.factor_nonzeros();
+            p.sim.statistics.sparse_factorizations = p.system.factorization_counts();
         }
         self.statistics.newton = stats;
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
