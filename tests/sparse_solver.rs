@@ -87,6 +87,7 @@ fn every_reference_case_solves_with_the_sparse_lu_as_with_the_dense_one() {
         total.full += f.full;
         total.replayed += f.replayed;
         total.repivoted += f.repivoted;
+        total.repivoted_columns += f.repivoted_columns;
         let dq = largest_difference(&sparse.q, &dense.q);
         let dv = largest_difference(&sparse.v, &dense.v);
         let dl = largest_difference(&sparse.lambda, &dense.lambda);

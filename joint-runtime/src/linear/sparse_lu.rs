@@ -381,6 +381,16 @@ mod tests {
         set_values(m, &values);
     }
 
+    /// A scattered n × n matrix with values from `seed`, and its first (faer) factorization.
+    fn factorized(n: usize, seed: u64, zero_diagonal: bool) -> (SparseMatrix, SparseLu, Sequence) {
+        let mut seq = Sequence(seed);
+        let mut m = scattered_pattern(n, &mut seq);
+        fill_values(&mut m, &mut seq, zero_diagonal);
+        let mut lu = SparseLu::new(&m);
+        lu.factorize(&m).unwrap();
+        (m, lu, seq)
+    }
+
     fn solution(lu: &mut SparseLu, n: usize) -> Vec<f64> {
         let mut x: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
         lu.solve_in_place(&mut x);
@@ -394,11 +404,7 @@ mod tests {
     #[test]
     fn replayed_factors_are_faers_bit_for_bit() {
         let n = 60;
-        let mut seq = Sequence(0x9e37_79b9_7f4a_7c15);
-        let mut m = scattered_pattern(n, &mut seq);
-        fill_values(&mut m, &mut seq, true);
-        let mut reused = SparseLu::new(&m);
-        reused.factorize(&m).unwrap();
+        let (mut m, mut reused, mut seq) = factorized(n, 0x9e37_79b9_7f4a_7c15, true);
         let base: Vec<f64> = m.values().to_vec();
         for round in 0..200 {
             let scale = if round % 4 == 0 { 0.3 } else { 1e-3 };
@@ -429,12 +435,7 @@ mod tests {
 
     #[test]
     fn a_matrix_that_turns_singular_is_reported_like_faer_and_then_refactorized() {
-        let n = 60;
-        let mut seq = Sequence(7);
-        let mut m = scattered_pattern(n, &mut seq);
-        fill_values(&mut m, &mut seq, false);
-        let mut reused = SparseLu::new(&m);
-        reused.factorize(&m).unwrap();
+        let (mut m, mut reused, _) = factorized(60, 7, false);
         // Column 5 all zero: singular at the step that eliminates it.
         let good: Vec<f64> = m.values().to_vec();
         let (begin, end) = (m.column_starts()[5], m.column_starts()[6]);
