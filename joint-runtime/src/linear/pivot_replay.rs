@@ -15,9 +15,9 @@
 //! column where it fails, the elimination goes on from that column with the search and the pivot
 //! choice done afresh — faer's algorithm — and the new elimination is recorded. So the factors
 //! and the solves are bit for bit those of a fresh faer factorization (pinned by
-//! `tests::replayed_factors_are_faers_bit_for_bit`). On the chains of the benchmark a pivot
-//! changes in one factorization of six, always in the last few percent of the columns, so the
-//! redone part is short.
+//! `sparse_lu::tests::replayed_factors_are_faers_bit_for_bit`). On the 1000-body chain of the
+//! benchmark a pivot changes in 86 of 525 factorizations, always in the last 6 % of the columns
+//! (at 100 bodies: 86 of 142, in the last 32 %), so the redone part is short.
 
 use faer::sparse::SparseColMatRef;
 
