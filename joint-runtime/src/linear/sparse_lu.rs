@@ -35,6 +35,9 @@ pub struct SparseLu {
     /// The recorded elimination; holds the current factors when `replay_ready`.
     replay: PivotReplay,
     replay_ready: bool,
+    /// Set when a recording was refused (too large for its indices, or faer's factors not
+    /// reproduced): a property of the pattern or of faer, so recording is not tried again.
+    replay_refused: bool,
     counts: FactorizationCounts,
 }
 
@@ -108,6 +111,7 @@ impl SparseLu {
             factorized: false,
             replay: PivotReplay::default(),
             replay_ready: false,
+            replay_refused: false,
             counts: FactorizationCounts::default(),
         }
     }
@@ -190,6 +194,9 @@ impl SparseLu {
             }
         }
         self.factorized = true;
+        if self.replay_refused {
+            return Ok(());
+        }
         let recorded = self.replay.record(
             matrix,
             &Factorization {
@@ -202,6 +209,7 @@ impl SparseLu {
             },
         );
         self.replay_ready = recorded.is_ok();
+        self.replay_refused = recorded.is_err();
         Ok(())
     }
 
