@@ -107,9 +107,7 @@ impl SparseMatrix {
         let rows = &self.row_indices[start..self.column_starts[column + 1]];
         rows.binary_search(&row).ok().map(|k| start + k)
     }
-}
 
-impl SparseMatrix {
     /// An add off the recorded sequence: search the column.
     #[cold]
     #[inline(never)]
