@@ -61,6 +61,13 @@ fn snapshot_node_rigid_ep_to_body_position_ep() {
     insta::assert_snapshot!(pairing_text("node_ep_to_rigid_ep_point"));
 }
 
+/// Both markers on Euler-parameter bodies: the chain's pairing, and the one the kernel benchmark
+/// times.
+#[test]
+fn snapshot_rigid_ep_point_to_rigid_ep_point() {
+    insta::assert_snapshot!(pairing_text("rigid_ep_point_to_rigid_ep_point"));
+}
+
 #[test]
 fn every_pairing_except_ground_ground_is_generated() {
     let text = pretty(expand_joint(spherical_definition()));

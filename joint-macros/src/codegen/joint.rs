@@ -855,6 +855,48 @@ fn pairing_module(
         }
     };
 
+    // position_residual_and_jacobian: both in one block, so the marker kinematics they share
+    // (A(θ)'s products, for one) are computed once.
+    let both_roots: Vec<Id> = lowered.position.iter().chain(&jac_roots).copied().collect();
+    let both_block = emit(g, &both_roots, "t");
+    let both_used = used_variables(g, &both_roots);
+    let (mut both_decls, mut both_binds, mut both_slices) = arguments(&arrays, false, &both_used);
+    with_joint(
+        &mut both_decls,
+        &mut both_binds,
+        &mut both_slices,
+        &both_used,
+    );
+    let _ = both_slices;
+    let both_lets = &both_block.lets;
+    let (both_residual, both_jacobian) = both_block.outputs.split_at(rows);
+    let both_jac_value = {
+        let mut outs = both_jacobian.iter();
+        let mut exprs = Vec::new();
+        for b in blocks.iter().flatten() {
+            let rows_ts: Vec<TokenStream> = b
+                .iter()
+                .map(|row| {
+                    let entries: Vec<&TokenStream> =
+                        row.iter().map(|_| outs.next().expect("entry")).collect();
+                    quote!([#(#entries),*])
+                })
+                .collect();
+            exprs.push(quote!([#(#rows_ts),*]));
+        }
+        if exprs.len() == 1 {
+            exprs[0].clone()
+        } else {
+            quote!((#(#exprs),*))
+        }
+    };
+    let both_doc = format!(
+        " [`position_residual`] and [`jacobian`] at the same coordinates, their common \
+         subexpressions computed once ({} operations, against {} for the two calls).",
+        both_block.operations,
+        pos_block.operations + jac_block.operations
+    );
+
     let roots_all = kernel_roots(
         &lowered.position,
         &lowered.velocity,
@@ -924,6 +966,14 @@ fn pairing_module(
                 #(#jac_binds)*
                 #(#jac_lets)*
                 #jac_value
+            }
+
+            #[doc = #both_doc]
+            #[inline]
+            pub fn position_residual_and_jacobian(#(#both_decls),*) -> ([f64; #rows_lit], #jac_ret) {
+                #(#both_binds)*
+                #(#both_lets)*
+                ([#(#both_residual),*], #both_jac_value)
             }
 
             #[doc = #vq_doc]
