@@ -17,6 +17,12 @@
 
 use std::collections::HashMap;
 
+/// ±2ᵏ: multiplying by it only changes the exponent.
+fn is_power_of_two(c: f64) -> bool {
+    let m = c.abs();
+    m.is_normal() && m.to_bits() & ((1u64 << 52) - 1) == 0
+}
+
 /// Index of a node in a [`Graph`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Id(pub(crate) u32);
@@ -218,16 +224,18 @@ impl Graph {
         if self.as_const(b).is_some() {
             return self.mul(b, a);
         }
-        // Constant factors float to the top: x·(c·y) = c·(x·y).
+        // Constant factors float to the top: x·(c·y) = c·(x·y). Not powers of two: scaling by
+        // one is exact, so x·(c·y) rounds as c·(x·y) does, and keeping the scaled operand (often
+        // a shared entry such as A(θ)'s 2(θ1θ2 − θ0θ3)) saves a multiplication at every use.
         if self.as_const(a).is_none() {
             if let Node::Mul(c, y) = self.node(b).clone()
-                && self.as_const(c).is_some()
+                && self.as_const(c).is_some_and(|c| !is_power_of_two(c))
             {
                 let p = self.mul(a, y);
                 return self.mul(c, p);
             }
             if let Node::Mul(c, y) = self.node(a).clone()
-                && self.as_const(c).is_some()
+                && self.as_const(c).is_some_and(|c| !is_power_of_two(c))
             {
                 let p = self.mul(y, b);
                 return self.mul(c, p);
@@ -429,6 +437,61 @@ mod tests {
         assert_eq!(g.operation_count_tree(&[s]), 2);
         let empty = g.sum(&[]);
         assert!(g.is_zero(empty));
+    }
+
+    #[test]
+    fn power_of_two_factor_stays_on_its_operand_other_constants_float() {
+        let mut g = Graph::new();
+        let (x, y) = (g.var("x"), g.var("y"));
+        let two = g.constant(2.0);
+        let two_y = g.mul(two, y);
+        // x·(2y) is kept: 2y is computed once however often it is used
+        let p = g.mul(x, two_y);
+        assert_eq!(g.node(p), &Node::Mul(x, two_y));
+        let three = g.constant(3.0);
+        let three_y = g.mul(three, y);
+        let q = g.mul(x, three_y);
+        let xy = g.mul(x, y);
+        assert_eq!(g.node(q), &Node::Mul(three, xy));
+        for c in [2.0, 0.5, -4.0, 1.0 / 1024.0] {
+            assert!(is_power_of_two(c), "{c}");
+        }
+        for c in [
+            3.0,
+            0.1,
+            -6.0,
+            0.0,
+            f64::INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE / 4.0,
+        ] {
+            assert!(!is_power_of_two(c), "{c}");
+        }
+    }
+
+    /// Why keeping x·(2y) is safe: away from overflow and underflow, scaling by a power of two
+    /// is exact, so x·(c·y) and c·(x·y) round to the same bits.
+    #[test]
+    fn scaling_by_a_power_of_two_commutes_with_rounding() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // a normal number with a random mantissa and sign, magnitude between 2^-60 and 2^68
+            f64::from_bits((state & ((1u64 << 52) - 1)) | ((1023 - 60 + (state >> 57)) << 52))
+                * if state & 1 == 0 { 1.0 } else { -1.0 }
+        };
+        for _ in 0..100_000 {
+            let (x, y) = (next(), next());
+            for c in [2.0, 0.5, -2.0, 8.0] {
+                assert_eq!(
+                    (x * (c * y)).to_bits(),
+                    (c * (x * y)).to_bits(),
+                    "{x} {y} {c}"
+                );
+            }
+        }
     }
 
     #[test]
