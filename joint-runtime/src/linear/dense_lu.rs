@@ -76,13 +76,16 @@ impl DenseLu {
 
     /// Solve `A x = b` in place (`x` holds b on entry), using `scratch` (length n).
     ///
-    /// Forward then backward substitution, each row's products subtracted in column order (the
-    /// order the reference cases' iteration counts were matched with).
-    ///
     /// The forward substitution runs by columns: y_j, once final, is subtracted from every
-    /// later row at once. Each row still receives its products in column order, so the result
-    /// is the row-by-row sum's to the bit, but the rows' updates are independent of each other
-    /// instead of one chain of dependent subtractions.
+    /// later row at once, each row receiving its products in column order.
+    ///
+    /// The backward substitution subtracts each row's products from the last column to the
+    /// first, so that the product with y_{i+1}, the value computed just before, comes last: the
+    /// chain of dependent operations is one multiply, one subtraction and one division per row,
+    /// not a subtraction per entry besides. On the chain N = 1 this made a Newton iteration 8 %
+    /// faster. Neither order is Exudyn's: EXUdense multiplies by an explicit inverse
+    /// (spec/solver.md §8.2). With this one every reference case still has Exudyn's iteration
+    /// and Jacobian counts, within the slack each case already had.
     pub fn solve_in_place(&self, x: &mut [f64], scratch: &mut [f64]) {
         let n = self.n;
         let y = &mut scratch[..n];
@@ -101,7 +104,7 @@ impl DenseLu {
             let row = &a[i * n..(i + 1) * n];
             let (head, tail) = y.split_at_mut(i + 1);
             let mut s = head[i];
-            for (u, y) in row[i + 1..].iter().zip(tail.iter()) {
+            for (u, y) in row[i + 1..].iter().zip(tail.iter()).rev() {
                 s -= u * y;
             }
             head[i] = s / row[i];
