@@ -806,28 +806,21 @@ fn pairing_module(
     };
     let jac_checks = empty_slice_checks(&arrays, false);
     let jac_lets = &jac_block.lets;
-    let mut outs = jac_block.outputs.iter();
-    let mut block_exprs = Vec::new();
-    let mut block_types = Vec::new();
-    for (i, b) in blocks.iter().enumerate() {
-        let Some(b) = b else { continue };
-        let n = if i == 0 { n0l.clone() } else { n1l.clone() };
-        let rows_ts: Vec<TokenStream> = b
-            .iter()
-            .map(|row| {
-                let entries: Vec<&TokenStream> =
-                    row.iter().map(|_| outs.next().expect("entry")).collect();
-                quote!([#(#entries),*])
-            })
-            .collect();
-        block_exprs.push(quote!([#(#rows_ts),*]));
-        block_types.push(quote!([[f64; #n]; #rows_lit]));
-    }
-    let (jac_ret, jac_value) = if block_types.len() == 1 {
-        (block_types[0].clone(), block_exprs[0].clone())
+    let block_types: Vec<TokenStream> = blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.is_some())
+        .map(|(i, _)| {
+            let n = if i == 0 { &n0l } else { &n1l };
+            quote!([[f64; #n]; #rows_lit])
+        })
+        .collect();
+    let jac_ret = if block_types.len() == 1 {
+        block_types[0].clone()
     } else {
-        (quote!((#(#block_types),*)), quote!((#(#block_exprs),*)))
+        quote!((#(#block_types),*))
     };
+    let jac_value = jacobian_value(&blocks, &jac_block.outputs);
     let jac_store = if blocks[0].is_some() && blocks[1].is_some() {
         quote! {
             let (j0, j1) = jacobian(#(#jac_slices),*);
@@ -870,26 +863,7 @@ fn pairing_module(
     let _ = both_slices;
     let both_lets = &both_block.lets;
     let (both_residual, both_jacobian) = both_block.outputs.split_at(rows);
-    let both_jac_value = {
-        let mut outs = both_jacobian.iter();
-        let mut exprs = Vec::new();
-        for b in blocks.iter().flatten() {
-            let rows_ts: Vec<TokenStream> = b
-                .iter()
-                .map(|row| {
-                    let entries: Vec<&TokenStream> =
-                        row.iter().map(|_| outs.next().expect("entry")).collect();
-                    quote!([#(#entries),*])
-                })
-                .collect();
-            exprs.push(quote!([#(#rows_ts),*]));
-        }
-        if exprs.len() == 1 {
-            exprs[0].clone()
-        } else {
-            quote!((#(#exprs),*))
-        }
-    };
+    let both_jac_value = jacobian_value(&blocks, both_jacobian);
     let both_doc = format!(
         " [`position_residual`] and [`jacobian`] at the same coordinates, their common \
          subexpressions computed once ({} operations, against {} for the two calls).",
@@ -1034,6 +1008,32 @@ fn pairing_module(
         }
     };
     Some((tokens, stats))
+}
+
+/// The Jacobian's value: one `[[…; n]; ROWS]` array per marker with coordinates (a tuple if
+/// both have), filled row by row from `outputs`.
+fn jacobian_value(blocks: &[Option<Vec<Vec<Id>>>], outputs: &[TokenStream]) -> TokenStream {
+    let mut outs = outputs.iter();
+    let exprs: Vec<TokenStream> = blocks
+        .iter()
+        .flatten()
+        .map(|b| {
+            let rows_ts: Vec<TokenStream> = b
+                .iter()
+                .map(|row| {
+                    let entries: Vec<&TokenStream> =
+                        row.iter().map(|_| outs.next().expect("entry")).collect();
+                    quote!([#(#entries),*])
+                })
+                .collect();
+            quote!([#(#rows_ts),*])
+        })
+        .collect();
+    if exprs.len() == 1 {
+        exprs[0].clone()
+    } else {
+        quote!((#(#exprs),*))
+    }
 }
 
 /// A residual expression as written, for doc comments (`m1.position - m0.position`).
