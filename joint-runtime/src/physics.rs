@@ -1307,6 +1307,9 @@ impl Topology {
             let mut vels = [0.0; 7];
             coords[..n].copy_from_slice(&qt[r.clone()]);
             vels[..n].copy_from_slice(&v[r.clone()]);
+            // A rigid body's LHS (quadratic velocity terms) reads neither the position nor the
+            // translational velocity: perturbing them would return `base` to the bit, so it is not
+            // evaluated. The differences (zeros) are still added, so the pattern is unchanged.
             for (which, factor) in [(0, factor_k), (1, factor_d)] {
                 if factor == 0.0 {
                     continue;
@@ -1318,24 +1321,28 @@ impl Topology {
                         v[r.start + i]
                     };
                     let eps = rel_eps * min_coord.max(x.abs());
-                    let mut c2 = coords;
-                    let mut v2 = vels;
-                    if which == 0 {
-                        // perturb the displacement, as Exudyn does, then form the total
-                        c2[i] = self.reference[r.start + i] + (x + eps);
-                    } else {
-                        v2[i] = x + eps;
-                    }
                     let out = &mut scratch.lhs2[..n];
-                    rigid_lhs(
-                        *rotation,
-                        *mass,
-                        inertia,
-                        center_of_mass,
-                        &c2[..n],
-                        &v2[..n],
-                        out,
-                    );
+                    if i < 3 {
+                        out.copy_from_slice(&base[..n]);
+                    } else {
+                        let mut c2 = coords;
+                        let mut v2 = vels;
+                        if which == 0 {
+                            // perturb the displacement, as Exudyn does, then form the total
+                            c2[i] = self.reference[r.start + i] + (x + eps);
+                        } else {
+                            v2[i] = x + eps;
+                        }
+                        rigid_lhs(
+                            *rotation,
+                            *mass,
+                            inertia,
+                            center_of_mass,
+                            &c2[..n],
+                            &v2[..n],
+                            out,
+                        );
+                    }
                     for row in 0..n {
                         m.add(
                             r.start + row,
@@ -1694,4 +1701,58 @@ pub struct ConnectorForce {
     pub delta_v: Vector3<f64>,
     pub d_force_d_delta_p: Matrix3<f64>,
     pub d_force_d_delta_v: Matrix3<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `add_body_jacobians_fd` skips evaluating a rigid body's LHS for perturbed positions and
+    /// translational velocities, taking the unperturbed LHS instead. That is only exact if the
+    /// LHS does not read them at all, with the centre of mass at the node or off it.
+    #[test]
+    fn rigid_lhs_ignores_translation_to_the_bit() {
+        let inertia = Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.5, 0.03, -0.02, 0.03, 0.7);
+        let cases: [(Rotation, Vec<f64>, Vec<f64>); 2] = [
+            (
+                Rotation::EulerParameters,
+                vec![0.1, -0.2, 0.3, 0.9, 0.1, -0.3, 0.2],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.2, 0.9],
+            ),
+            (
+                Rotation::TaitBryanXyz,
+                vec![0.1, -0.2, 0.3, 0.4, -1.1, 2.0],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.9],
+            ),
+        ];
+        let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for (rotation, q, v) in cases {
+            for com in [[0.0; 3], [0.1, -0.05, 0.2]] {
+                let n = q.len();
+                let mut base = vec![0.0; n];
+                rigid_lhs(rotation, 2.5, &inertia, &com, &q, &v, &mut base);
+                let translational = com != [0.0; 3];
+                assert!(base[3..].iter().any(|x| *x != 0.0), "{rotation:?}: LHS_θ");
+                assert_eq!(
+                    base[..3].iter().any(|x| *x != 0.0),
+                    translational,
+                    "{rotation:?}: LHS_u is zero exactly when the centre of mass is at the node"
+                );
+                for i in 0..3 {
+                    for (dq, dv) in [(1e-7, 0.0), (0.0, 1e-7), (3.0, -5.0)] {
+                        let (mut q2, mut v2) = (q.clone(), v.clone());
+                        q2[i] += dq;
+                        v2[i] += dv;
+                        let mut out = vec![f64::NAN; n];
+                        rigid_lhs(rotation, 2.5, &inertia, &com, &q2, &v2, &mut out);
+                        assert_eq!(
+                            bits(&out),
+                            bits(&base),
+                            "{rotation:?} {com:?}, coordinate {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
