@@ -3,9 +3,10 @@
 //! `joint!` reads a declarative joint definition — its two markers and the capability each must
 //! provide, its residual rows (axes) with their default mask, and its residual at position and
 //! velocity level as an expression over marker quantities — and emits, for every pairing of
-//! marker kinds, specialized straight-line Rust for the residuals and the Jacobian blocks. The
-//! Jacobians are derived symbolically while the macro expands: no hand-written Jacobians, no
-//! finite differences, no run-time differentiation.
+//! marker kinds, specialized straight-line Rust for the residuals and the Jacobian blocks (and
+//! `position_residual_and_jacobian`, both at one state with their common subexpressions computed
+//! once). The Jacobians are derived symbolically while the macro expands: no hand-written
+//! Jacobians, no finite differences, no run-time differentiation.
 //!
 //! ```
 //! joint_macros::joint! {
