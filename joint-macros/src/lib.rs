@@ -60,22 +60,32 @@ pub fn marker_kinematics(input: proc_macro::TokenStream) -> proc_macro::TokenStr
 
 /// The whole expansion of `joint!`, on proc_macro2 tokens (callable from tests).
 pub(crate) fn expand_joint(input: TokenStream) -> TokenStream {
-    let parsed: definition::parse::JointInput = match syn::parse2(input) {
+    let file: definition::parse::JointFile = match syn::parse2(input) {
         Ok(p) => p,
         Err(e) => return e.to_compile_error(),
     };
-    let mut errors = definition::errors::Errors::new();
-    let stub_name = codegen::joint::module_name(&parsed.name.to_string());
-    let vis = parsed.vis.clone();
-    let Some(model) = definition::model::JointModel::from_input(parsed, &mut errors) else {
-        return with_stub(errors, &vis, &stub_name);
-    };
-    let (tokens, _stats) = codegen::joint::expand(&model, &mut errors);
-    if errors.is_empty() {
-        tokens
-    } else {
-        with_stub(errors, &vis, &stub_name)
+    let mut out = TokenStream::new();
+    for joint in file.joints {
+        let mut errors = definition::errors::Errors::new();
+        let stub_name = codegen::joint::module_name(&joint.name.to_string());
+        let vis = joint.vis.clone();
+        let Some(model) = definition::model::JointModel::from_input(
+            joint,
+            &file.functions,
+            file.core_path.clone(),
+            &mut errors,
+        ) else {
+            out.extend(with_stub(errors, &vis, &stub_name));
+            continue;
+        };
+        let (tokens, _stats) = codegen::joint::expand(&model, &mut errors);
+        out.extend(if errors.is_empty() {
+            tokens
+        } else {
+            with_stub(errors, &vis, &stub_name)
+        });
     }
+    out
 }
 
 /// On error, still emit an (empty) module of the joint's name, so that uses of it do not add

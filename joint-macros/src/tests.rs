@@ -135,13 +135,40 @@ fn built_in_joints() -> Vec<(String, proc_macro2::TokenStream)> {
                     .last()
                     .is_some_and(|s| s.ident == "joint") =>
             {
-                let parsed: crate::definition::parse::JointInput =
+                let parsed: crate::definition::parse::JointFile =
                     syn::parse2(m.mac.tokens.clone()).expect("a built-in joint parses");
-                Some((parsed.name.to_string(), m.mac.tokens.clone()))
+                Some(
+                    parsed
+                        .joints
+                        .iter()
+                        .map(|j| (j.name.to_string(), m.mac.tokens.clone()))
+                        .collect::<Vec<_>>(),
+                )
             }
             _ => None,
         })
+        .flatten()
         .collect()
+}
+
+/// The checked model of joint `name` in a `joint!` input.
+fn model_of(tokens: proc_macro2::TokenStream, name: &str) -> crate::definition::model::JointModel {
+    let file: crate::definition::parse::JointFile = syn::parse2(tokens).unwrap();
+    let mut errors = crate::definition::errors::Errors::new();
+    let joint = file
+        .joints
+        .into_iter()
+        .find(|j| j.name == name)
+        .expect("joint in its input");
+    let model = crate::definition::model::JointModel::from_input(
+        joint,
+        &file.functions,
+        file.core_path,
+        &mut errors,
+    )
+    .expect("a checked model");
+    assert!(errors.is_empty());
+    model
 }
 
 #[test]
@@ -165,6 +192,7 @@ fn built_in_joints_are_the_runtimes_five() {
 fn snapshot_built_in_joint_kernels() {
     for (name, tokens) in built_in_joints() {
         let text = pretty(expand_joint(tokens));
+        let text = module_text(&text, &crate::codegen::joint::module_name(&name));
         insta::assert_snapshot!(
             format!("built_in_{}", crate::codegen::joint::module_name(&name)),
             module_text(&text, "ground_point_to_rigid_ep_point")
@@ -198,10 +226,8 @@ fn operation_count_report() {
     report.push('\n');
     let ratio = |a: u128, b: u128| a as f64 / b.max(1) as f64;
     for (name, tokens) in built_in_joints() {
-        let input: crate::definition::parse::JointInput = syn::parse2(tokens).unwrap();
+        let model = model_of(tokens, &name);
         let mut errors = crate::definition::errors::Errors::new();
-        let model = crate::definition::model::JointModel::from_input(input, &mut errors)
-            .expect("built-in joint");
         let stats = crate::codegen::joint::operation_counts(&model, &mut errors);
         assert!(errors.is_empty());
         let _ = writeln!(report, "\n{name}\n");
@@ -242,4 +268,52 @@ fn operation_count_report() {
         );
     }
     insta::assert_snapshot!(report);
+}
+
+/// The velocity level the compiler derives from the position level is, node for node, the one
+/// written by hand in the built-in joints' Exudyn form: the same graph nodes, so the same code
+/// and the same bits.
+#[test]
+fn derived_velocity_is_the_hand_written_one() {
+    use crate::definition::lower::{derived_velocity, parameter_values, residuals};
+    let mut checked = 0;
+    for (name, tokens) in hand_written_velocity_levels() {
+        let model = model_of(tokens, &name);
+        for kinds in crate::codegen::joint::pairings(&model) {
+            let mut g = crate::symbolic::Graph::new();
+            let kin = [kinds[0].build(&mut g, "m0_"), kinds[1].build(&mut g, "m1_")];
+            let mut errors = crate::definition::errors::Errors::new();
+            let (_, written) = residuals(&mut g, &model, &kin, &mut errors).expect("lowers");
+            let params = parameter_values(&mut g, &model);
+            let derived = derived_velocity(&mut g, &model, &kin, params).expect("derives");
+            assert_eq!(written, derived, "{name} {kinds:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 48 + 48 + 24 + 24 + 24);
+}
+
+/// The built-in joints as they were written before the compiler derived velocity levels: each
+/// with its hand-written Exudyn velocity level.
+fn hand_written_velocity_levels() -> Vec<(String, proc_macro2::TokenStream)> {
+    let text = include_str!("../tests/fixtures/hand_written_velocity_levels.rs");
+    let file = syn::parse_file(text).expect("fixture parses");
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Macro(m) => {
+                let parsed: crate::definition::parse::JointFile =
+                    syn::parse2(m.mac.tokens.clone()).expect("a fixture joint parses");
+                Some(
+                    parsed
+                        .joints
+                        .iter()
+                        .map(|j| (j.name.to_string(), m.mac.tokens.clone()))
+                        .collect::<Vec<_>>(),
+                )
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
 }

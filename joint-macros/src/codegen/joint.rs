@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use super::util::{ArrayArg, ident, lit, used_variables};
 use crate::definition::errors::Errors;
-use crate::definition::lower::{Scope, lower};
+use crate::definition::lower::{parameter_variable, residuals};
 use crate::definition::model::JointModel;
 use crate::kinematics::{Kinematics, MarkerKind};
 use crate::symbolic::diff::derivative_memo;
@@ -78,8 +78,7 @@ pub fn pairings(model: &JointModel) -> Vec<[MarkerKind; 2]> {
             if k0.coordinate_count() + k1.coordinate_count() == 0 {
                 continue;
             }
-            if k0.provides(model.markers[0].capability) && k1.provides(model.markers[1].capability)
-            {
+            if model.markers[0].accepts(k0) && model.markers[1].accepts(k1) {
                 out.push([k0, k1]);
             }
         }
@@ -110,36 +109,7 @@ fn lower_with(
     kin: [Kinematics; 2],
     errors: &mut Errors,
 ) -> Option<Lowered> {
-    let params = parameter_values(&mut g, model);
-    let scope = Scope {
-        markers: &model.markers,
-        kinematics: &kin,
-        params: &params,
-    };
-    let rows = model.axes.len();
-    let residual = |expr: &syn::Expr, what: &str, g: &mut Graph, errors: &mut Errors| {
-        let value = lower(g, &scope, expr, errors)?;
-        match value.rows() {
-            Some(r) if r.len() == rows => Some(r),
-            Some(r) => {
-                errors.at(
-                    expr,
-                    format!(
-                        "the {what} residual has {} row(s), but the joint declares {rows} axes",
-                        r.len()
-                    ),
-                );
-                None
-            }
-            None => {
-                errors.at(expr, format!("the {what} residual must be a scalar, a 3-vector or a list of rows, not a matrix"));
-                None
-            }
-        }
-    };
-    let position = residual(&model.position, "position-level", &mut g, errors);
-    let velocity = residual(&model.velocity, "velocity-level", &mut g, errors);
-    let (position, velocity) = (position?, velocity?);
+    let (position, velocity) = residuals(&mut g, model, &kin, errors)?;
     Some(Lowered {
         graph: g,
         kin,
@@ -326,25 +296,36 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
         .filter(|a| a.path().is_ident("doc"))
         .collect();
     let position_text = expression_text(&model.position);
-    let velocity_text = expression_text(&model.velocity);
+    let velocity_text = match &model.velocity {
+        Some(v) => expression_text(v),
+        None => format!("d/dt({position_text})"),
+    };
 
+    // Every error of the definition is found before any pairing is generated: the name checks,
+    // then the lowering at marker level (types, capabilities, unknown names: the same for every
+    // pairing), then a hand-written velocity level against the derived one.
+    crate::definition::check::check(model, errors);
+    let marker_level = if errors.is_empty() {
+        marker_level_module(model, errors)
+    } else {
+        quote!()
+    };
+    if errors.is_empty() {
+        crate::definition::velocity_check::check(model, errors);
+    }
     let mut pairing_modules = Vec::new();
     let mut table_arms = Vec::new();
     let mut stats = Vec::new();
-    // The capability checks of the definition do not depend on the pairing: report them once,
-    // from the first pairing, and stop there if there are any.
-    for (index, kinds) in pairings.iter().enumerate() {
+    let to_generate: &[[MarkerKind; 2]] = if errors.is_empty() { &pairings } else { &[] };
+    for kinds in to_generate {
         let mut local_errors = Errors::new();
-        let lowered = lower_pairing(model, *kinds, &mut local_errors);
-        if !local_errors.is_empty() || lowered.is_none() {
-            if index == 0
-                && let Err(e) = local_errors.finish()
-            {
+        let Some(mut lowered) = lower_pairing(model, *kinds, &mut local_errors) else {
+            // cannot happen once the marker level lowered; report rather than panic
+            if let Err(e) = local_errors.finish() {
                 errors.push(e);
             }
             break;
-        }
-        let mut lowered = lowered.expect("checked above");
+        };
         match pairing_module(
             model,
             &mut lowered,
@@ -394,11 +375,6 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
         })
         .collect();
     let n_pairings = lit(stats.len());
-    let marker_level = if errors.is_empty() && !pairing_modules.is_empty() {
-        marker_level_module(model)
-    } else {
-        quote!()
-    };
     let joint_ty = if model.params.is_empty() {
         quote!()
     } else {
@@ -579,7 +555,7 @@ fn pairing_module(
     let jac_used = used_variables(g, &jac_roots);
     if let Some(v) = jac_used.iter().find(|n| n.ends_with("_t")) {
         errors.push(syn::Error::new_spanned(
-            &model.velocity,
+            model.velocity.as_ref().unwrap_or(&model.position),
             format!(
                 "the velocity-level residual is not linear in the coordinate velocities (its Jacobian depends on `{v}`) for pairing {} – {}",
                 kinds[0].name(),
@@ -1045,21 +1021,24 @@ fn expression_text(expr: &syn::Expr) -> String {
         .replace("( ", "(")
         .replace(" )", ")")
         .replace(" ,", ",")
+        .replace(" [", "[")
 }
 
 /// The marker-level kernel: residuals of marker quantities and their Jacobian with respect to
 /// the markers' velocities and angular velocities (see `kinematics::marker_level`).
-fn marker_level_module(model: &JointModel) -> TokenStream {
+fn marker_level_module(model: &JointModel, errors: &mut Errors) -> TokenStream {
     use crate::kinematics::marker_level::{self, ANGULAR_VELOCITY, POSITION, ROTATION, VELOCITY};
     let mut g = Graph::new();
     let kin = [
         marker_level::free(&mut g, "m0_"),
         marker_level::free(&mut g, "m1_"),
     ];
-    let mut errors = Errors::new();
-    let Some(mut lowered) = lower_with(model, g, kin, &mut errors) else {
+    let Some(mut lowered) = lower_with(model, g, kin, errors) else {
         return quote!();
     };
+    if !errors.is_empty() {
+        return quote!();
+    }
     let rows = model.axes.len();
     let g = &mut lowered.graph;
     // ∂r/∂(v, ω) per marker: rows × 6, split into the v and ω halves.
@@ -1197,43 +1176,6 @@ fn marker_level_module(model: &JointModel) -> TokenStream {
             }
         }
     }
-}
-
-/// Variable name of element `i` of parameter `name` (scalar: `i` is ignored).
-fn parameter_variable(name: &str, kind: crate::definition::model::ParamKind, i: usize) -> String {
-    use crate::definition::model::ParamKind;
-    match kind {
-        ParamKind::Scalar => format!("jp_{name}"),
-        ParamKind::Vector => format!("jp_{name}_{i}"),
-        ParamKind::Matrix => format!("jp_{name}_{}{}", i / 3, i % 3),
-    }
-}
-
-/// The joint's parameters as symbolic values (variables `jp_…`).
-fn parameter_values(
-    g: &mut Graph,
-    model: &JointModel,
-) -> Vec<(String, crate::definition::lower::Value)> {
-    use crate::definition::lower::Value;
-    use crate::definition::model::ParamKind;
-    model
-        .params
-        .iter()
-        .map(|p| {
-            let name = p.name.to_string();
-            let v: Vec<Id> = (0..p.kind.len())
-                .map(|i| g.var(&parameter_variable(&name, p.kind, i)))
-                .collect();
-            let value = match p.kind {
-                ParamKind::Scalar => Value::Scalar(v[0]),
-                ParamKind::Vector => Value::Vector([v[0], v[1], v[2]]),
-                ParamKind::Matrix => {
-                    Value::Matrix([[v[0], v[1], v[2]], [v[3], v[4], v[5]], [v[6], v[7], v[8]]])
-                }
-            };
-            (name, value)
-        })
-        .collect()
 }
 
 /// `let jp_x = joint.x[0];` for every used parameter element, and the `joint: &Parameters`

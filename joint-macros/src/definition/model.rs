@@ -1,14 +1,26 @@
-//! The checked internal model of a joint definition.
+//! The internal model of a joint definition, built from the parsed items with the checks that
+//! need no lowering (the name checks are in `check`).
 
+use proc_macro2::TokenStream;
+use quote::quote;
 use syn::{Attribute, Expr, Ident, Visibility};
 
 use super::errors::Errors;
-use super::parse::{Item, JointInput};
-use crate::kinematics::Capability;
+use super::parse::{FunctionDef, Item, JointInput};
+use crate::kinematics::{Capability, MarkerKind};
 
 pub struct MarkerDecl {
     pub name: Ident,
     pub capability: Capability,
+    /// The marker kinds to generate pairings for (`None`: every kind with the capability).
+    pub kinds: Option<Vec<MarkerKind>>,
+}
+
+impl MarkerDecl {
+    /// Whether pairings are generated for marker kind `kind` on this marker.
+    pub fn accepts(&self, kind: MarkerKind) -> bool {
+        kind.provides(self.capability) && self.kinds.as_ref().is_none_or(|k| k.contains(&kind))
+    }
 }
 
 /// The shape of a run-time parameter.
@@ -41,29 +53,68 @@ pub struct Axis {
     pub constrained: bool,
 }
 
+/// `let NAME = EXPR;`
+pub struct Binding {
+    pub name: Ident,
+    pub expr: Expr,
+}
+
+/// `output NAME = EXPR;`
+#[expect(dead_code, reason = "the joint's outputs are emitted by the next change")]
+pub struct OutputDecl {
+    pub name: Ident,
+    pub expr: Expr,
+}
+
+#[expect(dead_code, reason = "`core`, `outputs` and `second_order` are read by the next change")]
 pub struct JointModel {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
     pub name: Ident,
+    /// Path of the `joint_core` crate in the generated code.
+    pub core: TokenStream,
     pub markers: Vec<MarkerDecl>,
     pub params: Vec<ParamDecl>,
     pub axes: Vec<Axis>,
+    /// The functions the joint sees: the input's shared ones, then its own.
+    pub functions: Vec<FunctionDef>,
+    /// `let` bindings, in definition order (each sees the ones before it).
+    pub bindings: Vec<Binding>,
     pub position: Expr,
-    pub velocity: Expr,
+    /// The hand-written velocity level; `None`: derived from the position level.
+    pub velocity: Option<Expr>,
+    pub outputs: Vec<OutputDecl>,
+    /// Whether ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q are generated (`second_order;`).
+    pub second_order: bool,
 }
 
 impl JointModel {
     /// Check the parsed definition, reporting every problem into `errors`. Returns `None` only
     /// if the model is too broken to lower.
-    pub fn from_input(input: JointInput, errors: &mut Errors) -> Option<JointModel> {
+    pub fn from_input(
+        input: JointInput,
+        shared: &[FunctionDef],
+        core: Option<TokenStream>,
+        errors: &mut Errors,
+    ) -> Option<JointModel> {
         let mut markers: Vec<MarkerDecl> = Vec::new();
         let mut params: Vec<ParamDecl> = Vec::new();
         let mut axes: Option<Vec<Axis>> = None;
+        let mut functions: Vec<FunctionDef> = shared.to_vec();
+        let mut bindings: Vec<Binding> = Vec::new();
         let mut position: Option<Expr> = None;
         let mut velocity: Option<Expr> = None;
+        let mut outputs: Vec<OutputDecl> = Vec::new();
+        let mut second_order = false;
+        // the first residual or output item: `let` bindings come before it
+        let mut residual_seen = false;
         for item in input.items {
             match item {
-                Item::Marker { name, capability } => {
+                Item::Marker {
+                    name,
+                    capability,
+                    kinds,
+                } => {
                     let cap = match capability.to_string().as_str() {
                         "Position" => Capability::Position,
                         "Rigid" => Capability::Rigid,
@@ -78,6 +129,7 @@ impl JointModel {
                             Capability::Rigid
                         }
                     };
+                    let kinds = kinds.map(|list| marker_kinds(&list, cap, &capability, errors));
                     if markers.iter().any(|m| m.name == name)
                         || params.iter().any(|p| p.name == name)
                     {
@@ -87,28 +139,29 @@ impl JointModel {
                     markers.push(MarkerDecl {
                         name,
                         capability: cap,
+                        kinds,
                     });
                 }
                 Item::Param { name, kind } => {
                     let k = match kind.to_string().as_str() {
-                        "scalar" => Some(ParamKind::Scalar),
-                        "vector" => Some(ParamKind::Vector),
-                        "matrix" => Some(ParamKind::Matrix),
+                        "scalar" => ParamKind::Scalar,
+                        "vector" => ParamKind::Vector,
+                        "matrix" => ParamKind::Matrix,
                         _ => {
                             errors.at(
                                 &kind,
                                 format!("unknown parameter type `{kind}`: expected `scalar`, `vector` or `matrix`"),
                             );
                             // keep it (as a vector) so that its uses add no further errors
-                            Some(ParamKind::Vector)
+                            ParamKind::Vector
                         }
                     };
                     let taken = params.iter().any(|p| p.name == name)
                         || markers.iter().any(|m| m.name == name);
                     if taken {
                         errors.at(&name, format!("duplicate name `{name}`"));
-                    } else if let Some(kind) = k {
-                        params.push(ParamDecl { name, kind });
+                    } else {
+                        params.push(ParamDecl { name, kind: k });
                     }
                 }
                 Item::Axes {
@@ -147,15 +200,48 @@ impl JointModel {
                     }
                     axes = Some(out);
                 }
+                Item::SecondOrder { token } => {
+                    if std::mem::replace(&mut second_order, true) {
+                        errors.at(token, "`second_order` is given twice");
+                    }
+                }
+                Item::Function(f) => functions.push(f),
+                Item::Let { token, name, expr } => {
+                    if residual_seen {
+                        errors.at(
+                            token,
+                            "`let` bindings come before `position`, `velocity` and `output`",
+                        );
+                    }
+                    bindings.push(Binding { name, expr });
+                }
                 Item::Position { token, expr } => {
+                    residual_seen = true;
                     if position.replace(expr).is_some() {
                         errors.at(token, "the position-level residual is given twice");
                     }
                 }
                 Item::Velocity { token, expr } => {
+                    residual_seen = true;
                     if velocity.replace(expr).is_some() {
                         errors.at(token, "the velocity-level residual is given twice");
                     }
+                }
+                Item::Output { token, name, expr } => {
+                    residual_seen = true;
+                    if outputs.iter().any(|o| o.name == name) {
+                        errors.at(&name, format!("duplicate output name `{name}`"));
+                    } else if ["force", "displacement", "velocity"]
+                        .contains(&name.to_string().as_str())
+                    {
+                        errors.at(
+                            &name,
+                            format!("`{name}` is an output every joint has (λ per row, the position and velocity residuals); choose another name"),
+                        );
+                    } else {
+                        outputs.push(OutputDecl { name, expr });
+                    }
+                    let _ = token;
                 }
             }
         }
@@ -183,13 +269,6 @@ impl JointModel {
             );
             return None;
         };
-        let Some(velocity) = velocity else {
-            errors.at(
-                &input.name,
-                "missing `velocity = ...;`: the velocity-level residual",
-            );
-            return None;
-        };
         if markers.len() != 2 {
             return None;
         }
@@ -197,11 +276,63 @@ impl JointModel {
             attrs: input.attrs,
             vis: input.vis,
             name: input.name,
+            core: core.unwrap_or_else(|| quote!(::joint_core)),
             markers,
             params,
             axes,
+            functions,
+            bindings,
             position,
             velocity,
+            outputs,
+            second_order,
         })
     }
+}
+
+/// The kinds listed in `marker m: Capability(Kind, …)`, each checked against the capability.
+fn marker_kinds(
+    list: &[Ident],
+    capability: Capability,
+    capability_token: &Ident,
+    errors: &mut Errors,
+) -> Vec<MarkerKind> {
+    let mut out = Vec::new();
+    if list.is_empty() {
+        errors.at(
+            capability_token,
+            "an empty list of marker kinds: leave out the parentheses for every kind",
+        );
+    }
+    for name in list {
+        let Some(kind) = MarkerKind::ALL
+            .into_iter()
+            .find(|k| *name == k.name())
+        else {
+            let names: Vec<&str> = MarkerKind::ALL.iter().map(|k| k.name()).collect();
+            errors.at(
+                name,
+                format!(
+                    "unknown marker kind `{name}`: expected one of {}",
+                    names.join(", ")
+                ),
+            );
+            continue;
+        };
+        if !kind.provides(capability) {
+            errors.at(
+                name,
+                format!(
+                    "marker kind `{name}` has no orientation, so it cannot be a `Rigid` marker"
+                ),
+            );
+            continue;
+        }
+        if out.contains(&kind) {
+            errors.at(name, format!("marker kind `{name}` is listed twice"));
+            continue;
+        }
+        out.push(kind);
+    }
+    out
 }

@@ -1,27 +1,32 @@
-//! The grammar of a joint definition.
+//! The grammar of a joint definition (the public reference is the `joint` crate's documentation
+//! of `joint!`; this is its parser).
 //!
 //! ```text
-//! joint! {
-//!     /// Documentation of the joint.
-//!     pub joint Spherical {
-//!         marker m0: Position;
-//!         marker m1: Position;
-//!         axes [x = 1, y = 1, z = 1];        // residual rows, default of the run-time mask
-//!         position = m1.position - m0.position;
-//!         velocity = m1.velocity - m0.velocity;
-//!     }
-//! }
+//! input     := ("crate" "=" PATH ";")? function* joint+
+//! joint     := ATTR* VIS "joint" NAME "{" item* "}"
+//! item      := "marker" NAME ":" CAPABILITY ("(" KIND ("," KIND)* ")")? ";"
+//!            | "param" NAME ":" ("scalar" | "vector" | "matrix") ";"
+//!            | "axes" "[" NAME ("=" 0|1)? ("," NAME ("=" 0|1)?)* "]" ";"
+//!            | "second_order" ";"
+//!            | function
+//!            | "let" NAME "=" EXPR ";"
+//!            | "position" "=" EXPR ";"
+//!            | "velocity" "=" EXPR ";"
+//!            | "output" NAME "=" EXPR ";"
+//! function  := "fn" NAME "(" NAME ("," NAME)* ")" "=" EXPR ";"
 //! ```
 //!
-//! Residual expressions are ordinary Rust expression syntax (parsed by syn) over marker
-//! quantities: `position`, `velocity`, `rotation`, `angular_velocity`,
-//! `angular_velocity_local`; with `+ − *`, unary `−`, parentheses, literals, indexing `v[i]`, and
-//! the functions `dot`, `cross`, `transpose`, `norm`, `sqrt`, `sin`, `cos`, and `[a, b, …]` to
-//! list scalar rows.
+//! Expressions are ordinary Rust expression syntax (parsed by syn) over marker quantities
+//! (`m0.position`, `m0.velocity`, `m0.rotation`, `m0.angular_velocity`,
+//! `m0.angular_velocity_local`), parameters, `let` bindings and function parameters; with
+//! `+ − * /`, unary `−`, parentheses, literals, indexing `v[i]`, the built-in functions `dot`,
+//! `cross`, `transpose`, `col`, `norm`, `sqrt`, `sin`, `cos`, calls of the definition's own
+//! functions, and `[a, b, …]` to list scalar rows.
 
+use proc_macro2::TokenStream;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
-use syn::{Attribute, Expr, Ident, LitInt, Token, Visibility, braced, bracketed};
+use syn::{Attribute, Expr, Ident, LitInt, Token, Visibility, braced, bracketed, parenthesized};
 
 mod kw {
     syn::custom_keyword!(joint);
@@ -30,6 +35,17 @@ mod kw {
     syn::custom_keyword!(position);
     syn::custom_keyword!(velocity);
     syn::custom_keyword!(param);
+    syn::custom_keyword!(output);
+    syn::custom_keyword!(second_order);
+}
+
+/// A whole `joint!` input: functions shared by its joints, then the joints.
+pub struct JointFile {
+    /// The path of the `joint_core` crate (`crate = $crate::…;`, given by re-exporting macros),
+    /// kept as tokens: `$crate` is not a path syn parses.
+    pub core_path: Option<TokenStream>,
+    pub functions: Vec<FunctionDef>,
+    pub joints: Vec<JointInput>,
 }
 
 pub struct JointInput {
@@ -39,10 +55,21 @@ pub struct JointInput {
     pub items: Vec<Item>,
 }
 
+/// `fn NAME(a, b, …) = EXPR;`: a function of the definition, expanded where it is called.
+#[derive(Clone)]
+pub struct FunctionDef {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub body: Expr,
+}
+
 pub enum Item {
+    /// `marker m0: Rigid;` or `marker m0: Rigid(RigidEpPoint, GroundPoint);` (only the listed
+    /// marker kinds get pairings).
     Marker {
         name: Ident,
         capability: Ident,
+        kinds: Option<Vec<Ident>>,
     },
     /// `param name: scalar | vector | matrix;` — a constant given at run time.
     Param {
@@ -53,12 +80,29 @@ pub enum Item {
         span_token: kw::axes,
         axes: Vec<AxisDecl>,
     },
+    /// `second_order;`: also emit ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q per pairing.
+    SecondOrder {
+        token: kw::second_order,
+    },
+    Function(FunctionDef),
+    /// `let NAME = EXPR;`
+    Let {
+        token: Token![let],
+        name: Ident,
+        expr: Expr,
+    },
     Position {
         token: kw::position,
         expr: Expr,
     },
     Velocity {
         token: kw::velocity,
+        expr: Expr,
+    },
+    /// `output NAME = EXPR;`: a named output of the joint (scalar or 3-vector).
+    Output {
+        token: kw::output,
+        name: Ident,
         expr: Expr,
     },
 }
@@ -68,9 +112,67 @@ pub struct AxisDecl {
     pub default: Option<LitInt>,
 }
 
-impl Parse for JointInput {
+impl Parse for JointFile {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let attrs = input.call(Attribute::parse_outer)?;
+        let core_path = if input.peek(Token![crate]) && input.peek2(Token![=]) {
+            input.parse::<Token![crate]>()?;
+            input.parse::<Token![=]>()?;
+            let mut path = TokenStream::new();
+            while !input.peek(Token![;]) {
+                if input.is_empty() {
+                    return Err(input.error("expected `;` after `crate = path`"));
+                }
+                let tt: proc_macro2::TokenTree = input.parse()?;
+                path.extend([tt]);
+            }
+            input.parse::<Token![;]>()?;
+            Some(path)
+        } else {
+            None
+        };
+        let mut functions = Vec::new();
+        let mut joints = Vec::new();
+        while !input.is_empty() {
+            // doc comments document a function for the reader of the definition only
+            let attrs = input.call(Attribute::parse_outer)?;
+            if input.peek(Token![fn]) {
+                if !joints.is_empty() {
+                    return Err(input.error("shared functions come before the joints"));
+                }
+                functions.push(parse_function(input)?);
+            } else {
+                joints.push(parse_joint(input, attrs)?);
+            }
+        }
+        if joints.is_empty() {
+            return Err(input.error("expected a joint: `pub joint Name { … }`"));
+        }
+        Ok(JointFile {
+            core_path,
+            functions,
+            joints,
+        })
+    }
+}
+
+fn parse_function(input: ParseStream) -> syn::Result<FunctionDef> {
+    input.parse::<Token![fn]>()?;
+    let name: Ident = input.parse()?;
+    let content;
+    parenthesized!(content in input);
+    let params: Punctuated<Ident, Token![,]> = content.parse_terminated(Ident::parse, Token![,])?;
+    input.parse::<Token![=]>()?;
+    let body: Expr = input.parse()?;
+    input.parse::<Token![;]>()?;
+    Ok(FunctionDef {
+        name,
+        params: params.into_iter().collect(),
+        body,
+    })
+}
+
+fn parse_joint(input: ParseStream, attrs: Vec<Attribute>) -> syn::Result<JointInput> {
+    {
         let vis: Visibility = input.parse()?;
         input.parse::<kw::joint>()?;
         let name: Ident = input.parse()?;
@@ -91,13 +193,31 @@ impl Parse for JointInput {
 
 impl Parse for Item {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        // doc comments on items are for the reader of the definition
+        input.call(Attribute::parse_outer)?;
         let look = input.lookahead1();
+        if look.peek(Token![fn]) {
+            return Ok(Item::Function(parse_function(input)?));
+        }
         let item = if look.peek(kw::marker) {
             input.parse::<kw::marker>()?;
             let name: Ident = input.parse()?;
             input.parse::<Token![:]>()?;
             let capability: Ident = input.parse()?;
-            Item::Marker { name, capability }
+            let kinds = if input.peek(syn::token::Paren) {
+                let content;
+                parenthesized!(content in input);
+                let list: Punctuated<Ident, Token![,]> =
+                    content.parse_terminated(Ident::parse, Token![,])?;
+                Some(list.into_iter().collect())
+            } else {
+                None
+            };
+            Item::Marker {
+                name,
+                capability,
+                kinds,
+            }
         } else if look.peek(kw::param) {
             input.parse::<kw::param>()?;
             let name: Ident = input.parse()?;
@@ -114,6 +234,19 @@ impl Parse for Item {
                 span_token,
                 axes: list.into_iter().collect(),
             }
+        } else if look.peek(kw::second_order) {
+            Item::SecondOrder {
+                token: input.parse()?,
+            }
+        } else if look.peek(Token![let]) {
+            let token: Token![let] = input.parse()?;
+            let name: Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            Item::Let {
+                token,
+                name,
+                expr: input.parse()?,
+            }
         } else if look.peek(kw::position) {
             let token: kw::position = input.parse()?;
             input.parse::<Token![=]>()?;
@@ -126,6 +259,15 @@ impl Parse for Item {
             input.parse::<Token![=]>()?;
             Item::Velocity {
                 token,
+                expr: input.parse()?,
+            }
+        } else if look.peek(kw::output) {
+            let token: kw::output = input.parse()?;
+            let name: Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            Item::Output {
+                token,
+                name,
                 expr: input.parse()?,
             }
         } else {

@@ -356,9 +356,29 @@ impl Graph {
             .fold(0u128, |acc, r| acc.saturating_add(size[r.0 as usize]))
     }
 
+    /// Every node's value, in id order (a node's operands come before it), with the variables'
+    /// values from `values`: the macro's own numeric checks evaluate whole graphs this way.
+    pub fn evaluate(&self, values: &dyn Fn(&str) -> f64) -> Vec<f64> {
+        let mut out: Vec<f64> = Vec::with_capacity(self.nodes.len());
+        for node in &self.nodes {
+            let v = match *node {
+                Node::Const(bits) => f64::from_bits(bits),
+                Node::Var(i) => values(&self.vars[i as usize].name),
+                Node::Add(a, b) => out[a.0 as usize] + out[b.0 as usize],
+                Node::Mul(a, b) => out[a.0 as usize] * out[b.0 as usize],
+                Node::Div(a, b) => out[a.0 as usize] / out[b.0 as usize],
+                Node::Neg(a) => -out[a.0 as usize],
+                Node::Sqrt(a) => out[a.0 as usize].sqrt(),
+                Node::Sin(a) => out[a.0 as usize].sin(),
+                Node::Cos(a) => out[a.0 as usize].cos(),
+            };
+            out.push(v);
+        }
+        out
+    }
+
     #[cfg(test)]
-    /// Evaluate `id` numerically with `values[var index]`; used by tests and by the macro's own
-    /// consistency checks.
+    /// Evaluate `id` numerically with `values[var index]`; used by tests.
     pub fn eval(&self, id: Id, values: &dyn Fn(&str) -> f64) -> f64 {
         let mut memo: HashMap<Id, f64> = HashMap::new();
         self.eval_memo(id, values, &mut memo)

@@ -1,0 +1,12 @@
+joint_macros::joint! {
+    pub joint Bad {
+        marker m0: Position;
+        marker m1: Position;
+        axes [x, y, z];
+        let delta = m1.position - m0.position;
+        let delta = m0.position - m1.position;
+        position = delta;
+    }
+}
+
+fn main() {}
