@@ -45,9 +45,8 @@
 //! (rather than the entry's own size) accounts for entries that arise from cancelling terms of the
 //! block's magnitude; the generated straight-line code and the oracle associate sums differently.
 
-use joint::runtime::kernels::{
-    KinematicsKind, distance, generic_rows, prismatic_x, revolute_z, spherical,
-};
+use joint::core::{JointDefinition, JointParameters as _, MarkerArgs, MarkerKind};
+use joint::runtime::kernels::{distance, generic_rows, prismatic_x, revolute_z, spherical};
 use num_dual::{Dual64, DualNum, HyperDual64};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -55,32 +54,26 @@ use proptest::test_runner::RngSeed;
 // ------------------------------------------------------------------------------------------------
 // Marker kinds, as the test knows them (the order of `MARKER_KINDS`).
 
-const KINDS: [KinematicsKind; 7] = [
-    KinematicsKind::GroundPoint,
-    KinematicsKind::MassPointBody,
-    KinematicsKind::RigidEpPoint,
-    KinematicsKind::RigidRxyzPoint,
-    KinematicsKind::NodePoint,
-    KinematicsKind::NodeEp,
-    KinematicsKind::NodeRxyz,
+const KINDS: [MarkerKind; 7] = [
+    MarkerKind::GroundPoint,
+    MarkerKind::MassPointBody,
+    MarkerKind::RigidEpPoint,
+    MarkerKind::RigidRxyzPoint,
+    MarkerKind::NodePoint,
+    MarkerKind::NodeEp,
+    MarkerKind::NodeRxyz,
 ];
 
-fn is_ep(kind: KinematicsKind) -> bool {
-    matches!(kind, KinematicsKind::RigidEpPoint | KinematicsKind::NodeEp)
+fn is_ep(kind: MarkerKind) -> bool {
+    matches!(kind, MarkerKind::RigidEpPoint | MarkerKind::NodeEp)
 }
 
-fn is_rxyz(kind: KinematicsKind) -> bool {
-    matches!(
-        kind,
-        KinematicsKind::RigidRxyzPoint | KinematicsKind::NodeRxyz
-    )
+fn is_rxyz(kind: MarkerKind) -> bool {
+    matches!(kind, MarkerKind::RigidRxyzPoint | MarkerKind::NodeRxyz)
 }
 
-fn has_orientation(kind: KinematicsKind) -> bool {
-    !matches!(
-        kind,
-        KinematicsKind::MassPointBody | KinematicsKind::NodePoint
-    )
+fn has_orientation(kind: MarkerKind) -> bool {
+    !matches!(kind, MarkerKind::MassPointBody | MarkerKind::NodePoint)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -190,7 +183,7 @@ struct Kin<D> {
 /// A marker's kinematics from the spec (§3, §5); `p` are the kind's parameters (ground:
 /// `p_g`, RowMajor9(R_g), b; bodies: b; nodes: none), `q`, `qt` its node's coordinates and
 /// velocities.
-fn marker_kin<D: Num>(kind: KinematicsKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> {
+fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> {
     let z = D::zero();
     let c3 = |s: &[f64]| [D::from(s[0]), D::from(s[1]), D::from(s[2])];
     let x = || [q[0], q[1], q[2]];
@@ -216,7 +209,7 @@ fn marker_kin<D: Num>(kind: KinematicsKind, p: &[f64], q: &[D], qt: &[D]) -> Kin
         }
     };
     match kind {
-        KinematicsKind::GroundPoint => {
+        MarkerKind::GroundPoint => {
             let rg: M3 = [[p[3], p[4], p[5]], [p[6], p[7], p[8]], [p[9], p[10], p[11]]];
             let rb = mat_vec(&rg, [p[12], p[13], p[14]]);
             Kin {
@@ -226,7 +219,7 @@ fn marker_kin<D: Num>(kind: KinematicsKind, p: &[f64], q: &[D], qt: &[D]) -> Kin
                 wl: [z; 3],
             }
         }
-        KinematicsKind::MassPointBody => {
+        MarkerKind::MassPointBody => {
             let b = c3(p);
             Kin {
                 p: [q[0] + b[0], q[1] + b[1], q[2] + b[2]],
@@ -235,28 +228,28 @@ fn marker_kin<D: Num>(kind: KinematicsKind, p: &[f64], q: &[D], qt: &[D]) -> Kin
                 wl: [z; 3],
             }
         }
-        KinematicsKind::NodePoint => Kin {
+        MarkerKind::NodePoint => Kin {
             p: x(),
             v: xt(),
             a: None,
             wl: [z; 3],
         },
-        KinematicsKind::RigidEpPoint | KinematicsKind::NodeEp => {
+        MarkerKind::RigidEpPoint | MarkerKind::NodeEp => {
             let t = [q[3], q[4], q[5], q[6]];
             let tt = [qt[3], qt[4], qt[5], qt[6]];
             rigid(
                 ep_rotation(t),
                 ep_omega_local(t, tt),
-                kind == KinematicsKind::RigidEpPoint,
+                kind == MarkerKind::RigidEpPoint,
             )
         }
-        KinematicsKind::RigidRxyzPoint | KinematicsKind::NodeRxyz => {
+        MarkerKind::RigidRxyzPoint | MarkerKind::NodeRxyz => {
             let psi = [q[3], q[4], q[5]];
             let psit = [qt[3], qt[4], qt[5]];
             rigid(
                 rxyz_rotation(psi),
                 rxyz_omega_local(psi, psit),
-                kind == KinematicsKind::RigidRxyzPoint,
+                kind == MarkerKind::RigidRxyzPoint,
             )
         }
     }
@@ -414,7 +407,7 @@ fn normalized4(r: &[f64]) -> [f64; 4] {
 /// `on_manifold`: Euler parameters are a unit vector and θ̇·θ = 0; otherwise |θ| ∈ [0.5, 1.5]
 /// and θ̇ is arbitrary. Tait–Bryan ψ1 stays in [−1.3, 1.3], away from the singularity at ±π/2.
 /// Ground rotations are proper rotations.
-fn marker_state(kind: KinematicsKind, r: &[f64], on_manifold: bool) -> MarkerState {
+fn marker_state(kind: MarkerKind, r: &[f64], on_manifold: bool) -> MarkerState {
     use std::f64::consts::PI;
     assert_eq!(r.len(), POOL);
     let x = [2.0 * r[0], 2.0 * r[1], 2.0 * r[2]];
@@ -441,7 +434,7 @@ fn marker_state(kind: KinematicsKind, r: &[f64], on_manifold: bool) -> MarkerSta
     let q: Vec<f64> = x.iter().chain(&rot).copied().collect();
     let v: Vec<f64> = xt.iter().chain(&rot_t).copied().collect();
     match kind {
-        KinematicsKind::GroundPoint => {
+        MarkerKind::GroundPoint => {
             let rg = rotation_from([PI * r[18], PI * r[19], PI * r[20]]);
             let mut p = vec![3.0 * r[0], 3.0 * r[1], 3.0 * r[2]];
             p.extend(rg.iter().flatten());
@@ -452,22 +445,22 @@ fn marker_state(kind: KinematicsKind, r: &[f64], on_manifold: bool) -> MarkerSta
                 v: vec![],
             }
         }
-        KinematicsKind::MassPointBody => MarkerState {
+        MarkerKind::MassPointBody => MarkerState {
             p: b.to_vec(),
             q: x.to_vec(),
             v: xt.to_vec(),
         },
-        KinematicsKind::NodePoint => MarkerState {
+        MarkerKind::NodePoint => MarkerState {
             p: vec![],
             q: x.to_vec(),
             v: xt.to_vec(),
         },
-        KinematicsKind::RigidEpPoint | KinematicsKind::RigidRxyzPoint => MarkerState {
+        MarkerKind::RigidEpPoint | MarkerKind::RigidRxyzPoint => MarkerState {
             p: b.to_vec(),
             q,
             v,
         },
-        KinematicsKind::NodeEp | KinematicsKind::NodeRxyz => MarkerState { p: vec![], q, v },
+        MarkerKind::NodeEp | MarkerKind::NodeRxyz => MarkerState { p: vec![], q, v },
     }
 }
 
@@ -503,7 +496,7 @@ type ReactionQ = Box<dyn Fn(&[f64], Side, Side, &mut [f64])>;
 /// A generated pairing (joint parameters bound) and the oracle of its joint.
 struct Pairing {
     name: String,
-    kinds: [KinematicsKind; 2],
+    kinds: [MarkerKind; 2],
     rows: usize,
     oracle: JointOracle,
     position: Residual,
@@ -513,58 +506,58 @@ struct Pairing {
     reaction_q: ReactionQ,
 }
 
-/// Every pairing of a generated joint module; `p = value` binds its `Parameters`.
-macro_rules! pairings {
-    ($module:ident, $oracle:expr $(, $p:ident = $value:expr)?) => {{
-        fn a(s: Side<'_>) -> $module::MarkerArgs<'_> {
-            $module::MarkerArgs {
-                parameters: s.0,
-                coordinates: s.1,
-                velocities: s.2,
-            }
+/// Every pairing of a joint, through its type-erased definition, with its parameters bound.
+fn pairings(
+    definition: &'static JointDefinition,
+    oracle: JointOracle,
+    p: Vec<f64>,
+) -> Vec<Pairing> {
+    fn a(s: Side<'_>) -> MarkerArgs<'_> {
+        MarkerArgs {
+            parameters: s.0,
+            coordinates: s.1,
+            velocities: s.2,
         }
-        let oracle: JointOracle = $oracle;
-        assert_eq!($module::ROWS, oracle.rows(), "{}: rows", stringify!($module));
-        $(let $p = $value;)?
-        let mut out = Vec::new();
-        for k0 in 0..7 {
-            for k1 in 0..7 {
-                let Some(k) = $module::kernel(k0, k1) else { continue };
-                let kinds = [KINDS[k0], KINDS[k1]];
-                assert_eq!(k.kinds, [kinds[0].name(), kinds[1].name()]);
-                out.push(Pairing {
-                    name: format!("{}::{} – {}", stringify!($module), k.kinds[0], k.kinds[1]),
-                    kinds,
-                    rows: $module::ROWS,
-                    oracle: oracle.clone(),
-                    position: Box::new(move |s0, s1, o| {
-                        let o: &mut [f64; $module::ROWS] = o.try_into().unwrap();
-                        (k.position_residual)($(&$p,)? a(s0), a(s1), o)
-                            .expect("position_residual rejected correct slices")
-                    }),
-                    velocity: Box::new(move |s0, s1, o| {
-                        let o: &mut [f64; $module::ROWS] = o.try_into().unwrap();
-                        (k.velocity_residual)($(&$p,)? a(s0), a(s1), o)
-                            .expect("velocity_residual rejected correct slices")
-                    }),
-                    jacobian: Box::new(move |s0, s1, j0, j1| {
-                        (k.jacobian)($(&$p,)? a(s0), a(s1), j0, j1)
-                            .expect("jacobian rejected correct slices")
-                    }),
-                    velocity_residual_q: Box::new(move |s0, s1, j0, j1| {
-                        (k.velocity_residual_q)($(&$p,)? a(s0), a(s1), j0, j1)
-                            .expect("velocity_residual_q rejected correct slices")
-                    }),
-                    reaction_q: Box::new(move |l, s0, s1, b| {
-                        let l: &[f64; $module::ROWS] = l.try_into().unwrap();
-                        (k.reaction_q)($(&$p,)? l, a(s0), a(s1), b)
-                            .expect("reaction_q rejected correct slices")
-                    }),
-                });
-            }
-        }
-        out
-    }};
+    }
+    assert_eq!(
+        definition.rows(),
+        oracle.rows(),
+        "{}: rows",
+        definition.name
+    );
+    let mut out = Vec::new();
+    for &k in definition.pairings {
+        let so = k
+            .second_order
+            .expect("the built-in joints have second-order terms");
+        let (p0, p1, p2, p3, p4) = (p.clone(), p.clone(), p.clone(), p.clone(), p.clone());
+        out.push(Pairing {
+            name: k.path(),
+            kinds: k.kinds,
+            rows: definition.rows(),
+            oracle: oracle.clone(),
+            position: Box::new(move |s0, s1, o| {
+                (k.position_residual)(&p0, a(s0), a(s1), o)
+                    .expect("position_residual rejected correct slices")
+            }),
+            velocity: Box::new(move |s0, s1, o| {
+                (k.velocity_residual)(&p1, a(s0), a(s1), o)
+                    .expect("velocity_residual rejected correct slices")
+            }),
+            jacobian: Box::new(move |s0, s1, j0, j1| {
+                (k.jacobian)(&p2, a(s0), a(s1), j0, j1).expect("jacobian rejected correct slices")
+            }),
+            velocity_residual_q: Box::new(move |s0, s1, j0, j1| {
+                (so.velocity_residual_q)(&p3, a(s0), a(s1), j0, j1)
+                    .expect("velocity_residual_q rejected correct slices")
+            }),
+            reaction_q: Box::new(move |l, s0, s1, b| {
+                (so.reaction_q)(&p4, l, a(s0), a(s1), b)
+                    .expect("reaction_q rejected correct slices")
+            }),
+        });
+    }
+    out
 }
 
 /// Joint parameters of one case: distance d ∈ [0.5, 2.5), rotationMarker0/1.
@@ -592,47 +585,52 @@ fn all_pairings(jp: &JointParameters) -> Vec<Pairing> {
     };
     let [r0, r1] = jp.rotation_marker;
     let mut all = Vec::new();
-    all.extend(pairings!(
-        spherical,
+    all.extend(pairings(
+        &spherical::DEFINITION,
         JointOracle {
             // The spherical joint has no frames: identities, unused by its global rows.
             rotation_marker: [rotation_from([0.0; 3]); 2],
             ..frame(Formula::Rows(&SPHERICAL))
-        }
+        },
+        Vec::new(),
     ));
-    all.extend(pairings!(
-        distance,
+    all.extend(pairings(
+        &distance::DEFINITION,
         JointOracle {
             distance: jp.distance,
             ..frame(Formula::Distance)
         },
-        p = distance::Parameters {
-            distance: jp.distance
+        distance::Parameters {
+            distance: jp.distance,
         }
+        .to_values(),
     ));
-    all.extend(pairings!(
-        revolute_z,
+    all.extend(pairings(
+        &revolute_z::DEFINITION,
         frame(Formula::Rows(&REVOLUTE_Z)),
-        p = revolute_z::Parameters {
+        revolute_z::Parameters {
             rotation_marker0: r0,
-            rotation_marker1: r1
+            rotation_marker1: r1,
         }
+        .to_values(),
     ));
-    all.extend(pairings!(
-        prismatic_x,
+    all.extend(pairings(
+        &prismatic_x::DEFINITION,
         frame(Formula::Rows(&PRISMATIC_X)),
-        p = prismatic_x::Parameters {
+        prismatic_x::Parameters {
             rotation_marker0: r0,
-            rotation_marker1: r1
+            rotation_marker1: r1,
         }
+        .to_values(),
     ));
-    all.extend(pairings!(
-        generic_rows,
+    all.extend(pairings(
+        &generic_rows::DEFINITION,
         frame(Formula::Rows(&GENERIC_ROWS)),
-        p = generic_rows::Parameters {
+        generic_rows::Parameters {
             rotation_marker0: r0,
-            rotation_marker1: r1
+            rotation_marker1: r1,
         }
+        .to_values(),
     ));
     all
 }
@@ -1037,8 +1035,7 @@ fn every_pairing_of_every_built_in_joint_is_checked() {
         assert_eq!(mine.len(), count, "{joint}: number of pairings");
         for k0 in KINDS {
             for k1 in KINDS {
-                let expected = !(k0 == KinematicsKind::GroundPoint
-                    && k1 == KinematicsKind::GroundPoint)
+                let expected = !(k0 == MarkerKind::GroundPoint && k1 == MarkerKind::GroundPoint)
                     && (!rigid || (has_orientation(k0) && has_orientation(k1)));
                 let present = mine.iter().any(|k| k.kinds == [k0, k1]);
                 assert_eq!(

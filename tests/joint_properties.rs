@@ -1,87 +1,64 @@
-//! Properties of every generated kernel of every built-in joint (spherical, distance,
-//! revolute_z, prismatic_x, generic_rows), for every pairing of marker kinds, at random states
-//! (proptest):
+//! Properties of every generated kernel of every joint (the built-in ones and the example
+//! joints of `tests/custom_joints/mod.rs`), for every pairing of marker kinds, at random states
+//! and random joint parameters (proptest), through the type-erased `JointDefinition` a runtime
+//! uses:
 //!
 //! 1. the velocity-level residual is the Jacobian times the coordinate velocities,
 //!    `g_vel(q, q̇) = C(q)·q̇` (all joints' velocity levels are linear in q̇);
-//! 2. the velocity level is the time derivative of the position level,
-//!    `g_vel = d/dt g(q(t))`, by central differences along `q + t·q̇` — on the Euler-parameter
-//!    manifold for EP kinds (|θ| = 1, θ̇ ⟂ θ), where Exudyn's velocity kinematics are exact;
+//! 2. the velocity level — derived by the compiler, or written by hand — is the time derivative
+//!    of the position level, `g_vel = d/dt g(q(t))`, by central differences along `q + t·q̇`, on
+//!    the Euler-parameter manifold for EP kinds (|θ| = 1, θ̇ ⟂ θ), where Exudyn's velocity
+//!    kinematics are exact;
 //! 3. the generated `velocity_residual_q` is ∂(C q̇)/∂q, by central differences of C;
-//! 4. the generated `reaction_q` is ∂(Cᵀλ)/∂q, by central differences of C.
+//! 4. the generated `reaction_q` is ∂(Cᵀλ)/∂q, by central differences of C;
+//! 5. the fused `position_residual_and_jacobian` is the two separate kernels, bit for bit.
 //!
-//! The spherical joint has its own, independent num-dual oracle in tests/kernel_jacobians.rs.
+//! The built-in joints also have their own, independent num-dual oracles
+//! (tests/joint_dual_oracles.rs, tests/kernel_jacobians.rs).
 
+#[path = "custom_joints/mod.rs"]
+mod custom_joints;
+
+use joint::core::{JointDefinition, MarkerArgs, MarkerKind, Pairing, ParameterShape};
 use joint::runtime::kernels::{distance, generic_rows, prismatic_x, revolute_z, spherical};
 use proptest::prelude::*;
 
-/// One marker's slices: parameters, coordinates, velocities.
-type Side<'a> = (&'a [f64], &'a [f64], &'a [f64]);
-
-/// Residual rows of a pairing: (marker 0, marker 1, rows out).
-type Residual = Box<dyn Fn(Side, Side, &mut [f64])>;
-/// Per-marker blocks of a pairing: (marker 0, marker 1, block 0 out, block 1 out).
-type Blocks = Box<dyn Fn(Side, Side, &mut [f64], &mut [f64])>;
-/// ∂(Cᵀλ)/∂q of a pairing: (λ, marker 0, marker 1, square block out).
-type ReactionQ = Box<dyn Fn(&[f64], Side, Side, &mut [f64])>;
-
-/// A pairing's kernels behind one signature (joint parameters bound).
-struct Pairing {
-    name: String,
-    kinds: [usize; 2],
-    rows: usize,
-    position: Residual,
-    velocity: Residual,
-    jacobian: Blocks,
-    velocity_residual_q: Blocks,
-    reaction_q: ReactionQ,
+/// Every joint the test covers.
+fn joints() -> Vec<&'static JointDefinition> {
+    let mut all = vec![
+        &spherical::DEFINITION,
+        &distance::DEFINITION,
+        &revolute_z::DEFINITION,
+        &prismatic_x::DEFINITION,
+        &generic_rows::DEFINITION,
+    ];
+    all.extend(custom_joints::definitions());
+    all
 }
 
-/// Every pairing of a generated joint module; `p = value` binds the joint's `Parameters`, for
-/// a joint with run-time parameters.
-macro_rules! pairings {
-    ($module:ident $(, $p:ident = $value:expr)?) => {{
-        fn a(s: Side<'_>) -> $module::MarkerArgs<'_> {
-            $module::MarkerArgs {
-                parameters: s.0,
-                coordinates: s.1,
-                velocities: s.2,
+/// Random parameter values of a joint: scalars in [0.5, 1.1), vectors in [−1, 1)³, matrices
+/// rotations.
+fn parameters(definition: &JointDefinition, pool: &[f64]) -> Vec<f64> {
+    let mut out = Vec::new();
+    for (i, p) in definition.parameters.iter().enumerate() {
+        let x = &pool[3 * (i % 4)..3 * (i % 4) + 3];
+        match p.shape {
+            ParameterShape::Scalar => out.push(0.8 + 0.3 * x[0]),
+            ParameterShape::Vector => out.extend_from_slice(x),
+            ParameterShape::Matrix => {
+                out.extend_from_slice(rotation([x[0], x[1], x[2]]).as_flattened())
             }
         }
-        $(let $p = $value;)?
-        let mut out = Vec::new();
-        for k0 in 0..7 {
-            for k1 in 0..7 {
-                let Some(k) = $module::kernel(k0, k1) else { continue };
-                let rows = $module::ROWS;
-                out.push(Pairing {
-                    name: format!("{}::{} – {}", stringify!($module), k.kinds[0], k.kinds[1]),
-                    kinds: [k0, k1],
-                    rows,
-                    position: Box::new(move |s0, s1, o| {
-                        let o: &mut [f64; $module::ROWS] = o.try_into().unwrap();
-                        (k.position_residual)($(&$p,)? a(s0), a(s1), o).unwrap()
-                    }),
-                    velocity: Box::new(move |s0, s1, o| {
-                        let o: &mut [f64; $module::ROWS] = o.try_into().unwrap();
-                        (k.velocity_residual)($(&$p,)? a(s0), a(s1), o).unwrap()
-                    }),
-                    jacobian: Box::new(move |s0, s1, j0, j1| {
-                        (k.jacobian)($(&$p,)? a(s0), a(s1), j0, j1).unwrap()
-                    }),
-                    velocity_residual_q: Box::new(move |s0, s1, j0, j1| {
-                        (k.velocity_residual_q)($(&$p,)? a(s0), a(s1), j0, j1)
-                            .unwrap()
-                    }),
-                    reaction_q: Box::new(move |l, s0, s1, b| {
-                        let l: &[f64; $module::ROWS] = l.try_into().unwrap();
-                        (k.reaction_q)($(&$p,)? l, a(s0), a(s1), b).unwrap()
-                    }),
-                });
-            }
-        }
-        out
-    }};
+    }
+    out
+}
+
+fn args<'a>(p: &'a [f64], q: &'a [f64], v: &'a [f64]) -> MarkerArgs<'a> {
+    MarkerArgs {
+        parameters: p,
+        coordinates: q,
+        velocities: v,
+    }
 }
 
 /// A rotation matrix (row-major) from three angles, for joint and ground parameters.
@@ -96,43 +73,10 @@ fn rotation(a: [f64; 3]) -> [[f64; 3]; 3] {
     std::array::from_fn(|i| std::array::from_fn(|j| r[(i, j)]))
 }
 
-fn all_pairings(pool: &[f64]) -> Vec<Pairing> {
-    let r0 = rotation([pool[0], pool[1], pool[2]]);
-    let r1 = rotation([pool[3], pool[4], pool[5]]);
-    let mut all = Vec::new();
-    all.extend(pairings!(spherical));
-    all.extend(pairings!(
-        distance,
-        p = distance::Parameters { distance: 0.8 }
-    ));
-    all.extend(pairings!(
-        revolute_z,
-        p = revolute_z::Parameters {
-            rotation_marker0: r0,
-            rotation_marker1: r1
-        }
-    ));
-    all.extend(pairings!(
-        prismatic_x,
-        p = prismatic_x::Parameters {
-            rotation_marker0: r0,
-            rotation_marker1: r1
-        }
-    ));
-    all.extend(pairings!(
-        generic_rows,
-        p = generic_rows::Parameters {
-            rotation_marker0: r0,
-            rotation_marker1: r1
-        }
-    ));
-    all
-}
-
 /// A marker state of kind `kind` (the order of `MARKER_KINDS`) from random numbers `x`:
 /// (parameters, coordinates, velocities). Euler parameters are unit, their rates tangent.
-fn marker(kind: usize, x: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
-    let name = spherical::MARKER_KINDS[kind];
+fn marker(kind: MarkerKind, x: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let name = kind.name();
     let (np, nq) = match name {
         "GroundPoint" => (15, 0),
         "MassPointBody" => (3, 3),
@@ -167,7 +111,8 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
 }
 
-fn check_pairing(k: &Pairing, x: &[f64]) -> Result<(), TestCaseError> {
+fn check_pairing(k: &Pairing, jp: &[f64], x: &[f64]) -> Result<(), TestCaseError> {
+    let name = k.path();
     let (p0, q0, v0) = marker(k.kinds[0], &x[..40]);
     let (mut p1, mut q1, v1) = marker(k.kinds[1], &x[40..80]);
     // keep the markers apart (the distance joint's direction is undefined at Δp = 0)
@@ -178,12 +123,13 @@ fn check_pairing(k: &Pairing, x: &[f64]) -> Result<(), TestCaseError> {
     }
     let (n0, n1, rows) = (q0.len(), q1.len(), k.rows);
     let n = n0 + n1;
-    let lambda: Vec<f64> = x[80..80 + rows].to_vec();
+    let lambda: Vec<f64> = (0..rows).map(|r| x[80 + r % 12]).collect();
     let h = 1e-6;
 
     let jac = |q0: &[f64], q1: &[f64]| {
         let (mut j0, mut j1) = (vec![0.0; rows * n0], vec![0.0; rows * n1]);
-        (k.jacobian)((&p0, q0, &v0), (&p1, q1, &v1), &mut j0, &mut j1);
+        (k.jacobian)(jp, args(&p0, q0, &v0), args(&p1, q1, &v1), &mut j0, &mut j1)
+            .expect("jacobian takes correct slices");
         (j0, j1)
     };
     let times_v = |j0: &[f64], j1: &[f64], r: usize| -> f64 {
@@ -206,41 +152,82 @@ fn check_pairing(k: &Pairing, x: &[f64]) -> Result<(), TestCaseError> {
 
     // 1: g_vel = C q̇
     let mut g_vel = vec![0.0; rows];
-    (k.velocity)((&p0, &q0, &v0), (&p1, &q1, &v1), &mut g_vel);
+    (k.velocity_residual)(jp, args(&p0, &q0, &v0), args(&p1, &q1, &v1), &mut g_vel)
+        .expect("velocity_residual takes correct slices");
     for (r, &g) in g_vel.iter().enumerate() {
         let cv = times_v(&j0, &j1, r);
         prop_assert!(
             close(g, cv, 1e-12),
-            "{}: row {r}: g_vel {g} vs C·q̇ {cv}",
-            k.name
+            "{name}: row {r}: g_vel {g} vs C·q̇ {cv}"
         );
     }
 
     // 2: g_vel = d/dt g along q + t·q̇
+    let position = |a: &[f64], b: &[f64]| {
+        let mut g = vec![0.0; rows];
+        (k.position_residual)(jp, args(&p0, a, &v0), args(&p1, b, &v1), &mut g)
+            .expect("position_residual takes correct slices");
+        g
+    };
     let along = |t: f64| {
         let a: Vec<f64> = q0.iter().zip(&v0).map(|(q, v)| q + t * v).collect();
         let b: Vec<f64> = q1.iter().zip(&v1).map(|(q, v)| q + t * v).collect();
-        let mut g = vec![0.0; rows];
-        (k.position)((&p0, &a, &v0), (&p1, &b, &v1), &mut g);
-        g
+        position(&a, &b)
     };
     let (gp, gm) = (along(h), along(-h));
     for r in 0..rows {
         let d = (gp[r] - gm[r]) / (2.0 * h);
         prop_assert!(
             close(g_vel[r], d, 1e-6),
-            "{}: row {r}: g_vel {} vs d/dt g {}",
-            k.name,
+            "{name}: row {r}: g_vel {} vs d/dt g {}",
             g_vel[r],
             d
         );
     }
 
+    // 5: the fused kernel is the two separate ones, bit for bit
+    let (mut g, mut f0, mut f1) = (vec![0.0; rows], vec![0.0; rows * n0], vec![0.0; rows * n1]);
+    (k.position_residual_and_jacobian)(
+        jp,
+        args(&p0, &q0, &v0),
+        args(&p1, &q1, &v1),
+        &mut g,
+        &mut f0,
+        &mut f1,
+    )
+    .expect("position_residual_and_jacobian takes correct slices");
+    let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    prop_assert_eq!(
+        bits(&g),
+        bits(&position(&q0, &q1)),
+        "{}: fused residual",
+        &name
+    );
+    prop_assert_eq!(bits(&f0), bits(&j0), "{}: fused Jacobian of m0", &name);
+    prop_assert_eq!(bits(&f1), bits(&j1), "{}: fused Jacobian of m1", &name);
+
     // 3, 4: second-order terms against central differences of C
+    let Some(so) = k.second_order else {
+        return Ok(());
+    };
     let (mut b0, mut b1) = (vec![0.0; rows * n0], vec![0.0; rows * n1]);
-    (k.velocity_residual_q)((&p0, &q0, &v0), (&p1, &q1, &v1), &mut b0, &mut b1);
+    (so.velocity_residual_q)(
+        jp,
+        args(&p0, &q0, &v0),
+        args(&p1, &q1, &v1),
+        &mut b0,
+        &mut b1,
+    )
+    .expect("velocity_residual_q takes correct slices");
     let mut rq = vec![0.0; n * n];
-    (k.reaction_q)(&lambda, (&p0, &q0, &v0), (&p1, &q1, &v1), &mut rq);
+    (so.reaction_q)(
+        jp,
+        &lambda,
+        args(&p0, &q0, &v0),
+        args(&p1, &q1, &v1),
+        &mut rq,
+    )
+    .expect("reaction_q takes correct slices");
     for col in 0..n {
         let shifted = |s: f64| {
             let (mut a, mut b) = (q0.clone(), q1.clone());
@@ -261,8 +248,7 @@ fn check_pairing(k: &Pairing, x: &[f64]) -> Result<(), TestCaseError> {
             };
             prop_assert!(
                 close(ours, fd, 1e-6),
-                "{}: ∂(C q̇)/∂q [{r}, {col}] {ours} vs {fd}",
-                k.name
+                "{name}: ∂(C q̇)/∂q [{r}, {col}] {ours} vs {fd}"
             );
         }
         for row in 0..n {
@@ -270,8 +256,7 @@ fn check_pairing(k: &Pairing, x: &[f64]) -> Result<(), TestCaseError> {
             let ours = rq[row * n + col];
             prop_assert!(
                 close(ours, fd, 1e-6),
-                "{}: ∂(Cᵀλ)/∂q [{row}, {col}] {ours} vs {fd}",
-                k.name
+                "{name}: ∂(Cᵀλ)/∂q [{row}, {col}] {ours} vs {fd}"
             );
         }
     }
@@ -282,12 +267,14 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn every_built_in_joint_kernel_is_consistent_at_random_states(
+    fn every_joint_kernel_is_consistent_at_random_states(
         x in proptest::collection::vec(-1.0f64..1.0, 92)
     ) {
-        let pairings = all_pairings(&x);
-        for k in &pairings {
-            check_pairing(k, &x)?;
+        for definition in joints() {
+            let jp = parameters(definition, &x[..12]);
+            for k in definition.pairings {
+                check_pairing(k, &jp, &x)?;
+            }
         }
     }
 }
@@ -297,16 +284,17 @@ proptest! {
 /// rigid joints.
 #[test]
 fn every_built_in_joint_has_every_pairing() {
-    let pool = [0.1; 6];
-    let count = |name: &str| {
-        all_pairings(&pool)
-            .iter()
-            .filter(|k| k.name.starts_with(&format!("{name}::")))
-            .count()
-    };
-    assert_eq!(count("spherical"), 48);
-    assert_eq!(count("distance"), 48);
-    assert_eq!(count("revolute_z"), 24);
-    assert_eq!(count("prismatic_x"), 24);
-    assert_eq!(count("generic_rows"), 24);
+    assert_eq!(spherical::DEFINITION.pairings.len(), 48);
+    assert_eq!(distance::DEFINITION.pairings.len(), 48);
+    assert_eq!(revolute_z::DEFINITION.pairings.len(), 24);
+    assert_eq!(prismatic_x::DEFINITION.pairings.len(), 24);
+    assert_eq!(generic_rows::DEFINITION.pairings.len(), 24);
+    for definition in joints() {
+        for k in definition.pairings {
+            assert_eq!(
+                definition.pairing(k.kinds[0], k.kinds[1]).map(|p| p.name),
+                Some(k.name)
+            );
+        }
+    }
 }

@@ -10,7 +10,8 @@
 //! Euler-parameter constraint manifold (‖θ‖ = 1, θ̇·θ = 0); states are drawn accordingly where that
 //! matters.
 
-use joint::runtime::kernels::{KinematicsKind, marker_kinematics, spherical};
+use joint::core::{MarkerArgs, MarkerKind, Pairing};
+use joint::runtime::kernels::{marker_kinematics, spherical};
 use num_dual::{Dual64, DualNum};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -18,53 +19,45 @@ use proptest::test_runner::RngSeed;
 // ------------------------------------------------------------------------------------------------
 // Kinds, as the test knows them (independently of the generated constants).
 
-const KINDS: [KinematicsKind; 7] = [
-    KinematicsKind::GroundPoint,
-    KinematicsKind::MassPointBody,
-    KinematicsKind::RigidEpPoint,
-    KinematicsKind::RigidRxyzPoint,
-    KinematicsKind::NodePoint,
-    KinematicsKind::NodeEp,
-    KinematicsKind::NodeRxyz,
+const KINDS: [MarkerKind; 7] = [
+    MarkerKind::GroundPoint,
+    MarkerKind::MassPointBody,
+    MarkerKind::RigidEpPoint,
+    MarkerKind::RigidRxyzPoint,
+    MarkerKind::NodePoint,
+    MarkerKind::NodeEp,
+    MarkerKind::NodeRxyz,
 ];
 
 /// Number of node coordinates of a kind (Exudyn: ground none, point nodes 3, EP 7, Rxyz 6).
-fn coordinate_count(kind: KinematicsKind) -> usize {
+fn coordinate_count(kind: MarkerKind) -> usize {
     match kind {
-        KinematicsKind::GroundPoint => 0,
-        KinematicsKind::MassPointBody | KinematicsKind::NodePoint => 3,
-        KinematicsKind::RigidEpPoint | KinematicsKind::NodeEp => 7,
-        KinematicsKind::RigidRxyzPoint | KinematicsKind::NodeRxyz => 6,
+        MarkerKind::GroundPoint => 0,
+        MarkerKind::MassPointBody | MarkerKind::NodePoint => 3,
+        MarkerKind::RigidEpPoint | MarkerKind::NodeEp => 7,
+        MarkerKind::RigidRxyzPoint | MarkerKind::NodeRxyz => 6,
     }
 }
 
 /// Number of constant parameters: ground p_g, RowMajor9(R_g), b; body markers b; node markers none.
-fn parameter_count(kind: KinematicsKind) -> usize {
+fn parameter_count(kind: MarkerKind) -> usize {
     match kind {
-        KinematicsKind::GroundPoint => 15,
-        KinematicsKind::MassPointBody
-        | KinematicsKind::RigidEpPoint
-        | KinematicsKind::RigidRxyzPoint => 3,
+        MarkerKind::GroundPoint => 15,
+        MarkerKind::MassPointBody | MarkerKind::RigidEpPoint | MarkerKind::RigidRxyzPoint => 3,
         _ => 0,
     }
 }
 
-fn has_orientation(kind: KinematicsKind) -> bool {
-    !matches!(
-        kind,
-        KinematicsKind::MassPointBody | KinematicsKind::NodePoint
-    )
+fn has_orientation(kind: MarkerKind) -> bool {
+    !matches!(kind, MarkerKind::MassPointBody | MarkerKind::NodePoint)
 }
 
-fn is_ep(kind: KinematicsKind) -> bool {
-    matches!(kind, KinematicsKind::RigidEpPoint | KinematicsKind::NodeEp)
+fn is_ep(kind: MarkerKind) -> bool {
+    matches!(kind, MarkerKind::RigidEpPoint | MarkerKind::NodeEp)
 }
 
-fn is_rxyz(kind: KinematicsKind) -> bool {
-    matches!(
-        kind,
-        KinematicsKind::RigidRxyzPoint | KinematicsKind::NodeRxyz
-    )
+fn is_rxyz(kind: MarkerKind) -> bool {
+    matches!(kind, MarkerKind::RigidRxyzPoint | MarkerKind::NodeRxyz)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -316,7 +309,7 @@ fn ground_rotation(p: &[f64]) -> M3 {
 
 /// Marker position from the spec (§3, §5), generic so that dual numbers give exact derivatives.
 fn oracle_position<D: DualNum<Primitive = f64> + Copy>(
-    kind: KinematicsKind,
+    kind: MarkerKind,
     p: &[f64],
     q: &[D],
 ) -> [D; 3] {
@@ -324,20 +317,18 @@ fn oracle_position<D: DualNum<Primitive = f64> + Copy>(
         [0, 1, 2].map(|i| q[i] + a[i][0] * b[0] + a[i][1] * b[1] + a[i][2] * b[2])
     };
     match kind {
-        KinematicsKind::GroundPoint => {
+        MarkerKind::GroundPoint => {
             let r = ground_rotation(p);
             [0, 1, 2].map(|i| D::from(p[i] + r[i][0] * p[12] + r[i][1] * p[13] + r[i][2] * p[14]))
         }
-        KinematicsKind::MassPointBody => [q[0] + p[0], q[1] + p[1], q[2] + p[2]],
-        KinematicsKind::RigidEpPoint => {
+        MarkerKind::MassPointBody => [q[0] + p[0], q[1] + p[1], q[2] + p[2]],
+        MarkerKind::RigidEpPoint => {
             rotated(ep_rotation([q[3], q[4], q[5], q[6]]), [p[0], p[1], p[2]])
         }
-        KinematicsKind::RigidRxyzPoint => {
+        MarkerKind::RigidRxyzPoint => {
             rotated(rxyz_rotation([q[3], q[4], q[5]]), [p[0], p[1], p[2]])
         }
-        KinematicsKind::NodePoint | KinematicsKind::NodeEp | KinematicsKind::NodeRxyz => {
-            [q[0], q[1], q[2]]
-        }
+        MarkerKind::NodePoint | MarkerKind::NodeEp | MarkerKind::NodeRxyz => [q[0], q[1], q[2]],
     }
 }
 
@@ -358,11 +349,11 @@ struct Oracle {
     rate_parts: Option<([f64; 3], [f64; 3])>,
 }
 
-fn oracle(kind: KinematicsKind, m: &MarkerState) -> Oracle {
+fn oracle(kind: MarkerKind, m: &MarkerState) -> Oracle {
     let (p, q, v) = (&m.p[..], &m.q[..], &m.v[..]);
     let position = oracle_position::<f64>(kind, p, q);
     match kind {
-        KinematicsKind::GroundPoint => Oracle {
+        MarkerKind::GroundPoint => Oracle {
             position,
             velocity: [0.0; 3],
             position_jacobian: Mat::zeros(3, 0),
@@ -373,7 +364,7 @@ fn oracle(kind: KinematicsKind, m: &MarkerState) -> Oracle {
             rotation_jacobian_local: Some(Mat::zeros(3, 0)),
             rate_parts: None,
         },
-        KinematicsKind::MassPointBody | KinematicsKind::NodePoint => Oracle {
+        MarkerKind::MassPointBody | MarkerKind::NodePoint => Oracle {
             position,
             velocity: v3(v),
             position_jacobian: identity3(),
@@ -401,7 +392,7 @@ fn oracle(kind: KinematicsKind, m: &MarkerState) -> Oracle {
             let omega = v3(&g.mul_vec(rates));
             let omega_local = v3(&gl.mul_vec(rates));
             let (velocity, rot_cols) = match kind {
-                KinematicsKind::RigidEpPoint | KinematicsKind::RigidRxyzPoint => {
+                MarkerKind::RigidEpPoint | MarkerKind::RigidRxyzPoint => {
                     let b = v3(p);
                     let awb = m3(&a).mul_vec(&cross(omega_local, b));
                     let velocity = [0, 1, 2].map(|i| v[i] + awb[i]);
@@ -427,7 +418,7 @@ fn oracle(kind: KinematicsKind, m: &MarkerState) -> Oracle {
 }
 
 /// d/dt of the oracle position along q̇, exactly (dual numbers).
-fn oracle_position_rate(kind: KinematicsKind, m: &MarkerState) -> [f64; 3] {
+fn oracle_position_rate(kind: MarkerKind, m: &MarkerState) -> [f64; 3] {
     let q: Vec<Dual64> =
         m.q.iter()
             .zip(&m.v)
@@ -448,8 +439,8 @@ struct MarkerState {
 }
 
 impl MarkerState {
-    fn args(&self) -> spherical::MarkerArgs<'_> {
-        spherical::MarkerArgs {
+    fn args(&self) -> MarkerArgs<'_> {
+        MarkerArgs {
             parameters: &self.p,
             coordinates: &self.q,
             velocities: &self.v,
@@ -474,7 +465,7 @@ fn normalized4(r: &[f64]) -> [f64; 4] {
 /// `on_manifold`: Euler parameters are a unit vector and θ̇·θ = 0 (Exudyn's kinematic relations
 /// are exact derivatives there); otherwise θ has a norm in [0.5, 1.5] and θ̇ is arbitrary.
 /// Tait–Bryan ψ1 stays in [−1.3, 1.3], away from the singularity at ±π/2.
-fn marker_state(kind: KinematicsKind, r: &[f64], on_manifold: bool) -> MarkerState {
+fn marker_state(kind: MarkerKind, r: &[f64], on_manifold: bool) -> MarkerState {
     use std::f64::consts::PI;
     assert_eq!(r.len(), POOL);
     let x = [2.0 * r[0], 2.0 * r[1], 2.0 * r[2]];
@@ -501,7 +492,7 @@ fn marker_state(kind: KinematicsKind, r: &[f64], on_manifold: bool) -> MarkerSta
     let q: Vec<f64> = x.iter().chain(&rot).copied().collect();
     let v: Vec<f64> = xt.iter().chain(&rot_t).copied().collect();
     match kind {
-        KinematicsKind::GroundPoint => {
+        MarkerKind::GroundPoint => {
             // A random proper rotation (product of elementary rotations) and position.
             let rg = rxyz_rotation([PI * r[18], PI * r[19], PI * r[20]]);
             let mut p = vec![3.0 * r[0], 3.0 * r[1], 3.0 * r[2]];
@@ -513,8 +504,8 @@ fn marker_state(kind: KinematicsKind, r: &[f64], on_manifold: bool) -> MarkerSta
                 v: vec![],
             }
         }
-        KinematicsKind::MassPointBody | KinematicsKind::NodePoint => MarkerState {
-            p: if kind == KinematicsKind::MassPointBody {
+        MarkerKind::MassPointBody | MarkerKind::NodePoint => MarkerState {
+            p: if kind == MarkerKind::MassPointBody {
                 b.to_vec()
             } else {
                 vec![]
@@ -522,12 +513,12 @@ fn marker_state(kind: KinematicsKind, r: &[f64], on_manifold: bool) -> MarkerSta
             q: x.to_vec(),
             v: xt.to_vec(),
         },
-        KinematicsKind::RigidEpPoint | KinematicsKind::RigidRxyzPoint => MarkerState {
+        MarkerKind::RigidEpPoint | MarkerKind::RigidRxyzPoint => MarkerState {
             p: b.to_vec(),
             q,
             v,
         },
-        KinematicsKind::NodeEp | KinematicsKind::NodeRxyz => MarkerState { p: vec![], q, v },
+        MarkerKind::NodeEp | MarkerKind::NodeRxyz => MarkerState { p: vec![], q, v },
     }
 }
 
@@ -554,17 +545,17 @@ struct Evaluated {
     jac1: Vec<f64>,
 }
 
-fn evaluate(kernel: &spherical::PairingKernel, m0: &MarkerState, m1: &MarkerState) -> Evaluated {
+fn evaluate(kernel: &&'static Pairing, m0: &MarkerState, m1: &MarkerState) -> Evaluated {
     let name = kernel_name(kernel);
     let mut position = [f64::NAN; 3];
     let mut velocity = [f64::NAN; 3];
-    (kernel.position_residual)(m0.args(), m1.args(), &mut position)
+    (kernel.position_residual)(&[], m0.args(), m1.args(), &mut position)
         .unwrap_or_else(|| panic!("{name}: position_residual rejected correct slices"));
-    (kernel.velocity_residual)(m0.args(), m1.args(), &mut velocity)
+    (kernel.velocity_residual)(&[], m0.args(), m1.args(), &mut velocity)
         .unwrap_or_else(|| panic!("{name}: velocity_residual rejected correct slices"));
     let mut jac0 = vec![f64::NAN; 3 * m0.q.len()];
     let mut jac1 = vec![f64::NAN; 3 * m1.q.len()];
-    (kernel.jacobian)(m0.args(), m1.args(), &mut jac0, &mut jac1)
+    (kernel.jacobian)(&[], m0.args(), m1.args(), &mut jac0, &mut jac1)
         .unwrap_or_else(|| panic!("{name}: jacobian rejected correct slices"));
     Evaluated {
         position,
@@ -574,16 +565,20 @@ fn evaluate(kernel: &spherical::PairingKernel, m0: &MarkerState, m1: &MarkerStat
     }
 }
 
-fn kernel_name(kernel: &spherical::PairingKernel) -> String {
-    format!("spherical {} → {}", kernel.kinds[0], kernel.kinds[1])
+fn kernel_name(kernel: &&'static Pairing) -> String {
+    format!(
+        "spherical {} → {}",
+        kernel.kinds[0].name(),
+        kernel.kinds[1].name()
+    )
 }
 
 /// Every generated pairing `(kind0, kind1, kernel)`.
-fn all_pairings() -> Vec<(KinematicsKind, KinematicsKind, spherical::PairingKernel)> {
+fn all_pairings() -> Vec<(MarkerKind, MarkerKind, &'static Pairing)> {
     let mut out = Vec::new();
     for k0 in KINDS {
         for k1 in KINDS {
-            if let Some(kernel) = spherical::kernel(k0.index(), k1.index()) {
+            if let Some(kernel) = spherical::pairing(k0, k1) {
                 out.push((k0, k1, kernel));
             }
         }
@@ -599,9 +594,9 @@ fn block_times(block: &[f64], v: &[f64]) -> [f64; 3] {
 
 /// Checks 1a–1c of one pairing at one state.
 fn check_pairing(
-    k0: KinematicsKind,
-    k1: KinematicsKind,
-    kernel: &spherical::PairingKernel,
+    k0: MarkerKind,
+    k1: MarkerKind,
+    kernel: &&'static Pairing,
     m0: &MarkerState,
     m1: &MarkerState,
     on_manifold: bool,
@@ -701,12 +696,13 @@ fn every_pairing_but_ground_ground_is_generated() {
     assert_eq!(spherical::DEFAULT_CONSTRAINED_AXES, [true; 3]);
     let pairings = all_pairings();
     assert_eq!(pairings.len(), 48, "number of spherical pairings");
-    assert!(spherical::kernel(0, 0).is_none(), "ground → ground");
-    assert!(spherical::kernel(7, 0).is_none(), "kind index 7");
-    assert!(spherical::kernel(1, 7).is_none(), "kind index 7");
+    assert!(
+        spherical::pairing(MarkerKind::GroundPoint, MarkerKind::GroundPoint).is_none(),
+        "ground → ground"
+    );
     for (k0, k1, kernel) in pairings {
         let name = kernel_name(&kernel);
-        assert_eq!(kernel.kinds, [k0.name(), k1.name()], "{name}: kinds");
+        assert_eq!(kernel.kinds, [k0, k1], "{name}: kinds");
         assert_eq!(
             kernel.coordinates,
             [coordinate_count(k0), coordinate_count(k1)],
@@ -720,7 +716,6 @@ fn every_pairing_but_ground_ground_is_generated() {
     }
     for k in KINDS {
         assert_eq!(marker_kinematics::MARKER_KINDS[k.index()], k.name());
-        assert_eq!(spherical::MARKER_KINDS[k.index()], k.name());
     }
 }
 
@@ -732,7 +727,7 @@ fn central_difference(f: impl Fn(f64) -> Vec<f64>, h: f64) -> Vec<f64> {
     a.iter().zip(&b).map(|(x, y)| (x - y) / (2.0 * h)).collect()
 }
 
-fn check_marker(kind: KinematicsKind, m: &MarkerState, on_manifold: bool) {
+fn check_marker(kind: MarkerKind, m: &MarkerState, on_manifold: bool) {
     let k = kind.index();
     let name = format!(
         "marker_kinematics {} ({})",
@@ -930,7 +925,7 @@ fn oracle_is_consistent_with_the_spec() {
     let mut runner = proptest::test_runner::TestRunner::new(config());
     runner
         .run(&pools(), |pools| {
-            for (i, kind) in [KinematicsKind::RigidEpPoint, KinematicsKind::RigidRxyzPoint]
+            for (i, kind) in [MarkerKind::RigidEpPoint, MarkerKind::RigidRxyzPoint]
                 .into_iter()
                 .enumerate()
             {
@@ -988,7 +983,7 @@ fn dispatch_agrees_with_the_kind_modules() {
     }
     use marker_kinematics as mk;
 
-    let m = state(KinematicsKind::GroundPoint);
+    let m = state(MarkerKind::GroundPoint);
     let (p, q, v) = (&m.p[..], &m.q[..], &m.v[..]);
     same!(
         mk::position(0, p, q),
@@ -1015,7 +1010,7 @@ fn dispatch_agrees_with_the_kind_modules() {
     /// parameters and empty otherwise.
     macro_rules! with_coordinates {
         ($m:ident, $module:ident, $kind:expr, $n:expr, [$($pa:tt)*]) => {{
-            let kind: KinematicsKind = $kind;
+            let kind: MarkerKind = $kind;
             let k = kind.index();
             let $m = state(kind);
             let (p, q, v) = (&$m.p[..], &$m.q[..], &$m.v[..]);
@@ -1050,27 +1045,21 @@ fn dispatch_agrees_with_the_kind_modules() {
     with_coordinates!(
         m,
         mass_point_body,
-        KinematicsKind::MassPointBody,
+        MarkerKind::MassPointBody,
         3,
         [arr(&m.p),]
     );
-    with_coordinates!(
-        m,
-        rigid_ep_point,
-        KinematicsKind::RigidEpPoint,
-        7,
-        [arr(&m.p),]
-    );
+    with_coordinates!(m, rigid_ep_point, MarkerKind::RigidEpPoint, 7, [arr(&m.p),]);
     with_coordinates!(
         m,
         rigid_rxyz_point,
-        KinematicsKind::RigidRxyzPoint,
+        MarkerKind::RigidRxyzPoint,
         6,
         [arr(&m.p),]
     );
-    with_coordinates!(m, node_point, KinematicsKind::NodePoint, 3, []);
-    with_coordinates!(m, node_ep, KinematicsKind::NodeEp, 7, []);
-    with_coordinates!(m, node_rxyz, KinematicsKind::NodeRxyz, 6, []);
+    with_coordinates!(m, node_point, MarkerKind::NodePoint, 3, []);
+    with_coordinates!(m, node_ep, MarkerKind::NodeEp, 7, []);
+    with_coordinates!(m, node_rxyz, MarkerKind::NodeRxyz, 6, []);
 
     assert_eq!(mk::rigid_ep_point::COORDINATES, 7);
     assert_eq!(mk::rigid_ep_point::PARAMETERS, 3);
@@ -1219,15 +1208,15 @@ fn fixed_kernels() -> Vec<(&'static str, Fixed)> {
     ]
 }
 
-fn snake(kind: KinematicsKind) -> &'static str {
+fn snake(kind: MarkerKind) -> &'static str {
     match kind {
-        KinematicsKind::GroundPoint => "ground_point",
-        KinematicsKind::MassPointBody => "mass_point_body",
-        KinematicsKind::RigidEpPoint => "rigid_ep_point",
-        KinematicsKind::RigidRxyzPoint => "rigid_rxyz_point",
-        KinematicsKind::NodePoint => "node_point",
-        KinematicsKind::NodeEp => "node_ep",
-        KinematicsKind::NodeRxyz => "node_rxyz",
+        MarkerKind::GroundPoint => "ground_point",
+        MarkerKind::MassPointBody => "mass_point_body",
+        MarkerKind::RigidEpPoint => "rigid_ep_point",
+        MarkerKind::RigidRxyzPoint => "rigid_rxyz_point",
+        MarkerKind::NodePoint => "node_point",
+        MarkerKind::NodeEp => "node_ep",
+        MarkerKind::NodeRxyz => "node_rxyz",
     }
 }
 
@@ -1290,7 +1279,7 @@ fn resized(s: &[f64], len: usize) -> Vec<f64> {
 /// Calls `kernel`'s three functions with `slice` resized to `len` (everything else correct) and
 /// returns, per function, whether it returned `Some`, and asserts nothing was written on `None`.
 fn call_resized(
-    kernel: &spherical::PairingKernel,
+    kernel: &&'static Pairing,
     m: [&MarkerState; 2],
     slice: Slice,
     len: usize,
@@ -1310,9 +1299,9 @@ fn call_resized(
     let mut vel = [sentinel; 3];
     let mut j0 = vec![sentinel; jl0];
     let mut j1 = vec![sentinel; jl1];
-    let rp = (kernel.position_residual)(s[0].args(), s[1].args(), &mut pos);
-    let rv = (kernel.velocity_residual)(s[0].args(), s[1].args(), &mut vel);
-    let rj = (kernel.jacobian)(s[0].args(), s[1].args(), &mut j0, &mut j1);
+    let rp = (kernel.position_residual)(&[], s[0].args(), s[1].args(), &mut pos);
+    let rv = (kernel.velocity_residual)(&[], s[0].args(), s[1].args(), &mut vel);
+    let rj = (kernel.jacobian)(&[], s[0].args(), s[1].args(), &mut j0, &mut j1);
     let what = || format!("{name}: {slice:?} resized to {len}");
     if rp.is_none() {
         assert_eq!(

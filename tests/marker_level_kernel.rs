@@ -2,13 +2,14 @@
 //! composed with each marker kind's generated kinematics equals the specialized pairing kernel:
 //! C_q,i = ∂r/∂v_i · J_pos,i. This is the path superelement and kinematic-tree markers take.
 
+use joint::core::{MarkerArgs, MarkerKind, MarkerQuantities};
 use joint::runtime::kernels::{marker_kinematics as mk, spherical};
-use spherical::marker_level::{MarkerQuantities, jacobian, position_residual, velocity_residual};
+use spherical::marker_level::{jacobian, position_residual, velocity_residual};
 
 /// A deterministic pseudo-random state for a kind: (parameters, coordinates, velocities).
 fn state(kind: usize, seed: f64) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let r = |i: usize| ((i as f64 + 1.0) * 0.731 + seed).sin();
-    let names = spherical::MARKER_KINDS[kind];
+    let names = MarkerKind::ALL[kind].name();
     let (np, nq) = match names {
         "GroundPoint" => (15, 0),
         "MassPointBody" => (3, 3),
@@ -53,29 +54,29 @@ fn specialized_pairings_equal_the_marker_level_kernel_composed_with_marker_jacob
     let mut checked = 0;
     for k0 in 0..7 {
         for k1 in 0..7 {
-            let Some(kernel) = spherical::kernel(k0, k1) else {
+            let Some(kernel) = spherical::pairing(MarkerKind::ALL[k0], MarkerKind::ALL[k1]) else {
                 continue;
             };
             for seed in [0.3, 1.7, -2.2] {
                 let (p0, q0, v0) = state(k0, seed);
                 let (p1, q1, v1) = state(k1, seed + 0.5);
-                let a0 = spherical::MarkerArgs {
+                let a0 = MarkerArgs {
                     parameters: &p0,
                     coordinates: &q0,
                     velocities: &v0,
                 };
-                let a1 = spherical::MarkerArgs {
+                let a1 = MarkerArgs {
                     parameters: &p1,
                     coordinates: &q1,
                     velocities: &v1,
                 };
                 let (m0, m1) = (quantities(k0, &p0, &q0, &v0), quantities(k1, &p1, &q1, &v1));
-                let name = format!("{} – {}", kernel.kinds[0], kernel.kinds[1]);
+                let name = kernel.path();
 
                 let mut r = [0.0; 3];
-                (kernel.position_residual)(a0, a1, &mut r).unwrap();
+                (kernel.position_residual)(&[], a0, a1, &mut r).unwrap();
                 let rm = position_residual(&m0, &m1);
-                (kernel.velocity_residual)(a0, a1, &mut r).unwrap();
+                (kernel.velocity_residual)(&[], a0, a1, &mut r).unwrap();
                 let vm = velocity_residual(&m0, &m1);
                 for k in 0..3 {
                     assert!(
@@ -84,7 +85,7 @@ fn specialized_pairings_equal_the_marker_level_kernel_composed_with_marker_jacob
                     );
                 }
                 let mut pr = [0.0; 3];
-                (kernel.position_residual)(a0, a1, &mut pr).unwrap();
+                (kernel.position_residual)(&[], a0, a1, &mut pr).unwrap();
                 for k in 0..3 {
                     assert!(
                         (pr[k] - rm[k]).abs() < 1e-13,
@@ -94,7 +95,7 @@ fn specialized_pairings_equal_the_marker_level_kernel_composed_with_marker_jacob
 
                 let (n0, n1) = (q0.len(), q1.len());
                 let (mut j0, mut j1) = (vec![0.0; 3 * n0], vec![0.0; 3 * n1]);
-                (kernel.jacobian)(a0, a1, &mut j0, &mut j1).unwrap();
+                (kernel.jacobian)(&[], a0, a1, &mut j0, &mut j1).unwrap();
                 let ml = jacobian(&m0, &m1);
                 for (i, (jac, p, q, n, kind)) in [(&j0, &p0, &q0, n0, k0), (&j1, &p1, &q1, n1, k1)]
                     .into_iter()

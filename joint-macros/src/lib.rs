@@ -58,53 +58,49 @@ pub fn marker_kinematics(input: proc_macro::TokenStream) -> proc_macro::TokenStr
     codegen::kinematics::expand().into()
 }
 
+/// Emit `joint_core`'s `MarkerKind` and `Capability` from the compiler's tables (used by
+/// `joint_core` itself).
+#[doc(hidden)]
+#[proc_macro]
+pub fn marker_kind_types(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input: TokenStream = input.into();
+    if !input.is_empty() {
+        return syn::Error::new_spanned(input, "marker_kind_types!() takes no arguments")
+            .to_compile_error()
+            .into();
+    }
+    codegen::marker_kinds::expand().into()
+}
+
 /// The whole expansion of `joint!`, on proc_macro2 tokens (callable from tests).
 pub(crate) fn expand_joint(input: TokenStream) -> TokenStream {
     let file: definition::parse::JointFile = match syn::parse2(input) {
         Ok(p) => p,
         Err(e) => return e.to_compile_error(),
     };
+    let core = file
+        .core_path
+        .clone()
+        .unwrap_or_else(|| quote::quote!(::joint_core));
     let mut out = TokenStream::new();
     for joint in file.joints {
         let mut errors = definition::errors::Errors::new();
-        let stub_name = codegen::joint::module_name(&joint.name.to_string());
-        let vis = joint.vis.clone();
+        let (name, vis) = (joint.name.clone(), joint.vis.clone());
         let Some(model) = definition::model::JointModel::from_input(
             joint,
             &file.functions,
             file.core_path.clone(),
             &mut errors,
         ) else {
-            out.extend(with_stub(errors, &vis, &stub_name));
+            out.extend(codegen::joint::stub(errors, &vis, &name, &core, None));
             continue;
         };
         let (tokens, _stats) = codegen::joint::expand(&model, &mut errors);
         out.extend(if errors.is_empty() {
             tokens
         } else {
-            with_stub(errors, &vis, &stub_name)
+            codegen::joint::stub(errors, &vis, &name, &core, Some(&model))
         });
     }
     out
-}
-
-/// On error, still emit an (empty) module of the joint's name, so that uses of it do not add
-/// a cascade of "unresolved" errors to the one that matters.
-fn with_stub(errors: definition::errors::Errors, vis: &syn::Visibility, name: &str) -> TokenStream {
-    let module = codegen_ident(name);
-    let errs = errors.into_compile_errors();
-    quote::quote! {
-        #errs
-        #[allow(dead_code, unused)]
-        #vis mod #module {
-            pub const ROWS: usize = 0;
-            pub fn kernel(_kind0: usize, _kind1: usize) -> ::core::option::Option<::core::convert::Infallible> {
-                ::core::option::Option::None
-            }
-        }
-    }
-}
-
-fn codegen_ident(name: &str) -> proc_macro2::Ident {
-    proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
 }

@@ -10,6 +10,7 @@ fn spherical_definition() -> proc_macro2::TokenStream {
             marker m0: Position;
             marker m1: Position;
             axes [x = 1, y = 1, z = 1];
+            second_order;
             position = m1.position - m0.position;
             velocity = m1.velocity - m0.velocity;
         }

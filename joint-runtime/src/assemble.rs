@@ -6,11 +6,12 @@ use nalgebra::{DMatrix, Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Load, Marker, MatrixContainer, Node, Object, RigidJointType};
-use crate::kernels::{KinematicsKind, distance, generic_rows, prismatic_x, revolute_z, spherical};
+use crate::kernels::{distance, generic_rows, prismatic_x, revolute_z, spherical};
 use crate::markers::kinematic_tree::KinematicTreeMarker;
 use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};
 use crate::system::MultibodySystem;
 use crate::tree::KinematicTreeData;
+use joint_core::{JointDefinition, JointParameters, MarkerKind, Pairing};
 use std::sync::Arc;
 
 /// How a marker's kinematics are computed.
@@ -18,7 +19,7 @@ use std::sync::Arc;
 pub enum MarkerModel {
     /// A built-in kind of the compiler: its coordinates are the marker's contiguous `columns`.
     Kind {
-        kind: KinematicsKind,
+        kind: MarkerKind,
         /// Kernel parameters (local position, ground pose, …).
         parameters: Vec<f64>,
     },
@@ -47,29 +48,30 @@ pub struct ResolvedMarker {
 }
 
 impl ResolvedMarker {
-    pub fn kind(&self) -> Option<KinematicsKind> {
+    pub fn kind(&self) -> Option<MarkerKind> {
         match &self.model {
             MarkerModel::Kind { kind, .. } => Some(*kind),
             _ => None,
         }
     }
 
-    /// What the summary calls the marker's kinematics.
+    /// The module of the marker's generated kinematics, as the summary names it
+    /// (`marker_kinematics::rigid_ep_point`).
     pub fn kinematics_name(&self) -> &'static str {
         match &self.model {
-            MarkerModel::Kind { kind, .. } => kind.name(),
-            MarkerModel::FfrfMass { .. } => "FfrfBodyMass",
+            MarkerModel::Kind { kind, .. } => kind.snake_name(),
+            MarkerModel::FfrfMass { .. } => "ffrf_body_mass",
             MarkerModel::SuperElement(se) => match (&se.frame, se.rotation.is_some()) {
-                (SuperElementFrame::None { .. }, false) => "SuperElementPositionGenericOde2",
-                (SuperElementFrame::None { .. }, true) => "SuperElementRigidGenericOde2",
-                (SuperElementFrame::Ffrf { .. }, false) => "SuperElementPositionFfrf",
-                (SuperElementFrame::Ffrf { .. }, true) => "SuperElementRigidFfrf",
+                (SuperElementFrame::None { .. }, false) => "super_element_position_generic_ode2",
+                (SuperElementFrame::None { .. }, true) => "super_element_rigid_generic_ode2",
+                (SuperElementFrame::Ffrf { .. }, false) => "super_element_position_ffrf",
+                (SuperElementFrame::Ffrf { .. }, true) => "super_element_rigid_ffrf",
             },
-            MarkerModel::KinematicTree(_) => "KinematicTreeRigid",
+            MarkerModel::KinematicTree(_) => "kinematic_tree_rigid",
         }
     }
 
-    fn of_kind(kind: KinematicsKind, start: usize, n: usize, parameters: Vec<f64>) -> Self {
+    fn of_kind(kind: MarkerKind, start: usize, n: usize, parameters: Vec<f64>) -> Self {
         ResolvedMarker {
             model: MarkerModel::Kind { kind, parameters },
             columns: (start..start + n).collect(),
@@ -148,63 +150,29 @@ pub struct ConnectorTopology {
     pub active: bool,
 }
 
-/// Which generated kernel evaluates a joint.
+/// How a joint's equations are evaluated.
 #[derive(Clone, Copy, Debug)]
 pub enum JointKernel {
-    /// JointSpherical: the specialized kernel of the two markers' kinds.
-    Spherical(spherical::PairingKernel),
-    /// JointSpherical through the marker-level kernel, composed with the markers' own
-    /// Jacobians (superelement and kinematic-tree markers, whose Jacobians have run-time size).
-    SphericalMarkerLevel,
-    /// ConnectorDistance: the specialized kernel of the two markers' kinds, and the distance.
-    Distance(distance::PairingKernel, distance::Parameters),
-    /// JointRevoluteZ: the kernel of the two rigid markers' kinds, and rotationMarker0/1.
-    RevoluteZ(revolute_z::PairingKernel, revolute_z::Parameters),
-    /// JointPrismaticX: the kernel of the two rigid markers' kinds, and rotationMarker0/1.
-    PrismaticX(prismatic_x::PairingKernel, prismatic_x::Parameters),
-    /// JointGeneric: the candidate rows of the two rigid markers' kinds, and
-    /// rotationMarker0/1; the joint's `row_map` picks its 6 equations.
-    Generic(generic_rows::PairingKernel, generic_rows::Parameters),
-}
-
-impl JointKernel {
-    /// Number of rows the generated kernel evaluates (≥ the joint's AE rows).
-    pub fn rows(&self) -> usize {
-        match self {
-            JointKernel::Spherical(_) | JointKernel::SphericalMarkerLevel => spherical::ROWS,
-            JointKernel::Distance(..) => distance::ROWS,
-            JointKernel::RevoluteZ(..) => revolute_z::ROWS,
-            JointKernel::PrismaticX(..) => prismatic_x::ROWS,
-            JointKernel::Generic(..) => generic_rows::ROWS,
-        }
-    }
-
-    /// The generated kernel's name, as the summary prints it.
-    pub fn name(&self) -> String {
-        let (module, kinds) = match self {
-            JointKernel::SphericalMarkerLevel => return "spherical::marker_level".to_owned(),
-            JointKernel::Spherical(k) => ("spherical", k.kinds),
-            JointKernel::Distance(k, _) => ("distance", k.kinds),
-            JointKernel::RevoluteZ(k, _) => ("revolute_z", k.kinds),
-            JointKernel::PrismaticX(k, _) => ("prismatic_x", k.kinds),
-            JointKernel::Generic(k, _) => ("generic_rows", k.kinds),
-        };
-        let snake = crate::summary::snake;
-        format!("{module}::{}_to_{}", snake(kinds[0]), snake(kinds[1]))
-    }
+    /// The generated kernels of the two markers' kinds.
+    Pairing(&'static Pairing),
+    /// The joint's marker-level kernels, composed with the markers' own Jacobians (superelement
+    /// and kinematic-tree markers, whose Jacobians have run-time size).
+    MarkerLevel,
 }
 
 /// The largest number of AE rows (equations) of any joint.
 pub const MAX_JOINT_ROWS: usize = 6;
-/// The largest number of rows any generated joint kernel evaluates.
-pub const MAX_KERNEL_ROWS: usize = 12;
 
 /// A constraint (joint or distance connector) with its generated kernel.
 #[derive(Clone, Debug)]
 pub struct JointTopology {
     pub object: usize,
     pub markers: [usize; 2],
+    /// The joint as the compiler defined it.
+    pub definition: &'static JointDefinition,
     pub kernel: JointKernel,
+    /// The definition's parameters, as the kernels take them.
+    pub parameters: Vec<f64>,
     /// First AE coordinate; the joint owns `rows()` of them.
     pub ae: usize,
     /// Number of AE rows.
@@ -218,10 +186,13 @@ pub struct JointTopology {
 
 impl JointTopology {
     /// A joint whose AE rows are its kernel's rows, in order.
+    #[allow(clippy::too_many_arguments)]
     fn identity_rows(
         object: usize,
         markers: [usize; 2],
+        definition: &'static JointDefinition,
         kernel: JointKernel,
+        parameters: Vec<f64>,
         ae: usize,
         constrained: [bool; MAX_JOINT_ROWS],
         active: bool,
@@ -229,8 +200,10 @@ impl JointTopology {
         JointTopology {
             object,
             markers,
-            ae_rows: kernel.rows(),
+            ae_rows: definition.rows(),
+            definition,
             kernel,
+            parameters,
             ae,
             constrained,
             row_map: std::array::from_fn(|k| k),
@@ -241,6 +214,19 @@ impl JointTopology {
     /// Number of AE rows (algebraic equations and free λ rows).
     pub fn rows(&self) -> usize {
         self.ae_rows
+    }
+
+    /// Number of rows the joint's kernels evaluate (≥ its AE rows).
+    pub fn kernel_rows(&self) -> usize {
+        self.definition.rows()
+    }
+
+    /// The kernel's name, as the summary prints it (`revolute_z::ground_point_to_rigid_ep_point`).
+    pub fn kernel_name(&self) -> String {
+        match self.kernel {
+            JointKernel::Pairing(p) => p.path(),
+            JointKernel::MarkerLevel => format!("{}::marker_level", self.definition.module),
+        }
     }
 
     /// Whether row `k` is an equation of the joint (`false`: `g = λ`).
@@ -340,6 +326,8 @@ pub struct Topology {
     /// The largest number of Jacobian columns of a marker or coordinates of a body (sizes the
     /// evaluation scratch space).
     pub max_columns: usize,
+    /// The largest number of rows a joint's kernels evaluate (sizes the row buffers).
+    pub max_kernel_rows: usize,
 }
 
 fn finite(item: &ItemRef, key: &str, values: &[f64]) -> Result<()> {
@@ -696,20 +684,22 @@ impl Topology {
                         ));
                     }
                     let kernel = match (markers[idx[0]].kind(), markers[idx[1]].kind()) {
-                        (Some(k0), Some(k1)) => match spherical::kernel(k0.index(), k1.index()) {
-                            Some(k) => JointKernel::Spherical(k),
+                        (Some(k0), Some(k1)) => match spherical::pairing(k0, k1) {
+                            Some(k) => JointKernel::Pairing(k),
                             None => return Err(both_on_ground(&item, k0, k1)),
                         },
-                        _ => JointKernel::SphericalMarkerLevel,
+                        _ => JointKernel::MarkerLevel,
                     };
                     let ae = ae_owner.len();
-                    for _ in 0..kernel.rows() {
+                    for _ in 0..spherical::ROWS {
                         ae_owner.push(item.clone());
                     }
                     joints.push(JointTopology::identity_rows(
                         i,
                         idx,
+                        &spherical::DEFINITION,
                         kernel,
+                        Vec::new(),
                         ae,
                         constrained,
                         *active,
@@ -771,14 +761,15 @@ impl Topology {
                         RigidJointType::RevoluteZ => JointTopology::identity_rows(
                             i,
                             idx,
-                            JointKernel::RevoluteZ(
-                                revolute_z::kernel(k0.index(), k1.index())
-                                    .ok_or_else(both_on_ground)?,
-                                revolute_z::Parameters {
-                                    rotation_marker0: r0,
-                                    rotation_marker1: r1,
-                                },
+                            &revolute_z::DEFINITION,
+                            JointKernel::Pairing(
+                                revolute_z::pairing(k0, k1).ok_or_else(both_on_ground)?,
                             ),
+                            revolute_z::Parameters {
+                                rotation_marker0: r0,
+                                rotation_marker1: r1,
+                            }
+                            .to_values(),
                             0,
                             [true; MAX_JOINT_ROWS],
                             *active,
@@ -786,14 +777,15 @@ impl Topology {
                         RigidJointType::PrismaticX => JointTopology::identity_rows(
                             i,
                             idx,
-                            JointKernel::PrismaticX(
-                                prismatic_x::kernel(k0.index(), k1.index())
-                                    .ok_or_else(both_on_ground)?,
-                                prismatic_x::Parameters {
-                                    rotation_marker0: r0,
-                                    rotation_marker1: r1,
-                                },
+                            &prismatic_x::DEFINITION,
+                            JointKernel::Pairing(
+                                prismatic_x::pairing(k0, k1).ok_or_else(both_on_ground)?,
                             ),
+                            prismatic_x::Parameters {
+                                rotation_marker0: r0,
+                                rotation_marker1: r1,
+                            }
+                            .to_values(),
                             0,
                             [true; MAX_JOINT_ROWS],
                             *active,
@@ -804,14 +796,15 @@ impl Topology {
                             JointTopology {
                                 object: i,
                                 markers: idx,
-                                kernel: JointKernel::Generic(
-                                    generic_rows::kernel(k0.index(), k1.index())
-                                        .ok_or_else(both_on_ground)?,
-                                    generic_rows::Parameters {
-                                        rotation_marker0: r0,
-                                        rotation_marker1: r1,
-                                    },
+                                definition: &generic_rows::DEFINITION,
+                                kernel: JointKernel::Pairing(
+                                    generic_rows::pairing(k0, k1).ok_or_else(both_on_ground)?,
                                 ),
+                                parameters: generic_rows::Parameters {
+                                    rotation_marker0: r0,
+                                    rotation_marker1: r1,
+                                }
+                                .to_values(),
                                 ae: 0,
                                 ae_rows: 6,
                                 constrained: map.map(|r| r.is_some()),
@@ -841,18 +834,19 @@ impl Topology {
                             "ConnectorDistance supports markers on ground, mass points, rigid bodies and nodes; superelement and kinematic-tree markers are not supported yet",
                         ));
                     };
-                    let Some(k) = distance::kernel(k0.index(), k1.index()) else {
+                    let Some(k) = distance::pairing(k0, k1) else {
                         return Err(both_on_ground(&item, k0, k1));
                     };
-                    let kernel = JointKernel::Distance(k, distance::Parameters { distance: *d });
                     let ae = ae_owner.len();
-                    for _ in 0..kernel.rows() {
+                    for _ in 0..distance::ROWS {
                         ae_owner.push(item.clone());
                     }
                     joints.push(JointTopology::identity_rows(
                         i,
                         idx,
-                        kernel,
+                        &distance::DEFINITION,
+                        JointKernel::Pairing(k),
+                        distance::Parameters { distance: *d }.to_values(),
                         ae,
                         [true; MAX_JOINT_ROWS],
                         *active,
@@ -1080,6 +1074,11 @@ impl Topology {
             }))
             .max()
             .unwrap_or(0);
+        let max_kernel_rows = joints
+            .iter()
+            .map(JointTopology::kernel_rows)
+            .max()
+            .unwrap_or(0);
         Ok(Topology {
             n_ode2,
             n_ae: ae_owner.len(),
@@ -1096,6 +1095,7 @@ impl Topology {
             ode2_owner,
             constant_mass_matrix,
             max_columns,
+            max_kernel_rows,
         })
     }
 }
@@ -1163,7 +1163,7 @@ fn check_position_markers(
 
 /// A constraint between two ground markers: no generated pairing exists (nothing to
 /// constrain).
-fn both_on_ground(item: &ItemRef, k0: KinematicsKind, k1: KinematicsKind) -> Error {
+fn both_on_ground(item: &ItemRef, k0: MarkerKind, k1: MarkerKind) -> Error {
     Error::item(
         item.clone(),
         "markerNumbers",
@@ -1220,9 +1220,9 @@ fn resolve_marker(
     let node_marker = |n: crate::items::NodeIndex, orientation: bool| -> Result<ResolvedMarker> {
         let node = mbs.node_checked(&item, "nodeNumber", n)?;
         let kind = match node {
-            Node::Point { .. } => KinematicsKind::NodePoint,
-            Node::RigidBodyEP { .. } => KinematicsKind::NodeEp,
-            Node::RigidBodyRxyz { .. } => KinematicsKind::NodeRxyz,
+            Node::Point { .. } => MarkerKind::NodePoint,
+            Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
+            Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
             Node::GenericODE2 { .. } => {
                 return Err(Error::item(
                     item.clone(),
@@ -1261,7 +1261,7 @@ fn resolve_marker(
                 let mut p = reference_position.to_vec();
                 p.extend_from_slice(reference_rotation.as_flattened());
                 p.extend_from_slice(&local);
-                ResolvedMarker::of_kind(KinematicsKind::GroundPoint, 0, 0, p)
+                ResolvedMarker::of_kind(MarkerKind::GroundPoint, 0, 0, p)
             }
             Object::MassPoint { node, mass, .. } => {
                 if orientation {
@@ -1277,7 +1277,7 @@ fn resolve_marker(
                 mbs.node_checked(&item, "nodeNumber", *node)?;
                 // A mass point uses the first three coordinates of its node.
                 let mut m = ResolvedMarker::of_kind(
-                    KinematicsKind::MassPointBody,
+                    MarkerKind::MassPointBody,
                     node_ode2[node.0],
                     3,
                     local.to_vec(),
@@ -1293,8 +1293,8 @@ fn resolve_marker(
             } => {
                 let n = mbs.node_checked(&item, "nodeNumber", *node)?;
                 let kind = match n {
-                    Node::RigidBodyEP { .. } => KinematicsKind::RigidEpPoint,
-                    Node::RigidBodyRxyz { .. } => KinematicsKind::RigidRxyzPoint,
+                    Node::RigidBodyEP { .. } => MarkerKind::RigidEpPoint,
+                    Node::RigidBodyRxyz { .. } => MarkerKind::RigidRxyzPoint,
                     other => {
                         return Err(Error::item(
                             item.clone(),

@@ -3,7 +3,7 @@
 
 joint_macros::marker_kinematics!();
 
-joint_macros::joint! {
+joint_core::joint! {
     /// Exudyn's `ObjectJointSpherical`: the two markers' positions coincide, per global axis
     /// (`constrainedAxes` frees axes at run time).
     pub joint Spherical {
@@ -15,7 +15,7 @@ joint_macros::joint! {
     }
 }
 
-joint_macros::joint! {
+joint_core::joint! {
     /// Exudyn's `ObjectConnectorDistance`: the markers keep the distance `distance`. The derived
     /// velocity level is `e·Δv` with `e = Δp/|Δp|`, so the Jacobian (its derivative with respect
     /// to the marker velocities) is Exudyn's `eᵀ[−Jp0 | Jp1]`. λ > 0 is tension.
@@ -29,7 +29,7 @@ joint_macros::joint! {
     }
 }
 
-joint_macros::joint! {
+joint_core::joint! {
     /// Axis `a` of joint frame `frame0` against axis `b` of `frame1`, `t_a0·t_b1`: zero while
     /// they are perpendicular. The rotation rows of Exudyn's rigid joints are all of this form.
     fn perpendicular(frame0, a, frame1, b) = dot(col(frame0, a), col(frame1, b));
@@ -114,49 +114,15 @@ joint_macros::joint! {
     }
 }
 
-/// Kind indices of the compiler's marker kinds (the order of `marker_kinematics::MARKER_KINDS`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(usize)]
-pub enum KinematicsKind {
-    GroundPoint = 0,
-    MassPointBody = 1,
-    RigidEpPoint = 2,
-    RigidRxyzPoint = 3,
-    NodePoint = 4,
-    NodeEp = 5,
-    NodeRxyz = 6,
-}
-
-impl KinematicsKind {
-    #[must_use]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        marker_kinematics::MARKER_KINDS[self.index()]
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use joint_core::MarkerKind;
 
+    /// The marker kinematics module is indexed by `MarkerKind::index`.
     #[test]
-    fn runtime_kind_indices_match_the_compilers_order() {
-        let kinds = [
-            KinematicsKind::GroundPoint,
-            KinematicsKind::MassPointBody,
-            KinematicsKind::RigidEpPoint,
-            KinematicsKind::RigidRxyzPoint,
-            KinematicsKind::NodePoint,
-            KinematicsKind::NodeEp,
-            KinematicsKind::NodeRxyz,
-        ];
-        for k in kinds {
-            assert_eq!(format!("{k:?}"), k.name());
-            assert_eq!(spherical::MARKER_KINDS[k.index()], k.name());
+    fn marker_kinematics_kinds_are_joint_cores() {
+        for k in MarkerKind::ALL {
+            assert_eq!(super::marker_kinematics::MARKER_KINDS[k.index()], k.name());
         }
     }
 }

@@ -111,10 +111,10 @@ use nalgebra::{Matrix3, Vector3};
 use crate::assemble::{JointTopology, MarkerModel, ResolvedMarker};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Node, Object, RigidJointType, SensorTarget};
-use crate::kernels::KinematicsKind;
 use crate::kernels::marker_kinematics::kinematic_tree::LinkFrame;
 use crate::physics::{ConnectorForce, MarkerState};
 use crate::simulation::Simulation;
+use joint_core::MarkerKind;
 
 /// Exudyn's `RotationMatrix2RotXYZ` (spec/items.md §2.5).
 pub fn rotation_matrix_to_rot_xyz(r: &Matrix3<f64>) -> [f64; 3] {
@@ -176,9 +176,9 @@ impl Simulation {
     fn node_marker(&self, node: usize) -> Option<ResolvedMarker> {
         let n = self.mbs.nodes.get(node)?;
         let kind = match n {
-            Node::Point { .. } => KinematicsKind::NodePoint,
-            Node::RigidBodyEP { .. } => KinematicsKind::NodeEp,
-            Node::RigidBodyRxyz { .. } => KinematicsKind::NodeRxyz,
+            Node::Point { .. } => MarkerKind::NodePoint,
+            Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
+            Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
             Node::GenericODE2 { .. } => return None,
         };
         let start = self.topology.node_ode2[node];
@@ -215,8 +215,8 @@ impl Simulation {
         let point = match (self.mbs.objects.get(body), &node) {
             (Some(Object::RigidBody { .. }), Some(node_m)) => {
                 let kind = match node_m.kind() {
-                    Some(KinematicsKind::NodeEp) => KinematicsKind::RigidEpPoint,
-                    _ => KinematicsKind::RigidRxyzPoint,
+                    Some(MarkerKind::NodeEp) => MarkerKind::RigidEpPoint,
+                    _ => MarkerKind::RigidRxyzPoint,
                 };
                 Some(ResolvedMarker {
                     model: MarkerModel::Kind {
@@ -260,12 +260,7 @@ impl Simulation {
             return Vector3::zeros();
         };
         let n = m.columns.len();
-        if n == 0
-            || matches!(
-                kind,
-                KinematicsKind::MassPointBody | KinematicsKind::NodePoint
-            )
-        {
+        if n == 0 || matches!(kind, MarkerKind::MassPointBody | MarkerKind::NodePoint) {
             return Vector3::zeros();
         }
         let r = m.columns[0]..m.columns[0] + n;
@@ -279,10 +274,7 @@ impl Simulation {
                 .map(|c| jac[row * n + c] * self.state.a[r.start + c])
                 .sum();
         }
-        if matches!(
-            kind,
-            KinematicsKind::NodeRxyz | KinematicsKind::RigidRxyzPoint
-        ) {
+        if matches!(kind, MarkerKind::NodeRxyz | MarkerKind::RigidRxyzPoint) {
             let part = mk::angular_acceleration_rate_part(
                 kind.index(),
                 parameters,

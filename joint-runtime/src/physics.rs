@@ -8,12 +8,13 @@
 use nalgebra::{Matrix3, Vector3};
 
 use crate::assemble::{
-    BodyTopology, ConnectorKind, JointKernel, LoadKind, MAX_KERNEL_ROWS, MarkerModel,
-    ResolvedMarker, Rotation, Topology,
+    BodyTopology, ConnectorKind, JointKernel, JointTopology, LoadKind, MarkerModel, ResolvedMarker,
+    Rotation, Topology,
 };
-use crate::kernels::{KinematicsKind, marker_kinematics as mk, spherical};
+use crate::kernels::marker_kinematics as mk;
 use crate::linear::MatrixAccumulator;
 use crate::markers::super_element::SuperElementMarker;
+use joint_core::{MarkerArgs, MarkerKind, MarkerQuantities};
 
 /// Which level the constraints are evaluated at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,143 +31,36 @@ fn m3(a: [[f64; 3]; 3]) -> Matrix3<f64> {
     Matrix3::from_row_slice(a.as_flattened())
 }
 
-/// The marker slices in another joint module's argument type (every generated module has its
-/// own `MarkerArgs`, with the same fields).
-macro_rules! marker_args {
-    ($module:ident, $state:expr) => {{
-        let a = $state.kernel_args();
-        $module::MarkerArgs {
-            parameters: a.parameters,
-            coordinates: a.coordinates,
-            velocities: a.velocities,
-        }
-    }};
-}
-
-/// `match` on a [`JointKernel`], with one `$body` for every joint with run-time parameters:
-/// in it `$k` is the pairing kernel, `$p` its parameters and `$jm` the joint's generated module
-/// (their types differ per joint, so the body is expanded once per arm). `$pat => $arm` are
-/// the remaining arms.
-macro_rules! parametrized_joint {
-    ($kernel:expr, |$jm:ident, $k:ident, $p:ident| $body:block, $($pat:pat => $arm:expr),* $(,)?) => {
-        match $kernel {
-            JointKernel::Distance($k, $p) => {
-                use crate::kernels::distance as $jm;
-                $body
-            }
-            JointKernel::RevoluteZ($k, $p) => {
-                use crate::kernels::revolute_z as $jm;
-                $body
-            }
-            JointKernel::PrismaticX($k, $p) => {
-                use crate::kernels::prismatic_x as $jm;
-                $body
-            }
-            JointKernel::Generic($k, $p) => {
-                use crate::kernels::generic_rows as $jm;
-                $body
-            }
-            $($pat => $arm),*
-        }
-    };
-}
-
 const SIZES_CHECKED: &str = "kernel sizes checked at assemble";
 
-/// A joint's residual rows at `level` into `out` (the kernel's `rows()` entries), through its
-/// generated kernel.
+/// A joint's residual rows at `level` into `out` (the kernel's `kernel_rows()` entries), through
+/// its generated kernel.
 fn joint_residual(
-    kernel: &JointKernel,
+    j: &JointTopology,
     level: ConstraintLevel,
     m0: &MarkerState,
     m1: &MarkerState,
     out: &mut [f64],
 ) {
     use ConstraintLevel::{Position, Velocity};
-    parametrized_joint!(kernel, |jm, k, p| {
-        let f = match level {
-            Position => k.position_residual,
-            Velocity => k.velocity_residual,
-        };
-        let out: &mut [f64; jm::ROWS] = out.try_into().expect("row count");
-        f(p, marker_args!(jm, m0), marker_args!(jm, m1), out).expect(SIZES_CHECKED);
-    },
-    JointKernel::Spherical(k) => {
-        let out: &mut [f64; 3] = out.try_into().expect("3 rows");
-        let f = match level {
-            Position => k.position_residual,
-            Velocity => k.velocity_residual,
-        };
-        f(m0.kernel_args(), m1.kernel_args(), out).expect(SIZES_CHECKED);
-    },
-    JointKernel::SphericalMarkerLevel => {
-        let (q0, q1) = (m0.quantities(), m1.quantities());
-        out.copy_from_slice(&match level {
-            Position => spherical::marker_level::position_residual(&q0, &q1),
-            Velocity => spherical::marker_level::velocity_residual(&q0, &q1),
-        });
-    })
-}
-
-/// Which per-marker block kernel [`pairing_blocks`] evaluates.
-#[derive(Clone, Copy)]
-enum PairingBlock {
-    /// C_q, one block per marker (rows × marker columns).
-    Jacobian,
-    /// ∂(C_q v)/∂q, one block per marker.
-    VelocityResidualQ,
-}
-
-/// A pairing kernel's per-marker blocks into `b0`, `b1`; `false` for the marker-level kernel
-/// (which has no such kernel).
-fn pairing_blocks(
-    kernel: &JointKernel,
-    which: PairingBlock,
-    m0: &MarkerState,
-    m1: &MarkerState,
-    b0: &mut [f64],
-    b1: &mut [f64],
-) -> bool {
-    parametrized_joint!(kernel, |jm, k, p| {
-        let f = match which {
-            PairingBlock::Jacobian => k.jacobian,
-            PairingBlock::VelocityResidualQ => k.velocity_residual_q,
-        };
-        f(p, marker_args!(jm, m0), marker_args!(jm, m1), b0, b1).expect(SIZES_CHECKED);
-        true
-    },
-    JointKernel::Spherical(k) => {
-        let f = match which {
-            PairingBlock::Jacobian => k.jacobian,
-            PairingBlock::VelocityResidualQ => k.velocity_residual_q,
-        };
-        f(m0.kernel_args(), m1.kernel_args(), b0, b1).expect(SIZES_CHECKED);
-        true
-    },
-    JointKernel::SphericalMarkerLevel => false)
-}
-
-/// ∂(C_qᵀλ)/∂q of a pairing kernel into `block` (square over both markers' columns); `false`
-/// for the marker-level kernel.
-fn pairing_reaction_q(
-    kernel: &JointKernel,
-    lambda: &[f64],
-    m0: &MarkerState,
-    m1: &MarkerState,
-    block: &mut [f64],
-) -> bool {
-    parametrized_joint!(kernel, |jm, k, p| {
-        let l: &[f64; jm::ROWS] = lambda.try_into().expect("row count");
-        (k.reaction_q)(p, l, marker_args!(jm, m0), marker_args!(jm, m1), block)
-            .expect(SIZES_CHECKED);
-        true
-    },
-    JointKernel::Spherical(k) => {
-        let l: &[f64; 3] = lambda.try_into().expect("3 rows");
-        (k.reaction_q)(l, m0.kernel_args(), m1.kernel_args(), block).expect(SIZES_CHECKED);
-        true
-    },
-    JointKernel::SphericalMarkerLevel => false)
+    match j.kernel {
+        JointKernel::Pairing(p) => {
+            let f = match level {
+                Position => p.position_residual,
+                Velocity => p.velocity_residual,
+            };
+            f(&j.parameters, m0.kernel_args(), m1.kernel_args(), out).expect(SIZES_CHECKED);
+        }
+        JointKernel::MarkerLevel => {
+            let (q0, q1) = (m0.quantities(), m1.quantities());
+            let ml = &j.definition.marker_level;
+            let f = match level {
+                Position => ml.position_residual,
+                Velocity => ml.velocity_residual,
+            };
+            f(&j.parameters, &q0, &q1, out).expect(SIZES_CHECKED);
+        }
+    }
 }
 
 /// Kinematics of one marker at a state (`qt` total coordinates, `v` velocities, both global).
@@ -341,9 +235,9 @@ impl<'a> MarkerState<'a> {
     }
 
     /// Slices for the specialized pairing kernels (built-in kinds only).
-    pub fn kernel_args(&self) -> spherical::MarkerArgs<'a> {
+    pub fn kernel_args(&self) -> MarkerArgs<'a> {
         let parameters = self.kind().map_or(&[][..], |(_, p)| p);
-        spherical::MarkerArgs {
+        MarkerArgs {
             parameters,
             coordinates: self.coordinates,
             velocities: self.velocities,
@@ -351,7 +245,7 @@ impl<'a> MarkerState<'a> {
     }
 
     /// What the marker-level joint kernel sees.
-    pub fn quantities(&self) -> spherical::marker_level::MarkerQuantities {
+    pub fn quantities(&self) -> MarkerQuantities {
         let (p, v, r, w) = match self.super_element() {
             Some(se) => {
                 let st = se.state(self.qt, self.v);
@@ -364,7 +258,7 @@ impl<'a> MarkerState<'a> {
                 self.angular_velocity(),
             ),
         };
-        spherical::marker_level::MarkerQuantities {
+        MarkerQuantities {
             position: [p[0], p[1], p[2]],
             velocity: [v[0], v[1], v[2]],
             rotation: [
@@ -378,10 +272,10 @@ impl<'a> MarkerState<'a> {
 }
 
 /// Node-level kinematics kind of a rigid body's node.
-fn node_kind(rotation: Rotation) -> KinematicsKind {
+fn node_kind(rotation: Rotation) -> MarkerKind {
     match rotation {
-        Rotation::EulerParameters => KinematicsKind::NodeEp,
-        Rotation::TaitBryanXyz => KinematicsKind::NodeRxyz,
+        Rotation::EulerParameters => MarkerKind::NodeEp,
+        Rotation::TaitBryanXyz => MarkerKind::NodeRxyz,
     }
 }
 
@@ -565,15 +459,23 @@ pub struct Scratch {
     pub fd_base: Vec<f64>,
     pub fd_out: Vec<f64>,
     pub fd_columns: Vec<usize>,
+    /// A joint's kernel rows (residuals, λ per kernel row, a perturbed residual).
+    pub rows: Vec<f64>,
+    pub rows2: Vec<f64>,
+    pub rows3: Vec<f64>,
+    /// A marker-level Jacobian: ∂r/∂v_0, ∂r/∂ω_0, ∂r/∂v_1, ∂r/∂ω_1, each rows × 3.
+    pub marker_level: Vec<f64>,
 }
 
 impl Scratch {
     /// Buffers for markers and bodies with at most `n` columns.
-    pub fn with_size(n: usize) -> Self {
+    /// Room for blocks over `n` columns and joints of up to `rows` kernel rows.
+    pub fn with_size(n: usize, rows: usize) -> Self {
         let n = n.max(7);
+        let rows = rows.max(3);
         Scratch {
-            jac_a: vec![0.0; MAX_KERNEL_ROWS * n],
-            jac_b: vec![0.0; MAX_KERNEL_ROWS * n],
+            jac_a: vec![0.0; rows * n],
+            jac_b: vec![0.0; rows * n],
             jac_c: vec![0.0; 3 * n],
             jac_d: vec![0.0; 3 * n],
             block: vec![0.0; n * n],
@@ -587,16 +489,20 @@ impl Scratch {
             fd_base: vec![0.0; n],
             fd_out: vec![0.0; n],
             fd_columns: Vec::with_capacity(n),
+            rows: vec![0.0; rows],
+            rows2: vec![0.0; rows],
+            rows3: vec![0.0; rows],
+            marker_level: vec![0.0; 12 * rows],
         }
     }
 
     /// Sized for the topology: a joint's blocks span both of its markers' columns.
     pub fn for_topology(t: &Topology) -> Self {
-        Self::with_size(2 * t.max_columns)
+        Self::with_size(2 * t.max_columns, t.max_kernel_rows)
     }
 
     pub fn new() -> Self {
-        Self::with_size(7)
+        Self::with_size(7, 3)
     }
 }
 
@@ -1422,6 +1328,7 @@ impl Topology {
         lambda: &[f64],
         level: ConstraintLevel,
         g: &mut [f64],
+        scratch: &mut Scratch,
     ) {
         for ep in &self.ep_constraints {
             let t = &qt[ep.ode2..ep.ode2 + 4];
@@ -1444,15 +1351,74 @@ impl Topology {
             }
             let m0 = MarkerState::new(&self.markers[j.markers[0]], qt, v);
             let m1 = MarkerState::new(&self.markers[j.markers[1]], qt, v);
-            let mut kernel_rows = [0.0; MAX_KERNEL_ROWS];
-            let kernel_rows = &mut kernel_rows[..j.kernel.rows()];
-            joint_residual(&j.kernel, level, &m0, &m1, kernel_rows);
+            let kernel_rows = &mut scratch.rows[..j.kernel_rows()];
+            joint_residual(j, level, &m0, &m1, kernel_rows);
             for k in 0..n {
                 out[k] = if j.constrained[k] {
                     kernel_rows[j.row_map[k]]
                 } else {
                     lambda[j.ae + k]
                 };
+            }
+        }
+    }
+
+    /// A joint's Jacobian blocks C_q (kernel rows × each marker's columns, row-major) into
+    /// `scratch.jac_a` and `scratch.jac_b`: the pairing's kernel, or the marker-level kernel
+    /// composed with the markers' own Jacobians, C_q,i = ∂r/∂v_i·J_pos,i + ∂r/∂ω_i·J_rot,i.
+    fn joint_jacobian(&self, j: &JointTopology, qt: &[f64], scratch: &mut Scratch) {
+        let mk0 = &self.markers[j.markers[0]];
+        let mk1 = &self.markers[j.markers[1]];
+        let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+        let rows = j.kernel_rows();
+        // The Jacobian does not depend on velocities: pass the coordinates in their place.
+        let m0 = MarkerState::new(mk0, qt, qt);
+        let m1 = MarkerState::new(mk1, qt, qt);
+        let (j0, j1) = (
+            &mut scratch.jac_a[..rows * n0],
+            &mut scratch.jac_b[..rows * n1],
+        );
+        match j.kernel {
+            JointKernel::Pairing(p) => {
+                (p.jacobian)(&j.parameters, m0.kernel_args(), m1.kernel_args(), j0, j1)
+                    .expect(SIZES_CHECKED);
+            }
+            JointKernel::MarkerLevel => {
+                let ml = &mut scratch.marker_level[..12 * rows];
+                (j.definition.marker_level.jacobian)(
+                    &j.parameters,
+                    &m0.quantities(),
+                    &m1.quantities(),
+                    ml,
+                )
+                .expect(SIZES_CHECKED);
+                let (ml0, ml1) = ml.split_at(6 * rows);
+                for (ms, out, n, ml) in [(&m0, &mut *j0, n0, ml0), (&m1, &mut *j1, n1, ml1)] {
+                    let (d_velocity, d_angular) = ml.split_at(3 * rows);
+                    let mut jp = std::mem::take(&mut scratch.jac_c);
+                    jp.resize(3 * n, 0.0);
+                    ms.position_jacobian(&mut jp);
+                    let rotational = d_angular.iter().any(|x| *x != 0.0);
+                    let mut jr = std::mem::take(&mut scratch.jac_d);
+                    jr.resize(3 * n, 0.0);
+                    if rotational {
+                        ms.rotation_jacobian(&mut jr);
+                    }
+                    for k in 0..rows {
+                        for c in 0..n {
+                            let mut x = 0.0;
+                            for t in 0..3 {
+                                x += d_velocity[3 * k + t] * jp[t * n + c];
+                                if rotational {
+                                    x += d_angular[3 * k + t] * jr[t * n + c];
+                                }
+                            }
+                            out[k * n + c] = x;
+                        }
+                    }
+                    scratch.jac_c = jp;
+                    scratch.jac_d = jr;
+                }
             }
         }
     }
@@ -1475,62 +1441,20 @@ impl Topology {
             if !j.active {
                 continue;
             }
+            self.joint_jacobian(j, qt, scratch);
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
             let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
-            // The Jacobian does not depend on velocities: pass the coordinates in their place.
-            let m0 = MarkerState::new(mk0, qt, qt);
-            let m1 = MarkerState::new(mk1, qt, qt);
-            let kernel_rows = j.kernel.rows();
-            let (j0, j1) = (
-                &mut scratch.jac_a[..kernel_rows * n0],
-                &mut scratch.jac_b[..kernel_rows * n1],
-            );
-            if !pairing_blocks(&j.kernel, PairingBlock::Jacobian, &m0, &m1, j0, j1) {
-                {
-                    // C_q,i = ∂r/∂v_i · J_pos,i + ∂r/∂ω_i · J_rot,i
-                    let ml = spherical::marker_level::jacobian(&m0.quantities(), &m1.quantities());
-                    for (i, (ms, out, n)) in [(&m0, &mut *j0, n0), (&m1, &mut *j1, n1)]
-                        .into_iter()
-                        .enumerate()
-                    {
-                        let mut jp = std::mem::take(&mut scratch.jac_c);
-                        jp.resize(3 * n, 0.0);
-                        ms.position_jacobian(&mut jp);
-                        let rotational =
-                            ml.d_angular_velocity[i].iter().flatten().any(|x| *x != 0.0);
-                        let mut jr = std::mem::take(&mut scratch.jac_d);
-                        jr.resize(3 * n, 0.0);
-                        if rotational {
-                            ms.rotation_jacobian(&mut jr);
-                        }
-                        for k in 0..3 {
-                            for c in 0..n {
-                                let mut x = 0.0;
-                                for t in 0..3 {
-                                    x += ml.d_velocity[i][k][t] * jp[t * n + c];
-                                    if rotational {
-                                        x += ml.d_angular_velocity[i][k][t] * jr[t * n + c];
-                                    }
-                                }
-                                out[k * n + c] = x;
-                            }
-                        }
-                        scratch.jac_c = jp;
-                        scratch.jac_d = jr;
-                    }
-                }
-            }
             for k in 0..j.rows() {
                 if !j.constrained[k] {
                     continue;
                 }
                 let r = j.row_map[k];
                 if n0 > 0 {
-                    visit(j.ae + k, &mk0.columns, &j0[r * n0..(r + 1) * n0]);
+                    visit(j.ae + k, &mk0.columns, &scratch.jac_a[r * n0..(r + 1) * n0]);
                 }
                 if n1 > 0 {
-                    visit(j.ae + k, &mk1.columns, &j1[r * n1..(r + 1) * n1]);
+                    visit(j.ae + k, &mk1.columns, &scratch.jac_b[r * n1..(r + 1) * n1]);
                 }
             }
         }
@@ -1538,9 +1462,9 @@ impl Topology {
 
     /// c = −(∂(C_q v)/∂q)·v, the convective term of the acceleration-level constraints, into
     /// `c` (one entry per AE equation; free axes and inactive joints get 0). Exact: the EP
-    /// constraint's −2θ̇·θ̇ and the joints' generated ∂(C_q v)/∂q; joints evaluated through the
-    /// marker-level kernel (superelement and tree markers) by forward differences of their
-    /// velocity-level residual over their markers' columns.
+    /// constraint's −2θ̇·θ̇ and the joints' generated ∂(C_q v)/∂q; joints without second-order
+    /// kernels (marker-level ones, and custom joints defined without `second_order`) by forward
+    /// differences of their velocity-level residual over their markers' columns.
     pub fn convective_constraint_term(
         &self,
         qt: &[f64],
@@ -1560,17 +1484,22 @@ impl Topology {
             }
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
-            let kernel_rows = j.kernel.rows();
-            let mut row_buffer = [0.0; MAX_KERNEL_ROWS];
-            let row = &mut row_buffer[..kernel_rows];
+            let rows = j.kernel_rows();
             let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
             let m0 = MarkerState::new(mk0, qt, v);
             let m1 = MarkerState::new(mk1, qt, v);
-            let (b0, b1) = (
-                &mut scratch.jac_a[..kernel_rows * n0],
-                &mut scratch.jac_b[..kernel_rows * n1],
-            );
-            if pairing_blocks(&j.kernel, PairingBlock::VelocityResidualQ, &m0, &m1, b0, b1) {
+            let second_order = match j.kernel {
+                JointKernel::Pairing(p) => p.second_order,
+                JointKernel::MarkerLevel => None,
+            };
+            let row = &mut scratch.rows[..rows];
+            if let Some(so) = second_order {
+                let (b0, b1) = (
+                    &mut scratch.jac_a[..rows * n0],
+                    &mut scratch.jac_b[..rows * n1],
+                );
+                (so.velocity_residual_q)(&j.parameters, m0.kernel_args(), m1.kernel_args(), b0, b1)
+                    .expect(SIZES_CHECKED);
                 for (r, x) in row.iter_mut().enumerate() {
                     let a: f64 = mk0
                         .columns
@@ -1587,13 +1516,10 @@ impl Topology {
                     *x = -(a + b);
                 }
             } else {
-                // the marker-level kernel (superelement and tree markers)
-                let level = |q: &[f64]| {
-                    let m0 = MarkerState::new(mk0, q, v);
-                    let m1 = MarkerState::new(mk1, q, v);
-                    spherical::marker_level::velocity_residual(&m0.quantities(), &m1.quantities())
-                };
-                let base = level(qt);
+                row.fill(0.0);
+                let base = &mut scratch.rows2[..rows];
+                joint_residual(j, ConstraintLevel::Velocity, &m0, &m1, base);
+                let pert = &mut scratch.rows3[..rows];
                 for (i, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
                     // a column both markers share is perturbed once
                     if v[col] == 0.0 || (i >= mk0.columns.len() && mk0.columns.contains(&col)) {
@@ -1601,9 +1527,11 @@ impl Topology {
                     }
                     let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
                     qp[col] = qt[col] + eps;
-                    let pert = level(&qp);
+                    let p0 = MarkerState::new(mk0, &qp, v);
+                    let p1 = MarkerState::new(mk1, &qp, v);
+                    joint_residual(j, ConstraintLevel::Velocity, &p0, &p1, pert);
                     qp[col] = qt[col];
-                    for r in 0..3 {
+                    for r in 0..rows {
                         row[r] -= (pert[r] - base[r]) / eps * v[col];
                     }
                 }
@@ -1617,9 +1545,10 @@ impl Topology {
     }
 
     /// Add `factor`·∂(C_qᵀλ)/∂q, the constraints' geometric stiffness, into the ODE2 block of
-    /// `m`: 2λ·I on each Euler-parameter node's θ block, and the generated `reaction_q` of each
-    /// joint evaluated by a pairing kernel (free rows contribute nothing). Joints on the
-    /// marker-level kernel are left out (their markers' Jacobian derivatives are not generated).
+    /// `m`: 2λ·I on each Euler-parameter node's θ block, and each joint's generated
+    /// `reaction_q` (free rows contribute nothing). Joints without second-order kernels
+    /// (marker-level ones, and custom joints defined without `second_order`) take forward
+    /// differences of C_qᵀλ over their markers' columns.
     pub fn add_constraint_geometric_stiffness(
         &self,
         qt: &[f64],
@@ -1637,8 +1566,10 @@ impl Topology {
             if !j.active {
                 continue;
             }
+            let rows = j.kernel_rows();
             // λ per kernel row; rows no equation uses get 0
-            let mut l = [0.0; MAX_KERNEL_ROWS];
+            let mut l = std::mem::take(&mut scratch.rows);
+            l[..rows].fill(0.0);
             for k in 0..j.rows() {
                 if j.constrained[k] {
                     l[j.row_map[k]] = lambda[j.ae + k];
@@ -1646,12 +1577,27 @@ impl Topology {
             }
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
-            let n = mk0.columns.len() + mk1.columns.len();
-            let m0 = MarkerState::new(mk0, qt, qt);
-            let m1 = MarkerState::new(mk1, qt, qt);
-            let block = &mut scratch.block[..n * n];
-            if !pairing_reaction_q(&j.kernel, &l[..j.kernel.rows()], &m0, &m1, block) {
-                continue;
+            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+            let n = n0 + n1;
+            let second_order = match j.kernel {
+                JointKernel::Pairing(p) => p.second_order,
+                JointKernel::MarkerLevel => None,
+            };
+            let mut block = std::mem::take(&mut scratch.block);
+            block.resize(n * n, 0.0);
+            if let Some(so) = second_order {
+                let m0 = MarkerState::new(mk0, qt, qt);
+                let m1 = MarkerState::new(mk1, qt, qt);
+                (so.reaction_q)(
+                    &j.parameters,
+                    &l[..rows],
+                    m0.kernel_args(),
+                    m1.kernel_args(),
+                    &mut block[..n * n],
+                )
+                .expect(SIZES_CHECKED);
+            } else {
+                self.reaction_q_by_differences(j, qt, &l[..rows], &mut block[..n * n], scratch);
             }
             let cols = || mk0.columns.iter().chain(&mk1.columns);
             for (r, &gr) in cols().enumerate() {
@@ -1659,7 +1605,57 @@ impl Topology {
                     m.add(gr, gc, factor * block[r * n + c]);
                 }
             }
+            scratch.block = block;
+            scratch.rows = l;
         }
+    }
+
+    /// ∂(C_qᵀλ)/∂q of joint `j` by forward differences of C_qᵀλ over its markers' columns, into
+    /// the square `block` over the columns of m0 then m1 (a column both markers share gets the
+    /// same difference in both places).
+    fn reaction_q_by_differences(
+        &self,
+        j: &JointTopology,
+        qt: &[f64],
+        l: &[f64],
+        block: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        let mk0 = &self.markers[j.markers[0]];
+        let mk1 = &self.markers[j.markers[1]];
+        let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+        let n = n0 + n1;
+        let reaction = |scratch: &Scratch, out: &mut [f64]| {
+            let (out0, out1) = out.split_at_mut(n0);
+            for (c, x) in out0.iter_mut().enumerate() {
+                *x = l.iter().enumerate().map(|(r, l)| l * scratch.jac_a[r * n0 + c]).sum();
+            }
+            for (c, x) in out1.iter_mut().enumerate() {
+                *x = l.iter().enumerate().map(|(r, l)| l * scratch.jac_b[r * n1 + c]).sum();
+            }
+        };
+        self.joint_jacobian(j, qt, scratch);
+        let mut base = std::mem::take(&mut scratch.fd_base);
+        base.resize(n, 0.0);
+        reaction(scratch, &mut base);
+        let mut pert = std::mem::take(&mut scratch.fd_out);
+        pert.resize(n, 0.0);
+        let mut qp = std::mem::take(&mut scratch.fd_q);
+        qp.clear();
+        qp.extend_from_slice(qt);
+        for (ci, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
+            let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
+            qp[col] = qt[col] + eps;
+            self.joint_jacobian(j, &qp, scratch);
+            qp[col] = qt[col];
+            reaction(scratch, &mut pert);
+            for r in 0..n {
+                block[r * n + ci] = (pert[r] - base[r]) / eps;
+            }
+        }
+        scratch.fd_base = base;
+        scratch.fd_out = pert;
+        scratch.fd_q = qp;
     }
 
     /// ∂g/∂λ diagonal: 1 for free axes and inactive joints, 0 elsewhere.

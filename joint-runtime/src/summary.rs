@@ -112,7 +112,7 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
     }
     let mut kernels: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for j in &topo.joints {
-        let name = j.kernel.name();
+        let name = j.kernel_name();
         kernels.entry(name).or_default().push(j.object);
     }
     if kernels.is_empty() {
@@ -131,23 +131,7 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
     let _ = writeln!(s, "generated marker kinematics:");
     for (k, markers) in kinds {
         let list: Vec<String> = markers.iter().map(|m| format!("markers[{m}]")).collect();
-        let _ = writeln!(s, "  marker_kinematics::{}: {}", snake(k), list.join(", "));
+        let _ = writeln!(s, "  marker_kinematics::{k}: {}", list.join(", "));
     }
     s
-}
-
-/// `RigidEpPoint` → `rigid_ep_point`: a kind's name as its generated module is named.
-pub(crate) fn snake(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }

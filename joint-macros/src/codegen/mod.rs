@@ -3,5 +3,6 @@
 pub mod joint;
 pub mod kinematic_tree;
 pub mod kinematics;
+pub mod marker_kinds;
 pub mod super_element;
 mod util;

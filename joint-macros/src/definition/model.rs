@@ -60,13 +60,11 @@ pub struct Binding {
 }
 
 /// `output NAME = EXPR;`
-#[expect(dead_code, reason = "the joint's outputs are emitted by the next change")]
 pub struct OutputDecl {
     pub name: Ident,
     pub expr: Expr,
 }
 
-#[expect(dead_code, reason = "`core`, `outputs` and `second_order` are read by the next change")]
 pub struct JointModel {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
@@ -305,10 +303,7 @@ fn marker_kinds(
         );
     }
     for name in list {
-        let Some(kind) = MarkerKind::ALL
-            .into_iter()
-            .find(|k| *name == k.name())
-        else {
+        let Some(kind) = MarkerKind::ALL.into_iter().find(|k| *name == k.name()) else {
             let names: Vec<&str> = MarkerKind::ALL.iter().map(|k| k.name()).collect();
             errors.at(
                 name,

@@ -11,9 +11,9 @@
 use nalgebra::{DMatrix, Matrix3, Vector3};
 
 use super::rotation_vector::{exp_so3, skew, t_exp_so3};
-use crate::kernels::KinematicsKind;
 use crate::kernels::marker_kinematics as mk;
 use crate::kernels::marker_kinematics::super_element as sek;
+use joint_core::MarkerKind;
 
 /// Which superelement the marker sits on.
 #[derive(Clone, Debug)]
@@ -230,7 +230,7 @@ impl SuperElementMarker {
                 let (fq, fv) = (&qt[f..f + 7], &v[f..f + 7]);
                 let local = offset + b;
                 let lp = [local[0], local[1], local[2]];
-                let kind = KinematicsKind::RigidEpPoint.index();
+                let kind = MarkerKind::RigidEpPoint.index();
                 let a = Matrix3::from_row_slice(
                     mk::rotation(kind, &lp, fq)
                         .expect("EP frame")
@@ -314,7 +314,7 @@ impl SuperElementMarker {
                 let a = st.frame_rotation;
                 let mut gl = [0.0; 21];
                 mk::rotation_jacobian_local(
-                    KinematicsKind::NodeEp.index(),
+                    MarkerKind::NodeEp.index(),
                     &[],
                     &qt[f..f + 7],
                     &mut gl,
@@ -357,7 +357,7 @@ impl SuperElementMarker {
             let f = *frame;
             let mut block = [0.0; 49];
             mk::position_jacobian_t_times_vector_q(
-                KinematicsKind::RigidEpPoint.index(),
+                MarkerKind::RigidEpPoint.index(),
                 &lp,
                 &qt[f..f + 7],
                 force,
@@ -371,13 +371,8 @@ impl SuperElementMarker {
                 unreachable!()
             };
             let mut gl = [0.0; 21];
-            mk::rotation_jacobian_local(
-                KinematicsKind::NodeEp.index(),
-                &[],
-                &qt[f..f + 7],
-                &mut gl,
-            )
-            .expect("EP frame");
+            mk::rotation_jacobian_local(MarkerKind::NodeEp.index(), &[], &qt[f..f + 7], &mut gl)
+                .expect("EP frame");
             let g_local = nalgebra::Matrix3x4::from_fn(|r, c| gl[r * 7 + 3 + c]);
             let atf = st.frame_rotation.transpose() * Vector3::new(force[0], force[1], force[2]);
             let s_atf = skew(&atf);

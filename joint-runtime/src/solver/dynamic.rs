@@ -238,7 +238,7 @@ impl NewtonProblem for StepProblem<'_> {
         } else {
             ConstraintLevel::Position
         };
-        topo.constraint_residual(&self.qt, &st.v, &st.lambda, level, rg);
+        topo.constraint_residual(&self.qt, &st.v, &st.lambda, level, rg, &mut self.scratch);
         let err = self.rhs.iter().map(|x| x * x).sum::<f64>().sqrt() / self.c_err;
         for x in &mut self.rhs[..n2] {
             *x *= self.s;

@@ -67,7 +67,14 @@ impl NewtonProblem for StaticProblem<'_> {
         let (rq, rg) = self.rhs.split_at_mut(n2);
         topo.ode2_rhs(&self.qt, &st.v, self.load_factor, rq, &mut self.scratch);
         topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
-        topo.constraint_residual(&self.qt, &st.v, &st.lambda, ConstraintLevel::Position, rg);
+        topo.constraint_residual(
+            &self.qt,
+            &st.v,
+            &st.lambda,
+            ConstraintLevel::Position,
+            rg,
+            &mut self.scratch,
+        );
         self.rhs.iter().map(|x| x * x).sum::<f64>().sqrt() / self.c_err
     }
 

@@ -9,8 +9,9 @@ joint_macros::marker_kinematics!();
 #[path = "../../../joint-runtime/src/kernels.rs"]
 pub mod runtime_kernels;
 
-joint_macros::joint! {
-    /// A joint with rigid markers and every kind of run-time parameter.
+joint_core::joint! {
+    /// A joint with rigid markers, every kind of run-time parameter and a hand-written velocity
+    /// level.
     pub joint Parametrized {
         marker m0: Rigid;
         marker m1: Rigid;
@@ -27,13 +28,36 @@ joint_macros::joint! {
     }
 }
 
+joint_core::joint! {
+    /// `let`, functions, a derived velocity level, named outputs, second-order terms and a
+    /// restricted set of marker kinds.
+    fn along(frame, k, v) = dot(col(frame, k), v);
+
+    pub joint Everything {
+        marker m0: Rigid(GroundPoint, RigidEpPoint);
+        marker m1: Position;
+        param offset: vector;
+        axes [y, z];
+        second_order;
+        let delta = m1.position - m0.position - m0.rotation * offset;
+        position = [along(m0.rotation, 1, delta), along(m0.rotation, 2, delta)];
+        output distance = norm(delta);
+        output gap = delta;
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use joint_core::MarkerKind::{GroundPoint, NodeRxyz, RigidEpPoint};
+
     #[test]
     fn expansions_compile_and_are_callable() {
         assert_eq!(super::runtime_kernels::spherical::ROWS, 3);
         assert_eq!(super::runtime_kernels::generic_rows::ROWS, 12);
         assert_eq!(super::parametrized::ROWS, 2);
-        assert!(super::parametrized::kernel(2, 5).is_some());
+        assert!(super::parametrized::pairing(RigidEpPoint, NodeRxyz).is_some());
+        assert_eq!(super::everything::PAIRINGS.len(), 2 * 7 - 1);
+        assert!(super::everything::pairing(NodeRxyz, GroundPoint).is_none());
+        assert_eq!(super::everything::DEFINITION.outputs.len(), 2);
     }
 }

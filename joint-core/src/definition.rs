@@ -1,0 +1,139 @@
+//! A joint as the compiler defined it: everything a runtime needs to assemble, evaluate, mask,
+//! report and check it, as static data and function pointers.
+
+use crate::marker_level::{MarkerLevel, MarkerLevelResidualFn};
+use crate::{Capability, MarkerKind, Pairing};
+
+/// The shape of a run-time parameter (`param name: scalar | vector | matrix;`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParameterShape {
+    Scalar,
+    Vector,
+    /// 3×3, stored row-major.
+    Matrix,
+}
+
+impl ParameterShape {
+    /// Number of values (never zero).
+    pub const fn value_count(self) -> usize {
+        match self {
+            ParameterShape::Scalar => 1,
+            ParameterShape::Vector => 3,
+            ParameterShape::Matrix => 9,
+        }
+    }
+
+    /// `scalar`, `vector` or `matrix`, as the definition writes it.
+    pub const fn keyword(self) -> &'static str {
+        match self {
+            ParameterShape::Scalar => "scalar",
+            ParameterShape::Vector => "vector",
+            ParameterShape::Matrix => "matrix",
+        }
+    }
+}
+
+/// One run-time parameter of a joint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParameterInfo {
+    pub name: &'static str,
+    pub shape: ParameterShape,
+}
+
+/// One of the two markers of a joint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MarkerDeclaration {
+    /// `m0`
+    pub name: &'static str,
+    pub capability: Capability,
+    /// The kinds pairings were generated for.
+    pub kinds: &'static [MarkerKind],
+}
+
+/// A named output of a joint (`output name = expr;`), evaluated at marker level.
+#[derive(Clone, Copy, Debug)]
+pub struct OutputInfo {
+    pub name: &'static str,
+    /// 1 (scalar) or 3 (vector).
+    pub len: usize,
+    pub evaluate: MarkerLevelResidualFn,
+}
+
+/// A joint defined with `joint!`.
+#[derive(Debug)]
+pub struct JointDefinition {
+    /// `RevoluteZ`
+    pub name: &'static str,
+    /// `revolute_z`: the generated module.
+    pub module: &'static str,
+    /// The definition's doc comment.
+    pub doc: &'static str,
+    pub markers: [MarkerDeclaration; 2],
+    pub parameters: &'static [ParameterInfo],
+    /// Names of the residual rows (one Lagrange multiplier each).
+    pub axes: &'static [&'static str],
+    /// Default of the run-time axis mask (`constrainedAxes`): `true` = constrained.
+    pub default_constrained_axes: &'static [bool],
+    pub outputs: &'static [OutputInfo],
+    /// Every generated pairing.
+    pub pairings: &'static [&'static Pairing],
+    pub marker_level: MarkerLevel,
+    /// The position level as written.
+    pub position_text: &'static str,
+    /// The velocity level as written, `None` if the compiler derived it.
+    pub velocity_text: Option<&'static str>,
+    /// Whether the pairings have second-order terms (`second_order;`).
+    pub second_order: bool,
+}
+
+impl JointDefinition {
+    /// Number of residual rows.
+    pub const fn rows(&self) -> usize {
+        self.axes.len()
+    }
+
+    /// The pairing generated for marker kinds `(k0, k1)`.
+    pub fn pairing(&self, k0: MarkerKind, k1: MarkerKind) -> Option<&'static Pairing> {
+        self.pairings.iter().copied().find(|p| p.kinds == [k0, k1])
+    }
+
+    /// Number of parameter values (the length of the slice every kernel takes).
+    pub fn parameter_len(&self) -> usize {
+        self.parameters.iter().map(|p| p.shape.value_count()).sum()
+    }
+
+    /// Parameter `name` and the offset of its first value in the parameter slice.
+    pub fn parameter(&self, name: &str) -> Option<(usize, ParameterInfo)> {
+        let mut offset = 0;
+        for p in self.parameters {
+            if p.name == name {
+                return Some((offset, *p));
+            }
+            offset += p.shape.value_count();
+        }
+        None
+    }
+
+    /// Named output `name`.
+    pub fn output(&self, name: &str) -> Option<&OutputInfo> {
+        self.outputs.iter().find(|o| o.name == name)
+    }
+}
+
+/// A joint's run-time parameters as a struct (generated as `module::Parameters`).
+pub trait JointParameters: Copy + Default + std::fmt::Debug + PartialEq {
+    /// Number of values.
+    const LEN: usize;
+    /// The values in definition order (matrices row-major): the slice every kernel takes.
+    fn to_values(&self) -> Vec<f64>;
+    /// The struct from its values; `None` if `values` has not [`Self::LEN`] entries.
+    fn from_values(values: &[f64]) -> Option<Self>;
+}
+
+/// A joint defined with `joint!`: `pub joint Cylindrical { … }` makes the type `Cylindrical`
+/// implement it, with the module `cylindrical` holding the kernels.
+pub trait Joint: 'static {
+    /// `cylindrical::Parameters`
+    type Parameters: JointParameters;
+    const DEFINITION: &'static JointDefinition;
+}

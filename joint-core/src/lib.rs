@@ -1,0 +1,42 @@
+//! # joint-core
+//!
+//! The types that the code `joint!` generates and the runtimes that call it share: marker kinds
+//! ([`MarkerKind`], [`Capability`]), one marker's kernel arguments ([`MarkerArgs`]), a pairing's
+//! kernels behind a uniform slice interface ([`Pairing`]), the marker-level kernels
+//! ([`MarkerQuantities`], [`MarkerLevel`]) and the joint itself ([`JointDefinition`], the
+//! [`Joint`] trait every generated joint implements).
+//!
+//! [`joint!`] is the constraint compiler (the proc macro of `joint-macros`), re-exported so that
+//! its output names this crate wherever it is used.
+
+mod definition;
+mod marker_args;
+mod marker_kind;
+mod marker_level;
+mod pairing;
+
+pub use definition::{
+    Joint, JointDefinition, JointParameters, MarkerDeclaration, OutputInfo, ParameterInfo,
+    ParameterShape,
+};
+pub use marker_args::MarkerArgs;
+pub use marker_kind::{Capability, MarkerKind};
+pub use marker_level::{
+    MarkerLevel, MarkerLevelJacobian, MarkerLevelJacobianFn, MarkerLevelResidualFn,
+    MarkerQuantities,
+};
+pub use pairing::{BlocksFn, Pairing, ReactionQFn, ResidualAndBlocksFn, ResidualFn, SecondOrder};
+
+#[doc(hidden)]
+pub mod __private {
+    pub use joint_macros;
+}
+
+/// Define joints: the constraint compiler. See the `joint` crate's documentation for the
+/// language; this is `joint_macros::joint!` with its output pointed at this crate.
+#[macro_export]
+macro_rules! joint {
+    ($($definition:tt)*) => {
+        $crate::__private::joint_macros::joint! { crate = $crate; $($definition)* }
+    };
+}

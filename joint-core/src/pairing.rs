@@ -1,0 +1,64 @@
+//! The kernels of one pairing of marker kinds behind a uniform, slice-based interface: what a
+//! runtime stores once per joint at assemble and calls every step.
+
+use crate::{MarkerArgs, MarkerKind};
+
+/// A residual at position or velocity level: `(joint parameters, m0, m1, rows out)`.
+pub type ResidualFn = fn(&[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64]) -> Option<()>;
+/// Per-marker blocks, row-major `ROWS × coordinates[0]` and `ROWS × coordinates[1]`:
+/// `(joint parameters, m0, m1, block 0 out, block 1 out)`.
+pub type BlocksFn =
+    fn(&[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> Option<()>;
+/// The residual and the blocks at one state: `(joint parameters, m0, m1, rows, block 0, block 1)`.
+pub type ResidualAndBlocksFn =
+    fn(&[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64], &mut [f64]) -> Option<()>;
+/// ∂(C_qᵀλ)/∂q: `(joint parameters, λ per row, m0, m1, out)`, one row-major
+/// `(n0 + n1)²` block over the columns of m0 then m1.
+pub type ReactionQFn = fn(&[f64], &[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64]) -> Option<()>;
+
+/// The generated kernels of one pairing of marker kinds. Every function returns `None` (and
+/// writes nothing) if a slice has the wrong length: the joint's parameters
+/// ([`JointDefinition::parameter_len`](crate::JointDefinition::parameter_len) values), a marker's
+/// arguments, or an output.
+#[derive(Clone, Copy, Debug)]
+pub struct Pairing {
+    /// The joint's module name (`revolute_z`).
+    pub joint: &'static str,
+    /// The pairing module's name (`rigid_ep_point_to_ground_point`).
+    pub name: &'static str,
+    /// Kinds of `m0` and `m1`.
+    pub kinds: [MarkerKind; 2],
+    /// Coordinates of `m0`'s and `m1`'s node (0 for ground).
+    pub coordinates: [usize; 2],
+    /// Parameters of `m0` and `m1`.
+    pub parameters: [usize; 2],
+    /// Number of residual rows.
+    pub rows: usize,
+    /// Position-level residual.
+    pub position_residual: ResidualFn,
+    /// Velocity-level residual.
+    pub velocity_residual: ResidualFn,
+    /// Jacobian C = ∂(velocity residual)/∂q̇, one block per marker.
+    pub jacobian: BlocksFn,
+    /// The position residual and the Jacobian at one state, their common subexpressions once.
+    pub position_residual_and_jacobian: ResidualAndBlocksFn,
+    /// ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q, if the joint was defined with `second_order;`.
+    pub second_order: Option<SecondOrder>,
+}
+
+/// The second-order terms of a pairing.
+#[derive(Clone, Copy, Debug)]
+pub struct SecondOrder {
+    /// ∂(C_q v)/∂q: the velocity residual differentiated by the coordinates, one block per marker
+    /// (the convective term of the acceleration-level constraint).
+    pub velocity_residual_q: BlocksFn,
+    /// ∂(C_qᵀλ)/∂q, the constraint's geometric stiffness.
+    pub reaction_q: ReactionQFn,
+}
+
+impl Pairing {
+    /// `revolute_z::rigid_ep_point_to_ground_point`
+    pub fn path(&self) -> String {
+        format!("{}::{}", self.joint, self.name)
+    }
+}

@@ -1,0 +1,698 @@
+//! One pairing module: the kernels of a joint for two marker kinds, typed (fixed-size arrays,
+//! for embedding) and type-erased (`_slices`, behind `joint_core::Pairing`, for runtimes).
+//!
+//! Each kernel function is emitted by [`kernel`]: its signature from the variables its outputs
+//! use, `let` bindings of the used inputs, the common subexpressions, the value; and its
+//! `_slices` wrapper that checks the slice lengths and calls it.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::collections::BTreeSet;
+
+use super::{Derivatives, Lowered, PairingStats, derivatives, kernel_roots, parameters};
+use crate::codegen::util::{ArrayArg, ident, lit, used_variables};
+use crate::definition::errors::Errors;
+use crate::definition::model::JointModel;
+use crate::kinematics::MarkerKind;
+use crate::symbolic::emit::{Block, emit};
+use crate::symbolic::{Graph, Id};
+
+/// The definition's levels as written, for doc comments.
+pub struct Texts<'a> {
+    pub position: &'a str,
+    /// `None`: derived by the compiler.
+    pub velocity: Option<&'a str>,
+}
+
+/// Per-marker argument arrays of a kernel.
+struct MarkerArrays {
+    parameters: Option<ArrayArg>,
+    coordinates: Option<ArrayArg>,
+    velocities: Option<ArrayArg>,
+}
+
+fn marker_arrays(i: usize, kind: MarkerKind) -> MarkerArrays {
+    let prefix = format!("m{i}_");
+    let arr = |what: &str, names: &[&str], suffix: &str| {
+        (!names.is_empty()).then(|| ArrayArg::new(format!("m{i}_{what}"), &prefix, names, suffix))
+    };
+    MarkerArrays {
+        parameters: arr("parameters", kind.parameter_names(), ""),
+        coordinates: arr("coordinates", kind.coordinate_names(), ""),
+        velocities: arr("velocities", kind.coordinate_names(), "_t"),
+    }
+}
+
+/// What a kernel function reads besides the joint's parameters.
+#[derive(Clone, Copy)]
+struct Reads {
+    velocities: bool,
+    lambda: bool,
+}
+
+/// The typed function's parameters, its input bindings, and the arguments its `_slices`
+/// wrapper passes (`m0.coordinates.try_into().ok()?`, …).
+struct Signature {
+    decls: Vec<TokenStream>,
+    binds: Vec<TokenStream>,
+    call: Vec<TokenStream>,
+}
+
+fn signature(
+    model: &JointModel,
+    arrays: &[MarkerArrays; 2],
+    reads: Reads,
+    rows: usize,
+    used: &BTreeSet<String>,
+) -> Signature {
+    let mut s = Signature {
+        decls: Vec::new(),
+        binds: Vec::new(),
+        call: Vec::new(),
+    };
+    if let (Some(arg), binds) = parameters::bindings(model, used) {
+        s.decls.push(arg);
+        s.binds.extend(binds);
+        s.call.push(quote!(joint));
+    }
+    if reads.lambda {
+        let rows_lit = lit(rows);
+        let used_any = (0..rows).any(|r| used.contains(&format!("lambda_{r}")));
+        let name = if used_any {
+            quote!(lambda)
+        } else {
+            quote!(_lambda)
+        };
+        s.decls.push(quote!(#name: &[f64; #rows_lit]));
+        for r in 0..rows {
+            let var = format!("lambda_{r}");
+            if used.contains(&var) {
+                let v = ident(&var);
+                let rl = lit(r);
+                s.binds.push(quote!(let #v = lambda[#rl];));
+            }
+        }
+        s.call.push(quote!(lambda.try_into().ok()?));
+    }
+    for (i, a) in arrays.iter().enumerate() {
+        let m = ident(&format!("m{i}"));
+        let list: [(&Option<ArrayArg>, TokenStream); 3] = [
+            (&a.parameters, quote!(parameters)),
+            (&a.coordinates, quote!(coordinates)),
+            (&a.velocities, quote!(velocities)),
+        ];
+        for (j, (arr, field)) in list.into_iter().enumerate() {
+            if j == 2 && !reads.velocities {
+                continue;
+            }
+            if let Some(arr) = arr {
+                s.decls.push(arr.declaration(used));
+                s.binds.extend(arr.bindings(used));
+                s.call.push(quote!(#m.#field.try_into().ok()?));
+            }
+        }
+    }
+    s
+}
+
+/// In a `_slices` wrapper: the slices of arrays a kind does not have must be empty.
+fn empty_slice_checks(arrays: &[MarkerArrays; 2], velocities: bool) -> TokenStream {
+    let mut checks = Vec::new();
+    for (i, a) in arrays.iter().enumerate() {
+        let m = ident(&format!("m{i}"));
+        if a.parameters.is_none() {
+            checks.push(quote!(!#m.parameters.is_empty()));
+        }
+        if a.coordinates.is_none() {
+            checks.push(quote!(!#m.coordinates.is_empty()));
+            if velocities {
+                checks.push(quote!(!#m.velocities.is_empty()));
+            }
+        }
+    }
+    if checks.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            if #(#checks)||* {
+                return ::core::option::Option::None;
+            }
+        }
+    }
+}
+
+/// How a kernel's outputs are shaped and stored.
+enum Shape {
+    /// `[f64; ROWS]`, stored into `out: &mut [f64]`.
+    Rows,
+    /// One `[[f64; n]; ROWS]` per marker with coordinates, stored into `block0`, `block1`.
+    Blocks(Vec<Option<usize>>),
+    /// Rows, then blocks (`position_residual_and_jacobian`).
+    RowsAndBlocks(Vec<Option<usize>>),
+    /// `ReactionQ`: blocks (row marker, column marker, rows, columns), stored into one square
+    /// `(n0 + n1)²` block.
+    Reaction(Vec<(usize, usize, usize, usize)>, [usize; 2]),
+}
+
+/// A typed kernel function and its `_slices` wrapper.
+struct Kernel<'a> {
+    name: &'a str,
+    doc: String,
+    roots: &'a [Id],
+    reads: Reads,
+    shape: Shape,
+}
+
+/// `[[e, …]; rows]` blocks (a tuple if several) filled from `outputs` in order.
+fn blocks_value(blocks: &[Option<usize>], rows: usize, outputs: &[TokenStream]) -> TokenStream {
+    let mut it = outputs.iter();
+    let exprs: Vec<TokenStream> = blocks
+        .iter()
+        .flatten()
+        .map(|&n| {
+            let rows_ts: Vec<TokenStream> = (0..rows)
+                .map(|_| {
+                    let entries: Vec<&TokenStream> =
+                        (0..n).map(|_| it.next().expect("entry")).collect();
+                    quote!([#(#entries),*])
+                })
+                .collect();
+            quote!([#(#rows_ts),*])
+        })
+        .collect();
+    if exprs.len() == 1 {
+        exprs[0].clone()
+    } else {
+        quote!((#(#exprs),*))
+    }
+}
+
+fn blocks_type(blocks: &[Option<usize>], rows: usize) -> TokenStream {
+    let rows_lit = lit(rows);
+    let types: Vec<TokenStream> = blocks
+        .iter()
+        .flatten()
+        .map(|&n| {
+            let n = lit(n);
+            quote!([[f64; #n]; #rows_lit])
+        })
+        .collect();
+    if types.len() == 1 {
+        types[0].clone()
+    } else {
+        quote!((#(#types),*))
+    }
+}
+
+/// The length checks of the block outputs `block0`, `block1`, and the statements storing blocks
+/// returned as `result` (a tuple if several) into them, after the checks.
+fn blocks_store(blocks: &[Option<usize>], result: TokenStream) -> (TokenStream, TokenStream) {
+    let present: Vec<usize> = (0..2).filter(|&i| blocks[i].is_some()).collect();
+    let names: Vec<proc_macro2::Ident> = present.iter().map(|i| ident(&format!("b{i}"))).collect();
+    let pattern = if names.len() == 1 {
+        let b = &names[0];
+        quote!(#b)
+    } else {
+        quote!((#(#names),*))
+    };
+    let mut checks = Vec::new();
+    let mut copies = Vec::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let out = ident(&format!("block{i}"));
+        match b {
+            Some(n) => {
+                let n = lit(*n);
+                let local = ident(&format!("b{i}"));
+                checks.push(quote!(#out.len() != #n * super::ROWS));
+                copies.push(quote!(#out.copy_from_slice(#local.as_flattened());));
+            }
+            None => checks.push(quote!(!#out.is_empty())),
+        }
+    }
+    (
+        quote! {
+            if #(#checks)||* {
+                return ::core::option::Option::None;
+            }
+        },
+        quote! {
+            let #pattern = #result;
+            #(#copies)*
+        },
+    )
+}
+
+fn kernel(
+    model: &JointModel,
+    g: &Graph,
+    arrays: &[MarkerArrays; 2],
+    rows: usize,
+    k: &Kernel,
+) -> (TokenStream, Block) {
+    let block = emit(g, k.roots, "t");
+    let used = used_variables(g, k.roots);
+    let sig = signature(model, arrays, k.reads, rows, &used);
+    let name = ident(k.name);
+    let slices = ident(&format!("{}_slices", k.name));
+    let rows_lit = lit(rows);
+    let (decls, binds, lets, call) = (&sig.decls, &sig.binds, &block.lets, &sig.call);
+    let outputs = &block.outputs;
+    let (ret, value, out_args, store) = match &k.shape {
+        Shape::Rows => (
+            quote!([f64; #rows_lit]),
+            quote!([#(#outputs),*]),
+            quote!(out: &mut [f64]),
+            quote! {
+                let out: &mut [f64; #rows_lit] = out.try_into().ok()?;
+                *out = #name(#(#call),*);
+            },
+        ),
+        Shape::Blocks(b) => {
+            let (checks, store) = blocks_store(b, quote!(#name(#(#call),*)));
+            (
+                blocks_type(b, rows),
+                blocks_value(b, rows, outputs),
+                quote!(block0: &mut [f64], block1: &mut [f64]),
+                quote!(#checks #store),
+            )
+        }
+        Shape::RowsAndBlocks(b) => {
+            let (residual, jac) = outputs.split_at(rows);
+            let bt = blocks_type(b, rows);
+            let bv = blocks_value(b, rows, jac);
+            let (checks, store) = blocks_store(b, quote!(blocks));
+            (
+                quote!(([f64; #rows_lit], #bt)),
+                quote!(([#(#residual),*], #bv)),
+                quote!(out: &mut [f64], block0: &mut [f64], block1: &mut [f64]),
+                quote! {
+                    #checks
+                    let out: &mut [f64; #rows_lit] = out.try_into().ok()?;
+                    let (residual, blocks) = #name(#(#call),*);
+                    *out = residual;
+                    #store
+                },
+            )
+        }
+        Shape::Reaction(shapes, n) => {
+            let mut it = outputs.iter();
+            let fields: Vec<TokenStream> = shapes
+                .iter()
+                .map(|&(i, j, ni, nj)| {
+                    let f = ident(&format!("m{i}_m{j}"));
+                    let rows_ts: Vec<TokenStream> = (0..ni)
+                        .map(|_| {
+                            let e: Vec<&TokenStream> =
+                                (0..nj).map(|_| it.next().expect("entry")).collect();
+                            quote!([#(#e),*])
+                        })
+                        .collect();
+                    quote!(#f: [#(#rows_ts),*],)
+                })
+                .collect();
+            let nt = lit(n[0] + n[1]);
+            let offsets = [0, n[0]];
+            let stores: Vec<TokenStream> = shapes
+                .iter()
+                .map(|&(i, j, _, _)| {
+                    let f = ident(&format!("m{i}_m{j}"));
+                    let (ro, co) = (lit(offsets[i]), lit(offsets[j]));
+                    quote! {
+                        for (r, row) in b.#f.iter().enumerate() {
+                            for (c, x) in row.iter().enumerate() {
+                                out[(#ro + r) * #nt + #co + c] = *x;
+                            }
+                        }
+                    }
+                })
+                .collect();
+            (
+                quote!(ReactionQ),
+                quote!(ReactionQ { #(#fields)* }),
+                quote!(out: &mut [f64]),
+                quote! {
+                    if out.len() != #nt * #nt {
+                        return ::core::option::Option::None;
+                    }
+                    let b = #name(#(#call),*);
+                    #(#stores)*
+                },
+            )
+        }
+    };
+    let checks = empty_slice_checks(arrays, k.reads.velocities);
+    let joint = parameters::from_slice(model);
+    let lambda_arg = if k.reads.lambda {
+        quote!(lambda: &[f64],)
+    } else {
+        quote!()
+    };
+    let doc = &k.doc;
+    let slices_doc = format!(
+        " [`{}`] on slices: the joint's parameters as one slice (empty for a joint without), the \
+         markers' arguments, the outputs row-major; `None` (nothing written) if a length is wrong.",
+        k.name
+    );
+    let core = &model.core;
+    let tokens = quote! {
+        #[doc = #doc]
+        #[inline]
+        pub fn #name(#(#decls),*) -> #ret {
+            #(#binds)*
+            #(#lets)*
+            #value
+        }
+
+        #[doc = #slices_doc]
+        pub fn #slices(joint: &[f64], #lambda_arg m0: #core::MarkerArgs<'_>, m1: #core::MarkerArgs<'_>, #out_args) -> ::core::option::Option<()> {
+            #joint
+            #checks
+            #store
+            ::core::option::Option::Some(())
+        }
+    };
+    (tokens, block)
+}
+
+/// `m0`: its kind, and the names of its arguments' entries (the argument order an embedder
+/// fills them in).
+fn marker_doc(i: usize, kind: MarkerKind) -> Vec<String> {
+    let list = |names: &[&str]| {
+        if names.is_empty() {
+            "none".to_owned()
+        } else {
+            format!("`[{}]`", names.join(", "))
+        }
+    };
+    vec![
+        format!(" * `m{i}`: {} ({}).", kind.name(), kind.description()),
+        format!(
+            "   `m{i}_parameters` {}, `m{i}_coordinates` {} (total values), `m{i}_velocities` their time derivatives.",
+            list(kind.parameter_names()),
+            list(kind.coordinate_names())
+        ),
+    ]
+}
+
+/// The pairing module of `kinds`, with its operation counts; `None` (with an error) if the
+/// velocity level is not linear in the coordinate velocities.
+pub fn module(
+    model: &JointModel,
+    lowered: &mut Lowered,
+    kinds: [MarkerKind; 2],
+    texts: &Texts,
+    errors: &mut Errors,
+) -> Option<(TokenStream, PairingStats)> {
+    let rows = model.axes.len();
+    let d: Derivatives = derivatives(lowered, rows, model.second_order);
+    let g = &lowered.graph;
+    // The velocity-level residual must be linear in the coordinate velocities; otherwise the
+    // Jacobian would depend on them and is not a constraint Jacobian.
+    let jac_used = used_variables(g, &d.jac_roots);
+    if let Some(v) = jac_used.iter().find(|n| n.ends_with("_t")) {
+        errors.push(syn::Error::new_spanned(
+            model.velocity.as_ref().unwrap_or(&model.position),
+            format!(
+                "the velocity-level residual is not linear in the coordinate velocities (its Jacobian depends on `{v}`) for pairing {} – {}",
+                kinds[0].name(),
+                kinds[1].name()
+            ),
+        ));
+        return None;
+    }
+    let arrays = [marker_arrays(0, kinds[0]), marker_arrays(1, kinds[1])];
+    let n = [kinds[0].coordinate_count(), kinds[1].coordinate_count()];
+    let blocks: Vec<Option<usize>> = n.iter().map(|&c| (c > 0).then_some(c)).collect();
+    let with = match (n[0] > 0, n[1] > 0) {
+        (true, true) => "m0 and m1",
+        (true, false) => "m0 (m1 has none)",
+        _ => "m1 (m0 has none)",
+    };
+    let velocity_text = match texts.velocity {
+        Some(v) => v.to_owned(),
+        None => format!("d/dt({})", texts.position),
+    };
+    let both_roots: Vec<Id> = lowered
+        .position
+        .iter()
+        .chain(&d.jac_roots)
+        .copied()
+        .collect();
+    let reads = |velocities, lambda| Reads { velocities, lambda };
+    let mut kernels = vec![
+        Kernel {
+            name: "position_residual",
+            doc: format!(" Position-level residual `{}`.", texts.position),
+            roots: &lowered.position,
+            reads: reads(false, false),
+            shape: Shape::Rows,
+        },
+        Kernel {
+            name: "velocity_residual",
+            doc: match texts.velocity {
+                Some(v) => format!(" Velocity-level residual `{v}` (as written)."),
+                None => {
+                    format!(" Velocity-level residual `{velocity_text}`, derived by the compiler.")
+                }
+            },
+            roots: &lowered.velocity,
+            reads: reads(true, false),
+            shape: Shape::Rows,
+        },
+        Kernel {
+            name: "jacobian",
+            doc: format!(
+                " Jacobian blocks ∂(`{velocity_text}`)/∂q̇ with respect to the coordinates of {}.",
+                with
+            ),
+            roots: &d.jac_roots,
+            reads: reads(false, false),
+            shape: Shape::Blocks(blocks.clone()),
+        },
+        Kernel {
+            name: "position_residual_and_jacobian",
+            doc: " [`position_residual`] and [`jacobian`] at the same coordinates, their common \
+                  subexpressions computed once."
+                .to_owned(),
+            roots: &both_roots,
+            reads: reads(false, false),
+            shape: Shape::RowsAndBlocks(blocks.clone()),
+        },
+    ];
+    if model.second_order {
+        kernels.push(Kernel {
+            name: "velocity_residual_q",
+            doc: format!(
+                " ∂(C_q·v)/∂q: the velocity-level residual differentiated by the coordinates of {} — the convective term of the acceleration-level constraint.",
+                with
+            ),
+            roots: &d.vq_roots,
+            reads: reads(true, false),
+            shape: Shape::Blocks(blocks.clone()),
+        });
+        kernels.push(Kernel {
+            name: "reaction_q",
+            doc: " ∂(C_qᵀλ)/∂q, the constraint's geometric stiffness, by blocks (row marker, \
+                  column marker) over the markers with coordinates."
+                .to_owned(),
+            roots: &d.rq_roots,
+            reads: reads(false, true),
+            shape: Shape::Reaction(d.rq_shapes.clone(), n),
+        });
+    }
+    let mut functions = Vec::new();
+    let mut ops = Vec::new();
+    for k in &mut kernels {
+        let (tokens, block) = kernel(model, g, &arrays, rows, k);
+        functions.push(tokens);
+        ops.push((k.name, block.operations));
+    }
+    let emitted: usize = ops
+        .iter()
+        .filter(|(name, _)| *name != "position_residual_and_jacobian")
+        .map(|(_, o)| o)
+        .sum();
+    let stats = PairingStats {
+        kinds,
+        unsimplified_tree_operations: None,
+        tree_operations: g.operation_count_tree(&kernel_roots(lowered, &d)),
+        emitted_operations: emitted,
+    };
+    let core = &model.core;
+    let module_name = super::pairing_module_name(kinds[0], kinds[1]);
+    let module = ident(&module_name);
+    let joint_module = super::module_name(&model.name.to_string());
+    let (n0l, n1l) = (lit(n[0]), lit(n[1]));
+    let (np0, np1) = (
+        lit(kinds[0].parameter_count()),
+        lit(kinds[1].parameter_count()),
+    );
+    let (k0, k1) = (
+        super::kind_tokens(core, kinds[0]),
+        super::kind_tokens(core, kinds[1]),
+    );
+    let reaction_struct = if model.second_order {
+        let fields: Vec<TokenStream> = d
+            .rq_shapes
+            .iter()
+            .map(|&(i, j, ni, nj)| {
+                let f = ident(&format!("m{i}_m{j}"));
+                let doc = format!(" ∂(C_qᵀλ) on the coordinates of m{i}, by those of m{j}.");
+                let (ni, nj) = (lit(ni), lit(nj));
+                quote!(#[doc = #doc] pub #f: [[f64; #nj]; #ni],)
+            })
+            .collect();
+        quote! {
+            /// [`reaction_q`]'s blocks: `mi_mj` is ∂(C_qᵀλ) on the coordinates of marker i
+            /// differentiated by those of marker j (markers without coordinates have none).
+            #[derive(Clone, Copy, Debug, PartialEq)]
+            pub struct ReactionQ {
+                #(#fields)*
+            }
+        }
+    } else {
+        quote!()
+    };
+    let second_order = if model.second_order {
+        quote! {
+            ::core::option::Option::Some(#core::SecondOrder {
+                velocity_residual_q: velocity_residual_q_slices,
+                reaction_q: reaction_q_slices,
+            })
+        }
+    } else {
+        quote!(::core::option::Option::None)
+    };
+    let mut doc: Vec<String> = vec![format!(
+        " The kernels of `{}` for marker kinds {} – {}. Their arguments, in order:",
+        model.name,
+        kinds[0].name(),
+        kinds[1].name()
+    )];
+    if !model.params.is_empty() {
+        let names: Vec<String> = model.params.iter().map(|p| p.name.to_string()).collect();
+        doc.push(format!(
+            " * `joint`: the joint's [`Parameters`](super::Parameters) ({}); the `_slices` forms take them as one slice in that order, matrices row-major;",
+            names.join(", ")
+        ));
+    }
+    doc.extend(marker_doc(0, kinds[0]));
+    doc.extend(marker_doc(1, kinds[1]));
+    doc.push(String::new());
+    doc.push(" Operations emitted per function:".to_owned());
+    for (name, o) in &ops {
+        doc.push(format!(" `{name}` {o},"));
+    }
+    let tokens = quote! {
+        #(#[doc = #doc])*
+        pub mod #module {
+            /// Coordinates of `m0`'s and `m1`'s node.
+            pub const COORDINATES: [usize; 2] = [#n0l, #n1l];
+            /// Parameters of `m0` and `m1`.
+            pub const PARAMETERS: [usize; 2] = [#np0, #np1];
+
+            /// The pairing behind the type-erased interface.
+            pub static PAIRING: #core::Pairing = #core::Pairing {
+                joint: #joint_module,
+                name: #module_name,
+                kinds: [#k0, #k1],
+                coordinates: COORDINATES,
+                parameters: PARAMETERS,
+                rows: super::ROWS,
+                position_residual: position_residual_slices,
+                velocity_residual: velocity_residual_slices,
+                jacobian: jacobian_slices,
+                position_residual_and_jacobian: position_residual_and_jacobian_slices,
+                second_order: #second_order,
+            };
+
+            #reaction_struct
+
+            #(#functions)*
+        }
+    };
+    Some((tokens, stats))
+}
+
+/// The typed functions of pairing `kinds` with bodies that cannot run: the stub of a definition
+/// with errors, so that an embedder's calls still resolve and only the definition's error shows.
+pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
+    let rows = model.axes.len();
+    let arrays = [marker_arrays(0, kinds[0]), marker_arrays(1, kinds[1])];
+    let n = [kinds[0].coordinate_count(), kinds[1].coordinate_count()];
+    let blocks: Vec<Option<usize>> = n.iter().map(|&c| (c > 0).then_some(c)).collect();
+    let unused = BTreeSet::new();
+    let rows_lit = lit(rows);
+    let bt = blocks_type(&blocks, rows);
+    let mut fns: Vec<(&str, Reads, TokenStream)> = vec![
+        (
+            "position_residual",
+            Reads {
+                velocities: false,
+                lambda: false,
+            },
+            quote!([f64; #rows_lit]),
+        ),
+        (
+            "velocity_residual",
+            Reads {
+                velocities: true,
+                lambda: false,
+            },
+            quote!([f64; #rows_lit]),
+        ),
+        (
+            "jacobian",
+            Reads {
+                velocities: false,
+                lambda: false,
+            },
+            bt.clone(),
+        ),
+        (
+            "position_residual_and_jacobian",
+            Reads {
+                velocities: false,
+                lambda: false,
+            },
+            quote!(([f64; #rows_lit], #bt)),
+        ),
+    ];
+    if model.second_order {
+        fns.push((
+            "velocity_residual_q",
+            Reads {
+                velocities: true,
+                lambda: false,
+            },
+            bt,
+        ));
+        fns.push((
+            "reaction_q",
+            Reads {
+                velocities: false,
+                lambda: true,
+            },
+            quote!(()),
+        ));
+    }
+    let functions: Vec<TokenStream> = fns
+        .into_iter()
+        .map(|(name, reads, ret)| {
+            let sig = signature(model, &arrays, reads, rows, &unused);
+            let decls = &sig.decls;
+            let name = ident(name);
+            quote! {
+                pub fn #name(#(#decls),*) -> #ret {
+                    ::core::unreachable!("the joint's definition has errors")
+                }
+            }
+        })
+        .collect();
+    let module = ident(&super::pairing_module_name(kinds[0], kinds[1]));
+    quote! {
+        pub mod #module {
+            #(#functions)*
+        }
+    }
+}
