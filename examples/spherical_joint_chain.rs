@@ -5,7 +5,9 @@
 //! The last line of stdout is Exudyn's test value: Σ over the first 14 ODE2 coordinates of
 //! |q + q_ref|.
 
-use joint::runtime::{Load, Marker, MultibodySystem, Node, Object, Simulation, SimulationSettings};
+use joint::runtime::{
+    JointObject, Load, Marker, MultibodySystem, Node, Object, Simulation, SimulationSettings,
+};
 
 pub fn build() -> MultibodySystem {
     let mut mbs = MultibodySystem::new();
@@ -27,14 +29,9 @@ pub fn build() -> MultibodySystem {
         let joint = match previous {
             None => {
                 let m_node = mbs.add_marker(Marker::node_position(node));
-                let mut j = Object::joint_spherical([m_ground, m_node]);
-                if let Object::JointSpherical {
-                    constrained_axes, ..
-                } = &mut j
-                {
-                    *constrained_axes = [0, 1, 1];
-                }
-                j
+                Object::Joint(
+                    JointObject::spherical([m_ground, m_node]).with_constrained_axes(&[0, 1, 1]),
+                )
             }
             Some(prev) => {
                 let m_prev = mbs.add_marker(Marker::body_position(prev, [half, 0.0, 0.1]));

@@ -2,8 +2,8 @@
 //! — never a panic.
 
 use joint::runtime::{
-    Error, Load, Marker, MarkerIndex, MultibodySystem, Node, NodeIndex, Object, ObjectIndex,
-    RigidBodyInertia, SimulationSettings,
+    Error, JointObject, Load, Marker, MarkerIndex, MultibodySystem, Node, NodeIndex, Object,
+    ObjectIndex, RigidBodyInertia, SimulationSettings,
 };
 
 fn message(mbs: &MultibodySystem) -> String {
@@ -107,14 +107,9 @@ fn constrained_axes_other_than_zero_and_one() {
     let mut mbs = pendulum_parts();
     let g = mbs.add_marker(Marker::body_position(ObjectIndex(0), [0.0; 3]));
     let b = mbs.add_marker(Marker::body_position(ObjectIndex(1), [-0.5, 0.0, 0.0]));
-    let mut joint = Object::joint_spherical([g, b]);
-    if let Object::JointSpherical {
-        constrained_axes, ..
-    } = &mut joint
-    {
-        *constrained_axes = [1, 2, 1];
-    }
-    mbs.add_object(joint);
+    mbs.add_object(Object::Joint(
+        JointObject::spherical([g, b]).with_constrained_axes(&[1, 2, 1]),
+    ));
     expect(
         &mbs,
         &[
@@ -362,7 +357,9 @@ fn create_spherical_joint_with_a_non_body() {
             [ObjectIndex(0), joint],
             [0.0; 3],
             [1, 1, 1],
-            Default::default(),
+            joint::runtime::joints::JointVisualization::of(
+                &joint::runtime::joints::JOINT_SPHERICAL,
+            ),
         )
         .unwrap_err();
     let m = e.to_string();

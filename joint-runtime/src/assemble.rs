@@ -5,13 +5,13 @@
 use nalgebra::{DMatrix, Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
-use crate::items::{Load, Marker, MatrixContainer, Node, Object, RigidJointType};
-use crate::kernels::{distance, generic_rows, prismatic_x, revolute_z, spherical};
+use crate::items::{Load, Marker, MatrixContainer, Node, Object};
+use crate::joints::{Axes, JointObject};
 use crate::markers::kinematic_tree::KinematicTreeMarker;
 use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};
 use crate::system::MultibodySystem;
 use crate::tree::KinematicTreeData;
-use joint_core::{JointDefinition, JointParameters, MarkerKind, Pairing};
+use joint_core::{Capability, JointDefinition, MarkerKind, Pairing};
 use std::sync::Arc;
 
 /// How a marker's kinematics are computed.
@@ -160,10 +160,7 @@ pub enum JointKernel {
     MarkerLevel,
 }
 
-/// The largest number of AE rows (equations) of any joint.
-pub const MAX_JOINT_ROWS: usize = 6;
-
-/// A constraint (joint or distance connector) with its generated kernel.
+/// A constraint (a joint of any type) with its generated kernels.
 #[derive(Clone, Debug)]
 pub struct JointTopology {
     pub object: usize,
@@ -171,54 +168,35 @@ pub struct JointTopology {
     /// The joint as the compiler defined it.
     pub definition: &'static JointDefinition,
     pub kernel: JointKernel,
-    /// The definition's parameters, as the kernels take them.
+    /// The definition's parameters, as the kernels take them (markers' local rotations folded
+    /// into the frame parameters of Exudyn's rigid joints).
     pub parameters: Vec<f64>,
     /// First AE coordinate; the joint owns `rows()` of them.
     pub ae: usize,
-    /// Number of AE rows.
-    pub ae_rows: usize,
-    /// Per AE row: constrained (true) or free (`g = λ`); the first `ae_rows` entries are used.
-    pub constrained: [bool; MAX_JOINT_ROWS],
-    /// Per constrained AE row: the kernel row that is its equation.
-    pub row_map: [usize; MAX_JOINT_ROWS],
+    /// Per AE row: the kernel row that is its equation, or `None` for a free row (`g = λ`).
+    pub equations: Vec<Option<usize>>,
     pub active: bool,
 }
 
 impl JointTopology {
-    /// A joint whose AE rows are its kernel's rows, in order.
-    #[allow(clippy::too_many_arguments)]
-    fn identity_rows(
-        object: usize,
-        markers: [usize; 2],
-        definition: &'static JointDefinition,
-        kernel: JointKernel,
-        parameters: Vec<f64>,
-        ae: usize,
-        constrained: [bool; MAX_JOINT_ROWS],
-        active: bool,
-    ) -> Self {
-        JointTopology {
-            object,
-            markers,
-            ae_rows: definition.rows(),
-            definition,
-            kernel,
-            parameters,
-            ae,
-            constrained,
-            row_map: std::array::from_fn(|k| k),
-            active,
-        }
-    }
-
     /// Number of AE rows (algebraic equations and free λ rows).
     pub fn rows(&self) -> usize {
-        self.ae_rows
+        self.equations.len()
     }
 
     /// Number of rows the joint's kernels evaluate (≥ its AE rows).
     pub fn kernel_rows(&self) -> usize {
         self.definition.rows()
+    }
+
+    /// The kernel row of AE row `k`, `None` if the row is free.
+    pub fn row_kernel(&self, k: usize) -> Option<usize> {
+        self.equations[k]
+    }
+
+    /// Whether row `k` is an equation of the joint (`false`: `g = λ`).
+    pub fn row_constrained(&self, k: usize) -> bool {
+        self.active && self.equations[k].is_some()
     }
 
     /// The kernel's name, as the summary prints it (`revolute_z::ground_point_to_rigid_ep_point`).
@@ -228,52 +206,6 @@ impl JointTopology {
             JointKernel::MarkerLevel => format!("{}::marker_level", self.definition.module),
         }
     }
-
-    /// Whether row `k` is an equation of the joint (`false`: `g = λ`).
-    pub fn row_constrained(&self, k: usize) -> bool {
-        self.active && self.constrained[k]
-    }
-}
-
-/// Exudyn's choice of equations for ObjectJointGeneric with `constrainedAxes` (true =
-/// locked): for each of the 6 AE rows, the row of the `generic_rows` kernel that is its
-/// equation, or `None` for a free row (`g = λ`).
-///
-/// Translations: all three locked → global rows `Δp_k` (kernel rows 0–2); otherwise each
-/// locked one is local to J0, `t_k0·Δp` (rows 3–5). Rotations, by the number n of locked
-/// ones: n = 3 → `t_z0·t_y1`, `t_z0·t_x1`, `t_x0·t_y1`; n = 2 → with the free axis f,
-/// `t_f0·t_l1` for each locked axis l; n = 1 → with the free axes f1 < f2, `t_f1,0·t_f2,1`
-/// in the locked axis' row (docs/joint-formulas.md §3.2).
-pub fn generic_joint_rows(locked: [bool; 6]) -> [Option<usize>; 6] {
-    // kernel rows of t_a0·t_b1, indexed [a][b]
-    const PRODUCT: [[usize; 3]; 3] = [[usize::MAX, 8, 9], [10, usize::MAX, 11], [7, 6, usize::MAX]];
-    let mut rows = [None; 6];
-    let all_translations = locked[..3].iter().all(|&l| l);
-    for k in 0..3 {
-        if locked[k] {
-            rows[k] = Some(if all_translations { k } else { 3 + k });
-        }
-    }
-    let rotation: [bool; 3] = [locked[3], locked[4], locked[5]];
-    let free: Vec<usize> = (0..3).filter(|&a| !rotation[a]).collect();
-    match free.as_slice() {
-        [] => {
-            rows[3] = Some(PRODUCT[2][1]);
-            rows[4] = Some(PRODUCT[2][0]);
-            rows[5] = Some(PRODUCT[0][1]);
-        }
-        &[f] => {
-            for l in (0..3).filter(|&l| l != f) {
-                rows[3 + l] = Some(PRODUCT[f][l]);
-            }
-        }
-        &[f1, f2] => {
-            let l = 3 - f1 - f2;
-            rows[3 + l] = Some(PRODUCT[f1][f2]);
-        }
-        _ => {}
-    }
-    rows
 }
 
 /// The Euler-parameter constraint of a NodeRigidBodyEP.
@@ -665,192 +597,13 @@ impl Topology {
         for (i, object) in mbs.objects.iter().enumerate() {
             let item = mbs.object_ref(i);
             match object {
-                Object::JointSpherical {
-                    markers: m,
-                    constrained_axes,
-                    active,
-                    visualization,
-                    ..
-                } => {
-                    let idx = check_position_markers(mbs, &item, *m, &markers)?;
-                    let mut constrained = [true; MAX_JOINT_ROWS];
-                    constrained[..3]
-                        .copy_from_slice(&constrained_axes_mask(&item, constrained_axes)?);
-                    if !(visualization.joint_radius.is_finite()) {
-                        return Err(Error::item(
-                            item,
-                            "VjointRadius",
-                            "expected a finite radius",
-                        ));
-                    }
-                    let kernel = match (markers[idx[0]].kind(), markers[idx[1]].kind()) {
-                        (Some(k0), Some(k1)) => match spherical::pairing(k0, k1) {
-                            Some(k) => JointKernel::Pairing(k),
-                            None => return Err(both_on_ground(&item, k0, k1)),
-                        },
-                        _ => JointKernel::MarkerLevel,
-                    };
-                    let ae = ae_owner.len();
-                    for _ in 0..spherical::ROWS {
+                Object::Joint(joint) => {
+                    let mut topology = assemble_joint(mbs, &item, i, joint, &markers)?;
+                    topology.ae = ae_owner.len();
+                    for _ in 0..topology.rows() {
                         ae_owner.push(item.clone());
                     }
-                    joints.push(JointTopology::identity_rows(
-                        i,
-                        idx,
-                        &spherical::DEFINITION,
-                        kernel,
-                        Vec::new(),
-                        ae,
-                        constrained,
-                        *active,
-                    ));
-                }
-                Object::RigidJoint {
-                    joint,
-                    markers: m,
-                    rotation_markers,
-                    constrained_axes,
-                    active,
-                    ..
-                } => {
-                    let idx = check_position_markers(mbs, &item, *m, &markers)?;
-                    for (k, &mi) in idx.iter().enumerate() {
-                        if !markers[mi].provides_orientation {
-                            return Err(Error::item(
-                                item,
-                                "markerNumbers",
-                                format!(
-                                    "marker {mi} (markerNumbers[{k}]) is a {}, which gives no orientation; a {} needs BodyRigid or NodeRigid markers",
-                                    mbs.markers[mi].type_name(),
-                                    joint.type_name()
-                                ),
-                            ));
-                        }
-                    }
-                    for (k, r) in rotation_markers.iter().enumerate() {
-                        finite(
-                            &item,
-                            ["rotationMarker0", "rotationMarker1"][k],
-                            r.as_flattened(),
-                        )?;
-                    }
-                    let (Some(k0), Some(k1)) = (markers[idx[0]].kind(), markers[idx[1]].kind())
-                    else {
-                        return Err(Error::item(
-                            item,
-                            "markerNumbers",
-                            format!(
-                                "{} supports markers on ground, rigid bodies and rigid nodes; superelement and kinematic-tree markers are not supported yet",
-                                joint.type_name()
-                            ),
-                        ));
-                    };
-                    let both_on_ground = || both_on_ground(&item, k0, k1);
-                    // A marker's localHT rotation R_l turns its joint frame exactly as
-                    // rotationMarker does: A_J = A_body·R_l·rotationMarker.
-                    let frame = |k: usize| -> [[f64; 3]; 3] {
-                        let r = Matrix3::from_row_slice(rotation_markers[k].as_flattened());
-                        let r = markers[idx[k]]
-                            .local_rotation
-                            .unwrap_or_else(Matrix3::identity)
-                            * r;
-                        std::array::from_fn(|i| std::array::from_fn(|j| r[(i, j)]))
-                    };
-                    let [r0, r1] = [frame(0), frame(1)];
-                    let mut joint_topology = match joint {
-                        RigidJointType::RevoluteZ => JointTopology::identity_rows(
-                            i,
-                            idx,
-                            &revolute_z::DEFINITION,
-                            JointKernel::Pairing(
-                                revolute_z::pairing(k0, k1).ok_or_else(both_on_ground)?,
-                            ),
-                            revolute_z::Parameters {
-                                rotation_marker0: r0,
-                                rotation_marker1: r1,
-                            }
-                            .to_values(),
-                            0,
-                            [true; MAX_JOINT_ROWS],
-                            *active,
-                        ),
-                        RigidJointType::PrismaticX => JointTopology::identity_rows(
-                            i,
-                            idx,
-                            &prismatic_x::DEFINITION,
-                            JointKernel::Pairing(
-                                prismatic_x::pairing(k0, k1).ok_or_else(both_on_ground)?,
-                            ),
-                            prismatic_x::Parameters {
-                                rotation_marker0: r0,
-                                rotation_marker1: r1,
-                            }
-                            .to_values(),
-                            0,
-                            [true; MAX_JOINT_ROWS],
-                            *active,
-                        ),
-                        RigidJointType::Generic => {
-                            let locked: [bool; 6] = constrained_axes_mask(&item, constrained_axes)?;
-                            let map = generic_joint_rows(locked);
-                            JointTopology {
-                                object: i,
-                                markers: idx,
-                                definition: &generic_rows::DEFINITION,
-                                kernel: JointKernel::Pairing(
-                                    generic_rows::pairing(k0, k1).ok_or_else(both_on_ground)?,
-                                ),
-                                parameters: generic_rows::Parameters {
-                                    rotation_marker0: r0,
-                                    rotation_marker1: r1,
-                                }
-                                .to_values(),
-                                ae: 0,
-                                ae_rows: 6,
-                                constrained: map.map(|r| r.is_some()),
-                                row_map: map.map(|r| r.unwrap_or(0)),
-                                active: *active,
-                            }
-                        }
-                    };
-                    joint_topology.ae = ae_owner.len();
-                    for _ in 0..joint_topology.rows() {
-                        ae_owner.push(item.clone());
-                    }
-                    joints.push(joint_topology);
-                }
-                Object::ConnectorDistance {
-                    markers: m,
-                    distance: d,
-                    active,
-                    ..
-                } => {
-                    let idx = check_position_markers(mbs, &item, *m, &markers)?;
-                    let (Some(k0), Some(k1)) = (markers[idx[0]].kind(), markers[idx[1]].kind())
-                    else {
-                        return Err(Error::item(
-                            item,
-                            "markerNumbers",
-                            "ConnectorDistance supports markers on ground, mass points, rigid bodies and nodes; superelement and kinematic-tree markers are not supported yet",
-                        ));
-                    };
-                    let Some(k) = distance::pairing(k0, k1) else {
-                        return Err(both_on_ground(&item, k0, k1));
-                    };
-                    let ae = ae_owner.len();
-                    for _ in 0..distance::ROWS {
-                        ae_owner.push(item.clone());
-                    }
-                    joints.push(JointTopology::identity_rows(
-                        i,
-                        idx,
-                        &distance::DEFINITION,
-                        JointKernel::Pairing(k),
-                        distance::Parameters { distance: *d }.to_values(),
-                        ae,
-                        [true; MAX_JOINT_ROWS],
-                        *active,
-                    ));
+                    joints.push(topology);
                 }
                 Object::ConnectorSpringDamper {
                     markers: m,
@@ -1176,22 +929,179 @@ fn both_on_ground(item: &ItemRef, k0: MarkerKind, k1: MarkerKind) -> Error {
 }
 
 /// `constrainedAxes` as a mask (true = constrained); every entry must be 0 or 1.
-fn constrained_axes_mask<const N: usize>(item: &ItemRef, axes: &[i64; N]) -> Result<[bool; N]> {
-    let mut mask = [true; N];
-    for (k, &a) in axes.iter().enumerate() {
-        mask[k] = match a {
-            0 => false,
-            1 => true,
-            other => {
+fn constrained_axes_mask(item: &ItemRef, axes: &[i64]) -> Result<Vec<bool>> {
+    axes.iter()
+        .enumerate()
+        .map(|(k, &a)| match a {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(Error::item(
+                item.clone(),
+                "constrainedAxes",
+                format!("entry {k} is {other}; each entry must be 0 (free) or 1 (constrained)"),
+            )),
+        })
+        .collect()
+}
+
+/// A joint object's topology: its markers checked against what its definition needs, its
+/// parameters checked and (for Exudyn's rigid joints) turned by the markers' local rotations,
+/// its rows selected by `constrainedAxes`, and its kernel: the pairing of its markers' kinds,
+/// or the marker-level kernels for markers without a generated kind. `ae` is set by the caller.
+fn assemble_joint(
+    mbs: &MultibodySystem,
+    item: &ItemRef,
+    object: usize,
+    joint: &JointObject,
+    markers: &[ResolvedMarker],
+) -> Result<JointTopology> {
+    let jt = &joint.joint_type;
+    let definition = jt.definition;
+    let idx = check_position_markers(mbs, item, joint.markers, markers)?;
+    for (k, &mi) in idx.iter().enumerate() {
+        let needs = definition.markers[k].capability;
+        if needs == Capability::Rigid && !markers[mi].provides_orientation {
+            return Err(Error::item(
+                item.clone(),
+                "markerNumbers",
+                format!(
+                    "marker {mi} (markerNumbers[{k}]) is a {}, which gives no orientation; a {} needs BodyRigid or NodeRigid markers",
+                    mbs.markers[mi].type_name(),
+                    jt.type_name
+                ),
+            ));
+        }
+    }
+    // parameters: their count, finite values, the type's own checks
+    let expected = definition.parameter_len();
+    if joint.parameters.len() != expected {
+        let list: Vec<String> = definition
+            .parameters
+            .iter()
+            .map(|p| format!("{} ({})", jt.key_of(p.name).0, p.shape.keyword()))
+            .collect();
+        return Err(Error::item(
+            item.clone(),
+            "parameters",
+            format!(
+                "{} values given; {} takes {expected}: {}",
+                joint.parameters.len(),
+                jt.type_name,
+                if list.is_empty() {
+                    "none".to_owned()
+                } else {
+                    list.join(", ")
+                }
+            ),
+        ));
+    }
+    let mut offset = 0;
+    for p in definition.parameters {
+        let n = p.shape.value_count();
+        finite(
+            item,
+            jt.key_of(p.name).0,
+            &joint.parameters[offset..offset + n],
+        )?;
+        offset += n;
+    }
+    if let Some(check) = jt.check {
+        check(joint).map_err(|(key, message)| Error::item(item.clone(), key, message))?;
+    }
+    if !joint.visualization.size.is_finite() {
+        return Err(Error::item(
+            item.clone(),
+            jt.size_key,
+            "expected a finite size",
+        ));
+    }
+    // rows
+    let equations: Vec<Option<usize>> = match jt.axes {
+        Axes::Fixed => (0..definition.rows()).map(Some).collect(),
+        Axes::Mask | Axes::Select { .. } => {
+            let count = jt.axes_count();
+            if joint.constrained_axes.len() != count {
                 return Err(Error::item(
                     item.clone(),
                     "constrainedAxes",
-                    format!("entry {k} is {other}; each entry must be 0 (free) or 1 (constrained)"),
+                    format!(
+                        "{} entries given; {} has {count}",
+                        joint.constrained_axes.len(),
+                        jt.type_name,
+                    ),
                 ));
             }
-        };
+            let mask = constrained_axes_mask(item, &joint.constrained_axes)?;
+            match jt.axes {
+                Axes::Select { select, .. } => select(&mask),
+                _ => mask
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &c)| c.then_some(k))
+                    .collect(),
+            }
+        }
+    };
+    // kernel, and the local rotations of the markers
+    let mut parameters = joint.parameters.clone();
+    let kinds = (markers[idx[0]].kind(), markers[idx[1]].kind());
+    let local = [
+        markers[idx[0]].local_rotation,
+        markers[idx[1]].local_rotation,
+    ];
+    let turned = local.iter().any(Option::is_some);
+    let mut marker_level = false;
+    match (jt.frame_parameters, turned) {
+        (Some(frames), true) => {
+            // A marker's localHT rotation R_l turns its joint frame exactly as rotationMarker
+            // does: A_J = A_body·R_l·rotationMarker.
+            for (k, name) in frames.iter().enumerate() {
+                let (at, _) = definition
+                    .parameter(name)
+                    .expect("a frame parameter of the type's own definition");
+                let r = Matrix3::from_row_slice(&parameters[at..at + 9]);
+                let frame = local[k].unwrap_or_else(Matrix3::identity) * r;
+                for (i, x) in parameters[at..at + 9].iter_mut().enumerate() {
+                    *x = frame[(i / 3, i % 3)];
+                }
+            }
+        }
+        // the marker-level kernels see the markers' frames, local rotations included
+        (None, true) => marker_level = true,
+        _ => {}
     }
-    Ok(mask)
+    let kernel = match kinds {
+        (Some(k0), Some(k1)) if k0.coordinate_count() + k1.coordinate_count() == 0 => {
+            return Err(both_on_ground(item, k0, k1));
+        }
+        (Some(k0), Some(k1)) if !marker_level => match definition.pairing(k0, k1) {
+            Some(p) => JointKernel::Pairing(p),
+            // kinds the definition was not generated for (`marker m0: Rigid(…)`)
+            None => JointKernel::MarkerLevel,
+        },
+        (Some(_), Some(_)) => JointKernel::MarkerLevel,
+        _ if jt.marker_level => JointKernel::MarkerLevel,
+        _ => {
+            return Err(Error::item(
+                item.clone(),
+                "markerNumbers",
+                format!(
+                    "{} supports markers on ground, mass points, rigid bodies and nodes; superelement and kinematic-tree markers are not supported yet",
+                    jt.type_name
+                ),
+            ));
+        }
+    };
+    Ok(JointTopology {
+        object,
+        markers: idx,
+        definition,
+        kernel,
+        parameters,
+        ae: 0,
+        equations,
+        active: joint.active,
+    })
 }
 
 /// A BodyRigid/NodeRigid marker with its localHT rotation (kept only when not the identity).
@@ -1871,55 +1781,4 @@ fn kinematic_tree_data(
         gravity: Vector3::from(p.gravity),
         base_offset: p.base_offset,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::generic_joint_rows;
-
-    /// Kernel rows of `generic_rows`: 0–2 Δp, 3–5 t_k0·Δp, then t_a0·t_b1 for these (a, b).
-    const PRODUCTS: [(usize, usize); 6] = [(2, 1), (2, 0), (0, 1), (0, 2), (1, 0), (1, 2)];
-
-    /// The (a, b) of a rotation row, `None` for a free row.
-    type Product = Option<(usize, usize)>;
-
-    fn product(row: Option<usize>) -> Product {
-        row.map(|r| PRODUCTS[r - 6])
-    }
-
-    /// Exudyn's rotation rows per pattern (docs/joint-formulas.md §3.2, confirmed there for all
-    /// 64 patterns against pip Exudyn).
-    #[test]
-    fn generic_joint_rotation_rows_follow_exudyns_patterns() {
-        let (x, y, z) = (0, 1, 2);
-        let cases: [([bool; 3], [Product; 3]); 8] = [
-            ([true; 3], [Some((z, y)), Some((z, x)), Some((x, y))]),
-            ([false, true, true], [None, Some((x, y)), Some((x, z))]),
-            ([true, false, true], [Some((y, x)), None, Some((y, z))]),
-            ([true, true, false], [Some((z, x)), Some((z, y)), None]),
-            ([true, false, false], [Some((y, z)), None, None]),
-            ([false, true, false], [None, Some((x, z)), None]),
-            ([false, false, true], [None, None, Some((x, y))]),
-            ([false; 3], [None, None, None]),
-        ];
-        for (rotations, expected) in cases {
-            let rows =
-                generic_joint_rows([true, true, true, rotations[0], rotations[1], rotations[2]]);
-            let got = [product(rows[3]), product(rows[4]), product(rows[5])];
-            assert_eq!(got, expected, "rotations locked {rotations:?}");
-        }
-    }
-
-    #[test]
-    fn generic_joint_translation_rows_are_global_only_when_all_three_are_locked() {
-        assert_eq!(
-            generic_joint_rows([true; 6])[..3],
-            [Some(0), Some(1), Some(2)]
-        );
-        assert_eq!(
-            generic_joint_rows([true, false, true, true, true, true])[..3],
-            [Some(3), None, Some(5)]
-        );
-        assert_eq!(generic_joint_rows([false; 6]), [None; 6]);
-    }
 }

@@ -3,9 +3,8 @@
 use nalgebra::{Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
-use crate::items::{
-    JointSphericalVisualization, Load, Marker, Node, NodeIndex, Object, ObjectIndex,
-};
+use crate::items::{Load, Marker, Node, NodeIndex, Object, ObjectIndex};
+use crate::joints::{JointObject, JointVisualization};
 use crate::system::MultibodySystem;
 
 /// Exudyn's `eulerParameters0`.
@@ -330,7 +329,7 @@ impl MultibodySystem {
         bodies: [ObjectIndex; 2],
         position: [f64; 3],
         constrained_axes: [i64; 3],
-        visualization: JointSphericalVisualization,
+        visualization: JointVisualization,
     ) -> Result<ObjectIndex> {
         let owner = ItemRef {
             list: "objects",
@@ -352,12 +351,10 @@ impl MultibodySystem {
                 local_position: [b[0], b[1], b[2]],
             });
         }
-        Ok(self.add_object(Object::JointSpherical {
-            name: name.to_owned(),
-            markers,
-            constrained_axes,
-            active: true,
-            visualization,
-        }))
+        let mut joint = JointObject::spherical(markers)
+            .named(name)
+            .with_constrained_axes(&constrained_axes);
+        joint.visualization = visualization;
+        Ok(self.add_object(Object::Joint(joint)))
     }
 }

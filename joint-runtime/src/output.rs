@@ -28,6 +28,8 @@ pub enum OutputVariable {
     TorqueLocal,
     HomogeneousTransformation,
     HomogeneousTransformationLocal,
+    /// A named output of a joint defined with `joint!` (`output distance = …;`).
+    Named(&'static str),
 }
 
 impl OutputVariable {
@@ -57,7 +59,7 @@ impl OutputVariable {
         OutputVariable::HomogeneousTransformationLocal,
     ];
 
-    /// Exudyn's member name.
+    /// Exudyn's member name (a joint output's own name for [`OutputVariable::Named`]).
     pub fn exudyn_name(self) -> &'static str {
         match self {
             OutputVariable::Position => "Position",
@@ -83,6 +85,7 @@ impl OutputVariable {
             OutputVariable::TorqueLocal => "TorqueLocal",
             OutputVariable::HomogeneousTransformation => "HomogeneousTransformation",
             OutputVariable::HomogeneousTransformationLocal => "HomogeneousTransformationLocal",
+            OutputVariable::Named(name) => name,
         }
     }
 }
@@ -110,7 +113,7 @@ use nalgebra::{Matrix3, Vector3};
 
 use crate::assemble::{JointTopology, MarkerModel, ResolvedMarker};
 use crate::error::{Error, ItemRef, Result};
-use crate::items::{Node, Object, RigidJointType, SensorTarget};
+use crate::items::{Node, Object, SensorTarget};
 use crate::kernels::marker_kinematics::kinematic_tree::LinkFrame;
 use crate::physics::{ConnectorForce, MarkerState};
 use crate::simulation::Simulation;
@@ -138,12 +141,12 @@ fn put_row_major(out: &mut Vec<f64>, m: &Matrix3<f64>) {
     }
 }
 
-fn put3(out: &mut Vec<f64>, v: Vector3<f64>) {
+pub(crate) fn put3(out: &mut Vec<f64>, v: Vector3<f64>) {
     out.extend_from_slice(v.as_slice());
 }
 
 /// Append the 4 × 4 homogeneous transformation `[[r, p], [0, 1]]`, row-major.
-fn put_homogeneous(out: &mut Vec<f64>, r: &Matrix3<f64>, p: &Vector3<f64>) {
+pub(crate) fn put_homogeneous(out: &mut Vec<f64>, r: &Matrix3<f64>, p: &Vector3<f64>) {
     for row in 0..3 {
         out.extend((0..3).map(|c| r[(row, c)]));
         out.push(p[row]);
@@ -631,84 +634,23 @@ impl Simulation {
             .ok_or_else(|| Error::item(item(), "objectNumber", "no such object"))?;
         use OutputVariable as O;
         match o {
-            Object::JointSpherical { markers, .. } => {
-                let (j, m0, m1) = self.constraint_and_markers(object, *markers, qt);
-                match var {
-                    O::Position => put3(out, m0.position()),
-                    O::Velocity => put3(out, m0.velocity()),
-                    O::Displacement => put3(out, m1.position() - m0.position()),
-                    O::Force => out.extend_from_slice(&self.state.lambda[j.ae..j.ae + 3]),
-                    other => return Err(unsupported(item(), other)),
-                }
-            }
-            Object::RigidJoint {
-                joint,
-                markers,
-                rotation_markers,
-                ..
-            } => {
-                let (j, m0, m1) = self.constraint_and_markers(object, *markers, qt);
-                let (a0, a1) = (m0.rotation(), m1.rotation());
-                // joint frames A_Ji = A_i·rotationMarker_i
-                let aj0 = a0 * Matrix3::from_row_slice(rotation_markers[0].as_flattened());
-                let aj1 = a1 * Matrix3::from_row_slice(rotation_markers[1].as_flattened());
-                let delta = m1.position() - m0.position();
-                let l = &self.state.lambda[j.ae..j.ae + j.rows()];
-                match var {
-                    O::Position => put3(out, m0.position()),
-                    O::Velocity => put3(out, m0.velocity()),
-                    O::DisplacementLocal => put3(out, aj0.transpose() * delta),
-                    // Exudyn leaves out the frame's turning here
-                    O::VelocityLocal => {
-                        put3(out, aj0.transpose() * (m1.velocity() - m0.velocity()));
-                    }
-                    O::Rotation => {
-                        out.extend_from_slice(&rotation_matrix_to_rot_xyz(
-                            &(aj0.transpose() * aj1),
-                        ));
-                    }
-                    O::AngularVelocityLocal => put3(
-                        out,
-                        aj0.transpose()
-                            * (a1 * m1.angular_velocity_local() - a0 * m0.angular_velocity_local()),
-                    ),
-                    // the raw multipliers, as Exudyn reports them
-                    O::ForceLocal => match joint {
-                        RigidJointType::RevoluteZ => {
-                            put3(out, aj0.transpose() * Vector3::new(l[0], l[1], l[2]));
-                        }
-                        RigidJointType::PrismaticX => out.extend_from_slice(&[0.0, l[0], l[1]]),
-                        // global rows when all translations are locked, else already local
-                        RigidJointType::Generic => {
-                            if (0..3).all(|k| j.constrained[k] && j.row_map[k] == k) {
-                                put3(out, aj0.transpose() * Vector3::new(l[0], l[1], l[2]));
-                            } else {
-                                out.extend_from_slice(&l[..3]);
-                            }
-                        }
-                    },
-                    O::TorqueLocal => match joint {
-                        RigidJointType::RevoluteZ => out.extend_from_slice(&[l[3], l[4], 0.0]),
-                        RigidJointType::PrismaticX => out.extend_from_slice(&l[2..5]),
-                        RigidJointType::Generic => out.extend_from_slice(&l[3..6]),
-                    },
-                    O::HomogeneousTransformation => put_homogeneous(out, &aj0, &m0.position()),
-                    O::HomogeneousTransformationLocal => {
-                        put_homogeneous(out, &(aj0.transpose() * aj1), &(aj0.transpose() * delta))
-                    }
-                    other => return Err(unsupported(item(), other)),
-                }
-            }
-            Object::ConnectorDistance { markers, .. } => {
-                let (j, m0, m1) = self.constraint_and_markers(object, *markers, qt);
-                let delta = m1.position() - m0.position();
-                // Exudyn: the relative velocity (the joints give marker 0's velocity instead).
-                match var {
-                    O::Displacement => put3(out, delta),
-                    O::Velocity => put3(out, m1.velocity() - m0.velocity()),
-                    O::Distance => out.push(delta.norm()),
-                    O::Force => out.push(self.state.lambda[j.ae]),
-                    other => return Err(unsupported(item(), other)),
+            Object::Joint(joint) => {
+                let (j, m0, m1) = self.constraint_and_markers(object, joint.markers, qt);
+                let ctx = crate::joints::JointOutputs {
+                    object: joint,
+                    topology: j,
+                    m0,
+                    m1,
+                    lambda: &self.state.lambda[j.ae..j.ae + j.rows()],
+                };
+                let jt = &joint.joint_type;
+                let handled = jt.outputs.and_then(|f| f(&ctx, var, out)).or_else(|| {
+                    jt.generic_outputs
+                        .then(|| crate::joints::generic(&ctx, var, out))
+                        .flatten()
+                });
+                if handled.is_none() {
+                    return Err(unsupported(item(), var));
                 }
             }
             Object::ConnectorSpringDamper { .. }

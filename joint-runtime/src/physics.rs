@@ -35,7 +35,7 @@ const SIZES_CHECKED: &str = "kernel sizes checked at assemble";
 
 /// A joint's residual rows at `level` into `out` (the kernel's `kernel_rows()` entries), through
 /// its generated kernel.
-fn joint_residual(
+pub(crate) fn joint_kernel_rows(
     j: &JointTopology,
     level: ConstraintLevel,
     m0: &MarkerState,
@@ -1352,12 +1352,11 @@ impl Topology {
             let m0 = MarkerState::new(&self.markers[j.markers[0]], qt, v);
             let m1 = MarkerState::new(&self.markers[j.markers[1]], qt, v);
             let kernel_rows = &mut scratch.rows[..j.kernel_rows()];
-            joint_residual(j, level, &m0, &m1, kernel_rows);
+            joint_kernel_rows(j, level, &m0, &m1, kernel_rows);
             for k in 0..n {
-                out[k] = if j.constrained[k] {
-                    kernel_rows[j.row_map[k]]
-                } else {
-                    lambda[j.ae + k]
+                out[k] = match j.row_kernel(k) {
+                    Some(r) => kernel_rows[r],
+                    None => lambda[j.ae + k],
                 };
             }
         }
@@ -1446,10 +1445,9 @@ impl Topology {
             let mk1 = &self.markers[j.markers[1]];
             let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
             for k in 0..j.rows() {
-                if !j.constrained[k] {
+                let Some(r) = j.row_kernel(k) else {
                     continue;
-                }
-                let r = j.row_map[k];
+                };
                 if n0 > 0 {
                     visit(j.ae + k, &mk0.columns, &scratch.jac_a[r * n0..(r + 1) * n0]);
                 }
@@ -1518,7 +1516,7 @@ impl Topology {
             } else {
                 row.fill(0.0);
                 let base = &mut scratch.rows2[..rows];
-                joint_residual(j, ConstraintLevel::Velocity, &m0, &m1, base);
+                joint_kernel_rows(j, ConstraintLevel::Velocity, &m0, &m1, base);
                 let pert = &mut scratch.rows3[..rows];
                 for (i, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
                     // a column both markers share is perturbed once
@@ -1529,7 +1527,7 @@ impl Topology {
                     qp[col] = qt[col] + eps;
                     let p0 = MarkerState::new(mk0, &qp, v);
                     let p1 = MarkerState::new(mk1, &qp, v);
-                    joint_residual(j, ConstraintLevel::Velocity, &p0, &p1, pert);
+                    joint_kernel_rows(j, ConstraintLevel::Velocity, &p0, &p1, pert);
                     qp[col] = qt[col];
                     for r in 0..rows {
                         row[r] -= (pert[r] - base[r]) / eps * v[col];
@@ -1537,8 +1535,8 @@ impl Topology {
                 }
             }
             for k in 0..j.rows() {
-                if j.constrained[k] {
-                    c[j.ae + k] = row[j.row_map[k]];
+                if let Some(r) = j.row_kernel(k) {
+                    c[j.ae + k] = row[r];
                 }
             }
         }
@@ -1571,8 +1569,8 @@ impl Topology {
             let mut l = std::mem::take(&mut scratch.rows);
             l[..rows].fill(0.0);
             for k in 0..j.rows() {
-                if j.constrained[k] {
-                    l[j.row_map[k]] = lambda[j.ae + k];
+                if let Some(r) = j.row_kernel(k) {
+                    l[r] = lambda[j.ae + k];
                 }
             }
             let mk0 = &self.markers[j.markers[0]];
@@ -1628,10 +1626,18 @@ impl Topology {
         let reaction = |scratch: &Scratch, out: &mut [f64]| {
             let (out0, out1) = out.split_at_mut(n0);
             for (c, x) in out0.iter_mut().enumerate() {
-                *x = l.iter().enumerate().map(|(r, l)| l * scratch.jac_a[r * n0 + c]).sum();
+                *x = l
+                    .iter()
+                    .enumerate()
+                    .map(|(r, l)| l * scratch.jac_a[r * n0 + c])
+                    .sum();
             }
             for (c, x) in out1.iter_mut().enumerate() {
-                *x = l.iter().enumerate().map(|(r, l)| l * scratch.jac_b[r * n1 + c]).sum();
+                *x = l
+                    .iter()
+                    .enumerate()
+                    .map(|(r, l)| l * scratch.jac_b[r * n1 + c])
+                    .sum();
             }
         };
         self.joint_jacobian(j, qt, scratch);

@@ -11,9 +11,7 @@ pub use load::Load;
 pub use marker::Marker;
 pub use matrix::MatrixContainer;
 pub use node::Node;
-pub use object::{
-    FfrfParameters, JointSphericalVisualization, KinematicTreeParameters, Object, RigidJointType,
-};
+pub use object::{FfrfParameters, KinematicTreeParameters, Object};
 pub use sensor::{Sensor, SensorTarget};
 
 macro_rules! index_type {

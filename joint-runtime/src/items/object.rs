@@ -3,6 +3,7 @@
 use nalgebra::DMatrix;
 
 use crate::items::{MarkerIndex, MatrixContainer, NodeIndex};
+use crate::joints::JointObject;
 
 /// The parameters of ObjectKinematicTree (model-file keys in comments).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -76,46 +77,6 @@ pub struct FfrfParameters {
     pub compute_ffrf_terms: bool,
 }
 
-/// Visualization of ObjectJointSpherical (VObjectJointSpherical).
-#[derive(Clone, Debug, PartialEq)]
-pub struct JointSphericalVisualization {
-    pub show: bool,
-    pub joint_radius: f64,
-    /// RGBA; R = −1 means the default connector colour.
-    pub color: [f64; 4],
-}
-
-impl Default for JointSphericalVisualization {
-    fn default() -> Self {
-        Self {
-            show: true,
-            joint_radius: 0.1,
-            color: [-1.0; 4],
-        }
-    }
-}
-
-/// Which joint between two rigid markers an [`Object::RigidJoint`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RigidJointType {
-    /// ObjectJointRevoluteZ: free rotation about the z axis of marker 0's joint frame.
-    RevoluteZ,
-    /// ObjectJointPrismaticX: free sliding along the x axis of marker 0's joint frame.
-    PrismaticX,
-    /// ObjectJointGeneric: each of the 6 relative motions of J1 in J0 locked or free.
-    Generic,
-}
-
-impl RigidJointType {
-    pub fn type_name(self) -> &'static str {
-        match self {
-            RigidJointType::RevoluteZ => "JointRevoluteZ",
-            RigidJointType::PrismaticX => "JointPrismaticX",
-            RigidJointType::Generic => "JointGeneric",
-        }
-    }
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub enum Object {
     Ground {
@@ -178,36 +139,10 @@ pub enum Object {
         node: NodeIndex,
         parameters: Box<KinematicTreeParameters>,
     },
-    JointSpherical {
-        name: String,
-        markers: [MarkerIndex; 2],
-        /// Per global axis: 1 = constrained, 0 = free. Stored as given so that assemble can
-        /// report values other than 0 and 1.
-        constrained_axes: [i64; 3],
-        active: bool,
-        visualization: JointSphericalVisualization,
-    },
-    /// ObjectJointRevoluteZ, ObjectJointPrismaticX or ObjectJointGeneric: joints between two rigid markers, with the
-    /// (deprecated) extra marker-frame rotations `rotationMarker0/1`.
-    RigidJoint {
-        joint: RigidJointType,
-        name: String,
-        markers: [MarkerIndex; 2],
-        /// rotationMarker0, rotationMarker1 (row-major).
-        rotation_markers: [[[f64; 3]; 3]; 2],
-        /// JointGeneric's constrainedAxes (translations x, y, z, rotations x, y, z of J0; 1 =
-        /// locked, 0 = free), as given so that assemble can report other values; all 1 for
-        /// the other joints.
-        constrained_axes: [i64; 6],
-        active: bool,
-    },
-    /// ObjectConnectorDistance: the markers keep `distance` (> 0) between them.
-    ConnectorDistance {
-        name: String,
-        markers: [MarkerIndex; 2],
-        distance: f64,
-        active: bool,
-    },
+    /// A joint: any joint defined with `joint!`, Exudyn's joint items among them
+    /// (ObjectJointSpherical, ObjectJointRevoluteZ, ObjectJointPrismaticX, ObjectJointGeneric,
+    /// ObjectConnectorDistance).
+    Joint(JointObject),
 }
 
 impl Object {
@@ -218,9 +153,7 @@ impl Object {
             Object::RigidBody { .. } => "RigidBody",
             Object::ConnectorSpringDamper { .. } => "ConnectorSpringDamper",
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
-            Object::JointSpherical { .. } => "JointSpherical",
-            Object::ConnectorDistance { .. } => "ConnectorDistance",
-            Object::RigidJoint { joint, .. } => joint.type_name(),
+            Object::Joint(j) => j.joint_type.type_name,
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
             Object::KinematicTree { .. } => "KinematicTree",
@@ -234,12 +167,10 @@ impl Object {
             | Object::RigidBody { name, .. }
             | Object::ConnectorSpringDamper { name, .. }
             | Object::ConnectorCartesianSpringDamper { name, .. }
-            | Object::JointSpherical { name, .. }
-            | Object::ConnectorDistance { name, .. }
-            | Object::RigidJoint { name, .. }
             | Object::GenericODE2 { name, .. }
             | Object::FFRFreducedOrder { name, .. }
             | Object::KinematicTree { name, .. } => name,
+            Object::Joint(j) => &j.name,
         }
     }
 
@@ -261,10 +192,8 @@ impl Object {
     pub fn markers(&self) -> Option<[MarkerIndex; 2]> {
         match self {
             Object::ConnectorSpringDamper { markers, .. }
-            | Object::ConnectorCartesianSpringDamper { markers, .. }
-            | Object::JointSpherical { markers, .. }
-            | Object::ConnectorDistance { markers, .. }
-            | Object::RigidJoint { markers, .. } => Some(*markers),
+            | Object::ConnectorCartesianSpringDamper { markers, .. } => Some(*markers),
+            Object::Joint(j) => Some(j.markers),
             _ => None,
         }
     }
@@ -277,13 +206,16 @@ impl Object {
         }
     }
 
+    /// `ObjectJointSpherical(markerNumbers=markers)`.
     pub fn joint_spherical(markers: [MarkerIndex; 2]) -> Object {
-        Object::JointSpherical {
-            name: String::new(),
-            markers,
-            constrained_axes: [1, 1, 1],
-            active: true,
-            visualization: JointSphericalVisualization::default(),
-        }
+        Object::Joint(JointObject::spherical(markers))
+    }
+
+    /// A joint defined with `joint!`, between `markers`, with `parameters`.
+    pub fn joint<J: joint_core::Joint>(
+        markers: [MarkerIndex; 2],
+        parameters: J::Parameters,
+    ) -> Object {
+        Object::Joint(JointObject::new::<J>(markers, parameters))
     }
 }

@@ -266,26 +266,24 @@ impl<'a> Dict<'a> {
         Ok(out)
     }
 
-    /// An array of exactly N integers (any sign; e.g. `constrainedAxes`).
-    pub(crate) fn ints_or<const N: usize>(
-        &mut self,
-        key: &'static str,
-        default: [i64; N],
-    ) -> Result<[i64; N]> {
+    /// An array of exactly `n` integers (any sign), or `None` if the key is missing.
+    pub(crate) fn opt_ints(&mut self, key: &'static str, n: usize) -> Result<Option<Vec<i64>>> {
         let Some(v) = self.get(key) else {
-            return Ok(default);
+            return Ok(None);
         };
-        let a = self.array(key, v, N, "integers")?;
-        let mut out = [0; N];
-        for (i, e) in a.iter().enumerate() {
-            out[i] = e.as_i64().ok_or_else(|| {
-                self.err(
-                    key,
-                    format!("element {i}: expected an integer, found {}", describe(e)),
-                )
-            })?;
-        }
-        Ok(out)
+        let a = self.array(key, v, n, "integers")?;
+        a.iter()
+            .enumerate()
+            .map(|(i, e)| {
+                e.as_i64().ok_or_else(|| {
+                    self.err(
+                        key,
+                        format!("element {i}: expected an integer, found {}", describe(e)),
+                    )
+                })
+            })
+            .collect::<Result<Vec<i64>>>()
+            .map(Some)
     }
 
     /// A vector of exactly N numbers.

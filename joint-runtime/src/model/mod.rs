@@ -25,6 +25,7 @@ mod visualization;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::joints::JointRegistry;
 use crate::simulation::Simulation;
 use crate::solver::settings::SimulationSettings;
 use crate::system::MultibodySystem;
@@ -89,6 +90,13 @@ const TOP_LEVEL_KEYS: [&str; 8] = [
 /// wrong shape or type and user functions are errors that name the item and the key. Item
 /// numbers are range-checked later, by `assemble`.
 pub fn read_model(json: &str) -> Result<Model> {
+    read_model_with(json, &JointRegistry::exudyn())
+}
+
+/// [`read_model`] with the joint types of `registry`: a custom joint's item is
+/// `{"objectType": NAME, "markerNumbers": …, "constrainedAxes": …, "activeConnector": …,
+/// "name": …, <each parameter by its name>: …}`, read as strictly as Exudyn's items.
+pub fn read_model_with(json: &str, registry: &JointRegistry) -> Result<Model> {
     let root: Value = serde_json::from_str(json).map_err(|e| {
         let hint = if e.is_syntax() && (json.contains("NaN") || json.contains("Infinity")) {
             " (note: NaN and Infinity are not valid JSON numbers)"
@@ -127,7 +135,7 @@ pub fn read_model(json: &str) -> Result<Model> {
         mbs.add_node(read::read_node(i, v)?);
     }
     for (i, v) in list(List::Objects)?.iter().enumerate() {
-        mbs.add_object(read::read_object(i, v)?);
+        mbs.add_object(read::read_object(i, v, registry)?);
     }
     for (i, v) in list(List::Markers)?.iter().enumerate() {
         mbs.add_marker(read::read_marker(i, v)?);
@@ -136,7 +144,7 @@ pub fn read_model(json: &str) -> Result<Model> {
         mbs.add_load(read::read_load(i, v)?);
     }
     for (i, v) in list(List::Sensors)?.iter().enumerate() {
-        mbs.add_sensor(read::read_sensor(i, v)?);
+        mbs.add_sensor(read::read_sensor(i, v, registry)?);
     }
 
     let settings = match top.get("simulationSettings") {

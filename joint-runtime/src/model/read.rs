@@ -5,10 +5,12 @@ use serde_json::{Map, Value};
 use super::fields::{Dict, Owner, describe};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{
-    JointSphericalVisualization, Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object,
-    ObjectIndex, RigidJointType, Sensor, SensorTarget,
+    Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object, ObjectIndex, Sensor,
+    SensorTarget,
 };
+use crate::joints::{ExtraKeyKind, JointObject, JointRegistry, JointType, JointVisualization};
 use crate::output::OutputVariable;
+use joint_core::ParameterShape;
 
 /// Tolerance for derived keys (`referenceHT`, `localHT`) that must agree with the primary ones.
 const DERIVED_TOLERANCE: f64 = 1e-12;
@@ -70,34 +72,6 @@ impl List {
                 (
                     "FFRFreducedOrder",
                     &["FFRFreducedOrder", "ObjectFFRFreducedOrder"],
-                ),
-                (
-                    "JointSpherical",
-                    &["JointSpherical", "ObjectJointSpherical", "SphericalJoint"],
-                ),
-                (
-                    "JointRevoluteZ",
-                    &["JointRevoluteZ", "ObjectJointRevoluteZ", "RevoluteJointZ"],
-                ),
-                (
-                    "JointPrismaticX",
-                    &[
-                        "JointPrismaticX",
-                        "ObjectJointPrismaticX",
-                        "PrismaticJointX",
-                    ],
-                ),
-                (
-                    "JointGeneric",
-                    &["JointGeneric", "ObjectJointGeneric", "GenericJoint"],
-                ),
-                (
-                    "ConnectorDistance",
-                    &[
-                        "ConnectorDistance",
-                        "ObjectConnectorDistance",
-                        "DistanceConstraint",
-                    ],
                 ),
                 (
                     "ConnectorSpringDamper",
@@ -175,6 +149,22 @@ pub(crate) fn open_item<'a>(
     index: usize,
     value: &'a Value,
 ) -> Result<(&'static str, Dict<'a>)> {
+    open_item_with(list, index, value, None)
+}
+
+/// The `objectType` string of an object dictionary, if it has one.
+fn object_type(value: &Value) -> Option<&str> {
+    value.as_object()?.get("objectType")?.as_str()
+}
+
+/// [`open_item`]; `registry`: the joint types it knows too (named in the error for an unknown
+/// type).
+fn open_item_with<'a>(
+    list: List,
+    index: usize,
+    value: &'a Value,
+    registry: Option<&JointRegistry>,
+) -> Result<(&'static str, Dict<'a>)> {
     let map: &Map<String, Value> = value.as_object().ok_or_else(|| Error::Model {
         message: format!(
             "{}[{index}]: expected a dictionary, found {}",
@@ -211,7 +201,10 @@ pub(crate) fn open_item<'a>(
         .find(|(_, spellings)| spellings.contains(&type_name))
         .map(|(c, _)| *c)
         .ok_or_else(|| {
-            let supported: Vec<&str> = list.types().iter().map(|(c, _)| *c).collect();
+            let mut supported: Vec<&str> = list.types().iter().map(|(c, _)| *c).collect();
+            if let Some(r) = registry {
+                supported.extend(r.types().iter().map(|t| t.type_name));
+            }
             Error::item(
                 item(type_name),
                 key,
@@ -386,8 +379,111 @@ fn local_ht(
     Ok(p)
 }
 
-pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
-    let (t, mut d) = open_item(List::Objects, index, value)?;
+/// A joint item of type `jt`: its markers, each of its definition's parameters by the type's
+/// key for it, `constrainedAxes` (if the type has them), `activeConnector`, the type's further
+/// keys, and its visualization.
+fn read_joint(index: usize, value: &Value, jt: &JointType) -> Result<Object> {
+    let map = value
+        .as_object()
+        .expect("an object dictionary: its type was read");
+    let item = ItemRef {
+        list: "objects",
+        index,
+        type_name: jt.type_name.to_owned(),
+    };
+    let mut d = Dict::new(Owner::Item(item), map);
+    d.get("objectType");
+    d.accept_visualization();
+    if map.contains_key("VgraphicsDataUserFunction") {
+        d.no_user_function("VgraphicsDataUserFunction")?;
+    }
+    let name = d.name()?;
+    let [m0, m1] = d.indices::<2>("markerNumbers")?;
+    let definition = jt.definition;
+    let mut parameters = Vec::with_capacity(definition.parameter_len());
+    for p in definition.parameters {
+        let (key, default) = jt.key_of(p.name);
+        let value: Option<Vec<f64>> = match p.shape {
+            ParameterShape::Scalar => d.opt_f64(key)?.map(|x| vec![x]),
+            ParameterShape::Vector => d.opt_vec::<3>(key)?.map(|v| v.to_vec()),
+            ParameterShape::Matrix => d
+                .opt_matrix::<3, 3>(key)?
+                .map(|m| m.as_flattened().to_vec()),
+        };
+        match (value, default) {
+            (Some(v), _) => parameters.extend(v),
+            (None, Some(default)) => parameters.extend_from_slice(default),
+            (None, None) => {
+                return Err(d.err(
+                    key,
+                    format!(
+                        "required ({}) and missing: {} has no default for it",
+                        match p.shape {
+                            ParameterShape::Scalar => "a number",
+                            ParameterShape::Vector => "a vector of 3 numbers",
+                            ParameterShape::Matrix => "a 3×3 matrix as 3 rows of 3 numbers",
+                        },
+                        jt.type_name,
+                    ),
+                ));
+            }
+        }
+    }
+    let count = jt.axes_count();
+    let constrained_axes = if count > 0 {
+        d.opt_ints("constrainedAxes", count)?
+            .unwrap_or_else(|| jt.default_axes())
+    } else {
+        Vec::new()
+    };
+    let active = d.bool_or("activeConnector", true)?;
+    for extra in jt.extra_keys {
+        match extra.kind {
+            ExtraKeyKind::UserFunction => d.no_user_function(extra.key)?,
+            ExtraKeyKind::Unused { len } => {
+                if let Some(v) = d.opt_dvec(extra.key)?
+                    && v.len() != len
+                {
+                    return Err(d.err(
+                        extra.key,
+                        format!("expected {len} numbers, found {}", v.len()),
+                    ));
+                }
+            }
+            ExtraKeyKind::False { message } => {
+                if d.bool_or(extra.key, false)? {
+                    return Err(d.err(extra.key, message));
+                }
+            }
+        }
+    }
+    let defaults = JointVisualization::of(jt);
+    let visualization = JointVisualization {
+        show: d.bool_or("Vshow", defaults.show)?,
+        size: d.f64_or(jt.size_key, defaults.size)?,
+        color: d.vec_or("Vcolor", defaults.color)?,
+    };
+    let object = JointObject {
+        joint_type: *jt,
+        name,
+        markers: [MarkerIndex(m0), MarkerIndex(m1)],
+        parameters,
+        constrained_axes,
+        active,
+        visualization,
+    };
+    if let Some(check) = jt.check {
+        check(&object).map_err(|(key, message)| d.err(key, message))?;
+    }
+    d.finish()?;
+    Ok(Object::Joint(object))
+}
+
+pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry) -> Result<Object> {
+    if let Some(jt) = object_type(value).and_then(|t| registry.find(t)) {
+        return read_joint(index, value, jt);
+    }
+    let (t, mut d) = open_item_with(List::Objects, index, value, Some(registry))?;
     let name = d.name()?;
     let object = match t {
         "Ground" => {
@@ -434,79 +530,6 @@ pub(crate) fn read_object(index: usize, value: &Value) -> Result<Object> {
                 inertia,
                 center_of_mass,
                 node,
-            }
-        }
-        "JointSpherical" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            let defaults = JointSphericalVisualization::default();
-            Object::JointSpherical {
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                constrained_axes: d.ints_or("constrainedAxes", [1, 1, 1])?,
-                active: d.bool_or("activeConnector", true)?,
-                visualization: JointSphericalVisualization {
-                    show: d.bool_or("Vshow", defaults.show)?,
-                    joint_radius: d.f64_or("VjointRadius", defaults.joint_radius)?,
-                    color: d.vec_or("Vcolor", defaults.color)?,
-                },
-            }
-        }
-        "JointRevoluteZ" | "JointPrismaticX" | "JointGeneric" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            let joint = match t {
-                "JointRevoluteZ" => RigidJointType::RevoluteZ,
-                "JointPrismaticX" => RigidJointType::PrismaticX,
-                _ => RigidJointType::Generic,
-            };
-            let constrained_axes = if joint == RigidJointType::Generic {
-                d.no_user_function("offsetUserFunction")?;
-                d.no_user_function("offsetUserFunction_t")?;
-                // only read by the offset user functions
-                let _: [f64; 6] = d.vec_or("offsetUserFunctionParameters", [0.0; 6])?;
-                if d.bool_or("alternativeConstraints", false)? {
-                    return Err(d.err(
-                        "alternativeConstraints",
-                        "Exudyn's experimental alternative constraints are not supported; expected false",
-                    ));
-                }
-                d.ints_or("constrainedAxes", [1; 6])?
-            } else {
-                [1; 6]
-            };
-            Object::RigidJoint {
-                joint,
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                rotation_markers: [
-                    d.opt_matrix::<3, 3>("rotationMarker0")?
-                        .unwrap_or(IDENTITY3),
-                    d.opt_matrix::<3, 3>("rotationMarker1")?
-                        .unwrap_or(IDENTITY3),
-                ],
-                constrained_axes,
-                active: d.bool_or("activeConnector", true)?,
-            }
-        }
-        "ConnectorDistance" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            // Exudyn has no usable default: its placeholder 0 is rejected at creation.
-            let distance = d.opt_f64("distance")?.ok_or_else(|| {
-                d.err(
-                    "distance",
-                    "required: the distance between the markers (> 0)",
-                )
-            })?;
-            if !(distance.is_finite() && distance > 0.0) {
-                return Err(d.err(
-                    "distance",
-                    format!("expected a finite distance > 0, found {distance}"),
-                ));
-            }
-            Object::ConnectorDistance {
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                distance,
-                active: d.bool_or("activeConnector", true)?,
             }
         }
         "ConnectorSpringDamper" => {
@@ -695,7 +718,7 @@ pub(crate) fn read_load(index: usize, value: &Value) -> Result<Load> {
     Ok(load)
 }
 
-pub(crate) fn read_sensor(index: usize, value: &Value) -> Result<Sensor> {
+pub(crate) fn read_sensor(index: usize, value: &Value, registry: &JointRegistry) -> Result<Sensor> {
     let (t, mut d) = open_item(List::Sensors, index, value)?;
     let name = d.name()?;
     let target = match t {
@@ -724,8 +747,13 @@ pub(crate) fn read_sensor(index: usize, value: &Value) -> Result<Sensor> {
                 "missing (Exudyn's default `_None` gives no output; give e.g. \"Position\")",
             )
         })?;
-        s.parse::<OutputVariable>()
-            .map_err(|e| d.err("outputVariableType", e))?
+        match s.parse::<OutputVariable>() {
+            Ok(o) => o,
+            Err(e) => match registry.output_name(s) {
+                Some(name) => OutputVariable::Named(name),
+                None => return Err(d.err("outputVariableType", e)),
+            },
+        }
     };
     // Exudyn's defaults: writeToFile=True, fileName='', storeInternal=False.
     let write_to_file = d.bool_or("writeToFile", true)?;

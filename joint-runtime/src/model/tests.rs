@@ -95,13 +95,10 @@ fn model_base_reads() {
     assert_eq!(m.mbs.sensors[1].output, OutputVariable::Force);
     assert!(m.mbs.sensors[1].store_internal);
     match &m.mbs.objects[2] {
-        Object::JointSpherical {
-            visualization,
-            constrained_axes,
-            ..
-        } => {
-            assert_eq!(visualization.joint_radius, 0.10000000149011612);
-            assert_eq!(*constrained_axes, [1, 1, 1]);
+        Object::Joint(joint) => {
+            assert_eq!(joint.joint_type.type_name, "JointSpherical");
+            assert_eq!(joint.visualization.size, 0.10000000149011612);
+            assert_eq!(joint.constrained_axes, [1, 1, 1]);
         }
         other => panic!("{other:?}"),
     }
@@ -188,11 +185,7 @@ fn model_aliases_and_defaults() {
     }
     assert!(matches!(
         &m.mbs.objects[3],
-        Object::JointSpherical {
-            constrained_axes: [1, 1, 1],
-            active: true,
-            ..
-        }
+        Object::Joint(joint) if joint.constrained_axes == [1, 1, 1] && joint.active
     ));
     match &m.mbs.markers[2] {
         Marker::BodyRigid { local_position, .. } => assert_eq!(*local_position, [1.0, 0.0, 0.0]),

@@ -35,6 +35,7 @@ use nalgebra::{Matrix3, Rotation3, SymmetricEigen, UnitQuaternion, Vector3};
 
 use crate::error::{Error, Result};
 use crate::items::{Load, Node, Object};
+use crate::joints::Drawing;
 use crate::model::{Color, Model, Visualization};
 use crate::output::OutputVariable;
 use crate::simulation::Simulation;
@@ -489,35 +490,35 @@ impl Builder<'_> {
                 continue;
             };
             let (markers, kind) = match object {
-                Object::JointSpherical {
-                    markers,
-                    constrained_axes,
-                    visualization,
-                    ..
-                } => {
-                    if !visualization.show {
+                Object::Joint(joint) => {
+                    let jv = &joint.visualization;
+                    if !jv.show {
                         continue;
                     }
-                    (
-                        *markers,
-                        Connector::Spherical {
-                            radius: visualization.joint_radius,
-                            cylinder: constrained_axes.iter().any(|&a| a != 1),
+                    let size = jv.size;
+                    let kind = match joint.joint_type.drawing {
+                        Drawing::Spherical => Connector::Spherical {
+                            radius: size,
+                            cylinder: joint.constrained_axes.iter().any(|&a| a != 1),
                         },
-                    )
+                        Drawing::Spheres => Connector::Spheres {
+                            radius: if size > 0.0 {
+                                size
+                            } else {
+                                0.2 * settings.connectors.default_size
+                            },
+                        },
+                        Drawing::Cylinder => Connector::Cylinder {
+                            radius: if size > 0.0 {
+                                0.5 * size
+                            } else {
+                                0.25 * settings.connectors.default_size
+                            },
+                        },
+                    };
+                    (joint.markers, kind)
                 }
-                Object::RigidJoint { markers, .. } if v.show => (
-                    *markers,
-                    Connector::Spheres {
-                        radius: if v.size > 0.0 {
-                            v.size
-                        } else {
-                            0.2 * settings.connectors.default_size
-                        },
-                    },
-                ),
-                Object::ConnectorDistance { markers, .. }
-                | Object::ConnectorSpringDamper { markers, .. }
+                Object::ConnectorSpringDamper { markers, .. }
                 | Object::ConnectorCartesianSpringDamper { markers, .. }
                     if v.show =>
                 {

@@ -1,0 +1,174 @@
+//! Exudyn's ObjectJointGeneric: its 6 equations chosen from the candidate rows of
+//! `GenericRows` by `constrainedAxes`.
+
+use super::joint_type::{Axes, Drawing, ExtraKey, ExtraKeyKind, JointType};
+use super::object::JointObject;
+use super::outputs::JointOutputs;
+use super::rigid_frames;
+use crate::items::MarkerIndex;
+use crate::kernels::generic_rows;
+use crate::output::{OutputVariable, put3};
+
+pub static JOINT_GENERIC: JointType = JointType {
+    type_name: "JointGeneric",
+    spellings: &["ObjectJointGeneric", "GenericJoint"],
+    definition: &generic_rows::DEFINITION,
+    parameter_keys: &rigid_frames::ROTATION_MARKER_KEYS,
+    axes: Axes::Select {
+        count: 6,
+        select: generic_joint_rows,
+    },
+    generic_outputs: false,
+    outputs: Some(outputs),
+    check: None,
+    frame_parameters: Some(["rotation_marker0", "rotation_marker1"]),
+    marker_level: false,
+    drawing: Drawing::Spheres,
+    size_key: "VaxisRadius",
+    default_size: -1.0,
+    extra_keys: &[
+        ExtraKey {
+            key: "offsetUserFunction",
+            kind: ExtraKeyKind::UserFunction,
+        },
+        ExtraKey {
+            key: "offsetUserFunction_t",
+            kind: ExtraKeyKind::UserFunction,
+        },
+        // only read by the offset user functions
+        ExtraKey {
+            key: "offsetUserFunctionParameters",
+            kind: ExtraKeyKind::Unused { len: 6 },
+        },
+        ExtraKey {
+            key: "alternativeConstraints",
+            kind: ExtraKeyKind::False {
+                message: "Exudyn's experimental alternative constraints are not supported; expected false",
+            },
+        },
+    ],
+};
+
+fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
+    let l = ctx.lambda;
+    let t = ctx.topology;
+    match var {
+        // global rows when all translations are locked, else already local
+        OutputVariable::ForceLocal => {
+            if (0..3).all(|k| t.row_kernel(k) == Some(k)) {
+                put3(out, rigid_frames::local(ctx, [l[0], l[1], l[2]]));
+            } else {
+                out.extend_from_slice(&l[..3]);
+            }
+        }
+        OutputVariable::TorqueLocal => out.extend_from_slice(&l[3..6]),
+        other => return rigid_frames::outputs(ctx, other, out),
+    }
+    Some(())
+}
+
+/// Exudyn's choice of equations for ObjectJointGeneric with `constrainedAxes` (true =
+/// locked): for each of the 6 AE rows, the row of the `generic_rows` kernel that is its
+/// equation, or `None` for a free row (`g = λ`).
+///
+/// Translations: all three locked → global rows `Δp_k` (kernel rows 0–2); otherwise each
+/// locked one is local to J0, `t_k0·Δp` (rows 3–5). Rotations, by the number n of locked
+/// ones: n = 3 → `t_z0·t_y1`, `t_z0·t_x1`, `t_x0·t_y1`; n = 2 → with the free axis f,
+/// `t_f0·t_l1` for each locked axis l; n = 1 → with the free axes f1 < f2, `t_f1,0·t_f2,1`
+/// in the locked axis' row (docs/joint-formulas.md §3.2).
+pub fn generic_joint_rows(locked: &[bool]) -> Vec<Option<usize>> {
+    // kernel rows of t_a0·t_b1, indexed [a][b]
+    const PRODUCT: [[usize; 3]; 3] = [[usize::MAX, 8, 9], [10, usize::MAX, 11], [7, 6, usize::MAX]];
+    let mut rows = vec![None; 6];
+    let all_translations = locked[..3].iter().all(|&l| l);
+    for k in 0..3 {
+        if locked[k] {
+            rows[k] = Some(if all_translations { k } else { 3 + k });
+        }
+    }
+    let free: Vec<usize> = (0..3).filter(|&a| !locked[3 + a]).collect();
+    match free.as_slice() {
+        [] => {
+            rows[3] = Some(PRODUCT[2][1]);
+            rows[4] = Some(PRODUCT[2][0]);
+            rows[5] = Some(PRODUCT[0][1]);
+        }
+        &[f] => {
+            for l in (0..3).filter(|&l| l != f) {
+                rows[3 + l] = Some(PRODUCT[f][l]);
+            }
+        }
+        &[f1, f2] => {
+            let l = 3 - f1 - f2;
+            rows[3 + l] = Some(PRODUCT[f1][f2]);
+        }
+        _ => {}
+    }
+    rows
+}
+
+impl JointObject {
+    /// `ObjectJointGeneric(markerNumbers=markers, constrainedAxes=axes, rotationMarker0=r0,
+    /// rotationMarker1=r1)`.
+    pub fn generic(
+        markers: [MarkerIndex; 2],
+        constrained_axes: [i64; 6],
+        rotation_marker0: [[f64; 3]; 3],
+        rotation_marker1: [[f64; 3]; 3],
+    ) -> Self {
+        let mut p = rotation_marker0.as_flattened().to_vec();
+        p.extend_from_slice(rotation_marker1.as_flattened());
+        JointObject::of_type(JOINT_GENERIC, markers, p).with_constrained_axes(&constrained_axes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::generic_joint_rows;
+
+    /// Kernel rows of `generic_rows`: 0–2 Δp, 3–5 t_k0·Δp, then t_a0·t_b1 for these (a, b).
+    const PRODUCTS: [(usize, usize); 6] = [(2, 1), (2, 0), (0, 1), (0, 2), (1, 0), (1, 2)];
+
+    /// The (a, b) of a rotation row, `None` for a free row.
+    type Product = Option<(usize, usize)>;
+
+    fn product(row: Option<usize>) -> Product {
+        row.map(|r| PRODUCTS[r - 6])
+    }
+
+    /// Exudyn's rotation rows per pattern (docs/joint-formulas.md §3.2, confirmed there for all
+    /// 64 patterns against pip Exudyn).
+    #[test]
+    fn generic_joint_rotation_rows_follow_exudyns_patterns() {
+        let (x, y, z) = (0, 1, 2);
+        let cases: [([bool; 3], [Product; 3]); 8] = [
+            ([true; 3], [Some((z, y)), Some((z, x)), Some((x, y))]),
+            ([false, true, true], [None, Some((x, y)), Some((x, z))]),
+            ([true, false, true], [Some((y, x)), None, Some((y, z))]),
+            ([true, true, false], [Some((z, x)), Some((z, y)), None]),
+            ([true, false, false], [Some((y, z)), None, None]),
+            ([false, true, false], [None, Some((x, z)), None]),
+            ([false, false, true], [None, None, Some((x, y))]),
+            ([false; 3], [None, None, None]),
+        ];
+        for (rotations, expected) in cases {
+            let rows =
+                generic_joint_rows(&[true, true, true, rotations[0], rotations[1], rotations[2]]);
+            let got = [product(rows[3]), product(rows[4]), product(rows[5])];
+            assert_eq!(got, expected, "rotations locked {rotations:?}");
+        }
+    }
+
+    #[test]
+    fn generic_joint_translation_rows_are_global_only_when_all_three_are_locked() {
+        assert_eq!(
+            generic_joint_rows(&[true; 6])[..3],
+            [Some(0), Some(1), Some(2)]
+        );
+        assert_eq!(
+            generic_joint_rows(&[true, false, true, true, true, true])[..3],
+            [Some(3), None, Some(5)]
+        );
+        assert_eq!(generic_joint_rows(&[false; 6]), [None; 6]);
+    }
+}

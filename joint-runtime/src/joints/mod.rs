@@ -1,0 +1,111 @@
+//! Joints: any joint defined with `joint!`, and Exudyn's joint items, as one kind of object.
+//!
+//! A [`JointObject`] is a joint between two markers with its definition's parameters. Its
+//! [`JointType`] says what the object type is: the compiler's [`JointDefinition`] (rows,
+//! kernels, outputs), and how an item of that type is spelled in model files, masks its rows,
+//! reports its outputs and is drawn. Exudyn's items are types with Exudyn's keys and outputs
+//! ([`JOINT_SPHERICAL`], [`JOINT_REVOLUTE_Z`], [`JOINT_PRISMATIC_X`], [`JOINT_GENERIC`],
+//! [`CONNECTOR_DISTANCE`]); a user's joint is [`JointType::of`] its type. Assembly, the solvers,
+//! sensors, model files and scenes treat both alike.
+//!
+//! A [`JointRegistry`] maps model files' object type names to joint types, with Exudyn's
+//! pre-registered.
+//!
+//! Adding a built-in joint: its definition (`kernels.rs`), its item (a file here: the
+//! `JointType` with its keys and outputs), and its line in [`JointRegistry::exudyn`].
+//!
+//! [`JointDefinition`]: joint_core::JointDefinition
+
+mod distance;
+mod generic;
+mod joint_type;
+mod object;
+mod outputs;
+mod prismatic_x;
+mod revolute_z;
+mod rigid_frames;
+mod spherical;
+
+pub use distance::CONNECTOR_DISTANCE;
+pub use generic::{JOINT_GENERIC, generic_joint_rows};
+pub use joint_type::{
+    Axes, CheckFn, Drawing, ExtraKey, ExtraKeyKind, JointType, OutputFn, ParameterKey,
+};
+pub use object::{JointObject, JointVisualization};
+pub use outputs::{JointOutputs, generic, generic_names};
+pub use prismatic_x::JOINT_PRISMATIC_X;
+pub use revolute_z::JOINT_REVOLUTE_Z;
+pub use spherical::JOINT_SPHERICAL;
+
+use joint_core::Joint;
+
+use crate::error::{Error, Result};
+
+/// The joint types a model reader knows, by object type name.
+#[derive(Clone, Debug)]
+pub struct JointRegistry {
+    types: Vec<JointType>,
+}
+
+impl Default for JointRegistry {
+    fn default() -> Self {
+        Self::exudyn()
+    }
+}
+
+impl JointRegistry {
+    /// Exudyn's joint items.
+    pub fn exudyn() -> Self {
+        JointRegistry {
+            types: vec![
+                JOINT_SPHERICAL,
+                JOINT_REVOLUTE_Z,
+                JOINT_PRISMATIC_X,
+                JOINT_GENERIC,
+                CONNECTOR_DISTANCE,
+            ],
+        }
+    }
+
+    /// Add a type; an error if its name or a spelling is taken.
+    pub fn register(&mut self, joint_type: JointType) -> Result<&mut Self> {
+        let names =
+            std::iter::once(joint_type.type_name).chain(joint_type.spellings.iter().copied());
+        for name in names {
+            if let Some(other) = self.find(name) {
+                return Err(Error::Model {
+                    message: format!(
+                        "cannot register joint type `{}`: the object type name `{name}` is taken by `{}`",
+                        joint_type.type_name, other.type_name
+                    ),
+                });
+            }
+        }
+        self.types.push(joint_type);
+        Ok(self)
+    }
+
+    /// With the joint `J` defined with `joint!`, under its own name.
+    pub fn with<J: Joint>(mut self) -> Result<Self> {
+        self.register(JointType::of::<J>())?;
+        Ok(self)
+    }
+
+    /// The type a model file's `objectType` names.
+    pub fn find(&self, name: &str) -> Option<&JointType> {
+        self.types.iter().find(|t| t.is_spelled(name))
+    }
+
+    pub fn types(&self) -> &[JointType] {
+        &self.types
+    }
+
+    /// A named output of a registered joint's definition (its `'static` name).
+    pub fn output_name(&self, name: &str) -> Option<&'static str> {
+        self.types
+            .iter()
+            .flat_map(|t| t.definition.outputs)
+            .map(|o| o.name)
+            .find(|n| *n == name)
+    }
+}

@@ -1,0 +1,51 @@
+//! Exudyn's ObjectJointPrismaticX.
+
+use super::joint_type::{Axes, Drawing, JointType};
+use super::object::JointObject;
+use super::outputs::JointOutputs;
+use super::rigid_frames;
+use crate::items::MarkerIndex;
+use crate::kernels::prismatic_x;
+use crate::output::OutputVariable;
+
+pub static JOINT_PRISMATIC_X: JointType = JointType {
+    type_name: "JointPrismaticX",
+    spellings: &["ObjectJointPrismaticX", "PrismaticJointX"],
+    definition: &prismatic_x::DEFINITION,
+    parameter_keys: &rigid_frames::ROTATION_MARKER_KEYS,
+    axes: Axes::Fixed,
+    generic_outputs: false,
+    outputs: Some(outputs),
+    check: None,
+    frame_parameters: Some(["rotation_marker0", "rotation_marker1"]),
+    marker_level: false,
+    drawing: Drawing::Spheres,
+    size_key: "VaxisRadius",
+    default_size: -1.0,
+    extra_keys: &[],
+};
+
+fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
+    let l = ctx.lambda;
+    match var {
+        // the raw multipliers, as Exudyn reports them
+        // rows: t_y0·Δp, t_z0·Δp, then the three rotations
+        OutputVariable::ForceLocal => out.extend_from_slice(&[0.0, l[0], l[1]]),
+        OutputVariable::TorqueLocal => out.extend_from_slice(&l[2..5]),
+        other => return rigid_frames::outputs(ctx, other, out),
+    }
+    Some(())
+}
+
+impl JointObject {
+    /// `ObjectJointPrismaticX(markerNumbers=markers, rotationMarker0=r0, rotationMarker1=r1)`.
+    pub fn prismatic_x(
+        markers: [MarkerIndex; 2],
+        rotation_marker0: [[f64; 3]; 3],
+        rotation_marker1: [[f64; 3]; 3],
+    ) -> Self {
+        let mut p = rotation_marker0.as_flattened().to_vec();
+        p.extend_from_slice(rotation_marker1.as_flattened());
+        JointObject::of_type(JOINT_PRISMATIC_X, markers, p)
+    }
+}

@@ -1,0 +1,50 @@
+//! Exudyn's ObjectJointRevoluteZ.
+
+use super::joint_type::{Axes, Drawing, JointType};
+use super::object::JointObject;
+use super::outputs::JointOutputs;
+use super::rigid_frames;
+use crate::items::MarkerIndex;
+use crate::kernels::revolute_z;
+use crate::output::{OutputVariable, put3};
+
+pub static JOINT_REVOLUTE_Z: JointType = JointType {
+    type_name: "JointRevoluteZ",
+    spellings: &["ObjectJointRevoluteZ", "RevoluteJointZ"],
+    definition: &revolute_z::DEFINITION,
+    parameter_keys: &rigid_frames::ROTATION_MARKER_KEYS,
+    axes: Axes::Fixed,
+    generic_outputs: false,
+    outputs: Some(outputs),
+    check: None,
+    frame_parameters: Some(["rotation_marker0", "rotation_marker1"]),
+    marker_level: false,
+    drawing: Drawing::Spheres,
+    size_key: "VaxisRadius",
+    default_size: -1.0,
+    extra_keys: &[],
+};
+
+fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
+    let l = ctx.lambda;
+    match var {
+        // the raw multipliers, as Exudyn reports them
+        OutputVariable::ForceLocal => put3(out, rigid_frames::local(ctx, [l[0], l[1], l[2]])),
+        OutputVariable::TorqueLocal => out.extend_from_slice(&[l[3], l[4], 0.0]),
+        other => return rigid_frames::outputs(ctx, other, out),
+    }
+    Some(())
+}
+
+impl JointObject {
+    /// `ObjectJointRevoluteZ(markerNumbers=markers, rotationMarker0=r0, rotationMarker1=r1)`.
+    pub fn revolute_z(
+        markers: [MarkerIndex; 2],
+        rotation_marker0: [[f64; 3]; 3],
+        rotation_marker1: [[f64; 3]; 3],
+    ) -> Self {
+        let mut p = rotation_marker0.as_flattened().to_vec();
+        p.extend_from_slice(rotation_marker1.as_flattened());
+        JointObject::of_type(JOINT_REVOLUTE_Z, markers, p)
+    }
+}

@@ -1,0 +1,69 @@
+//! The outputs Exudyn's rigid joints (JointRevoluteZ, JointPrismaticX, JointGeneric) share,
+//! from their joint frames `A_Ji = A_i·rotationMarker_i`.
+
+use nalgebra::{Matrix3, Vector3};
+
+use super::joint_type::ParameterKey;
+use super::outputs::JointOutputs;
+use crate::output::{OutputVariable, put_homogeneous, put3, rotation_matrix_to_rot_xyz};
+
+/// The identity, row-major: rotationMarker0/1 when a model file leaves them out.
+const IDENTITY: [f64; 9] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+
+/// The model-file keys of the rigid joints' `rotation_marker0`, `rotation_marker1` (the
+/// deprecated extra marker-frame rotations), the identity by default.
+pub const ROTATION_MARKER_KEYS: [ParameterKey; 2] = [
+    ParameterKey {
+        key: "rotationMarker0",
+        parameter: "rotation_marker0",
+        default: Some(&IDENTITY),
+    },
+    ParameterKey {
+        key: "rotationMarker1",
+        parameter: "rotation_marker1",
+        default: Some(&IDENTITY),
+    },
+];
+
+/// The joint frames A_J0, A_J1 (rotationMarker0/1 are the definition's first two parameters).
+pub fn frames(ctx: &JointOutputs) -> (Matrix3<f64>, Matrix3<f64>) {
+    let p = &ctx.object.parameters;
+    let r0 = Matrix3::from_row_slice(&p[0..9]);
+    let r1 = Matrix3::from_row_slice(&p[9..18]);
+    (ctx.m0.rotation() * r0, ctx.m1.rotation() * r1)
+}
+
+/// Every output but ForceLocal and TorqueLocal (which each joint reports its own way).
+pub fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
+    let (aj0, aj1) = frames(ctx);
+    let (m0, m1) = (&ctx.m0, &ctx.m1);
+    let delta = m1.position() - m0.position();
+    use OutputVariable as O;
+    match var {
+        O::Position => put3(out, m0.position()),
+        O::Velocity => put3(out, m0.velocity()),
+        O::DisplacementLocal => put3(out, aj0.transpose() * delta),
+        // Exudyn leaves out the frame's turning here
+        O::VelocityLocal => put3(out, aj0.transpose() * (m1.velocity() - m0.velocity())),
+        O::Rotation => out.extend_from_slice(&rotation_matrix_to_rot_xyz(&(aj0.transpose() * aj1))),
+        O::AngularVelocityLocal => {
+            let (a0, a1) = (m0.rotation(), m1.rotation());
+            put3(
+                out,
+                aj0.transpose()
+                    * (a1 * m1.angular_velocity_local() - a0 * m0.angular_velocity_local()),
+            );
+        }
+        O::HomogeneousTransformation => put_homogeneous(out, &aj0, &m0.position()),
+        O::HomogeneousTransformationLocal => {
+            put_homogeneous(out, &(aj0.transpose() * aj1), &(aj0.transpose() * delta));
+        }
+        _ => return None,
+    }
+    Some(())
+}
+
+/// The global translation multipliers in J0's frame.
+pub fn local(ctx: &JointOutputs, global: [f64; 3]) -> Vector3<f64> {
+    frames(ctx).0.transpose() * Vector3::from(global)
+}
