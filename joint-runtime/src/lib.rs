@@ -9,6 +9,8 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod assemble;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod create;
 pub mod error;
 pub mod items;

@@ -1,5 +1,5 @@
 // `npm run build`: bundles viewer/viewer.js (three.js inlined) into ONE
-// minified IIFE at joint-runtime/src/bin/jointsim/viewer/viewer.js, and copies
+// minified IIFE at joint-runtime/src/cli/viewer/viewer.js, and copies
 // three.js's LICENSE beside it. The Rust side pastes the bundle inside a
 // <script> element of template.html, so the output must never contain
 // `</script` (it would end the element early) nor any of the template's

@@ -3,17 +3,19 @@
 
 use std::path::Path;
 
+use crate::joints::JointRegistry;
+use crate::model::{read_model_with, read_visualization};
+use crate::scene::{Motion, build_scene, glb::to_glb};
 use base64::Engine;
-use joint_runtime::model::{read_model, read_visualization};
-use joint_runtime::scene::{Motion, build_scene, glb::to_glb};
 
-use crate::{Failure, files, progress};
+use super::{Failure, files, progress};
 
 /// The page template and the viewer bundle (`npm run build` in tools/js).
 const TEMPLATE: &str = include_str!("viewer/template.html");
 const VIEWER_JS: &str = include_str!("viewer/viewer.js");
 
 pub struct Options<'a> {
+    pub registry: &'a JointRegistry,
     pub model: &'a Path,
     pub result: Option<&'a Path>,
     pub out: &'a Path,
@@ -25,7 +27,7 @@ pub struct Options<'a> {
 fn scene_glb(o: &Options) -> Result<(Vec<u8>, String), Failure> {
     let text = std::fs::read_to_string(o.model)
         .map_err(|e| Failure::io(format!("cannot read {}: {e}", o.model.display())))?;
-    let model = read_model(&text).map_err(Failure::model)?;
+    let model = read_model_with(&text, o.registry).map_err(Failure::model)?;
     let visualization = read_visualization(&text, &model.mbs).map_err(Failure::model)?;
     let mut sim = model.mbs.assemble().map_err(Failure::model)?;
     let motion = match o.result {

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use joint_runtime::Simulation;
-use joint_runtime::system::MultibodySystem;
+use crate::Simulation;
+use crate::system::MultibodySystem;
 
-use crate::Failure;
+use super::Failure;
 
 /// Files written under temporary names, waiting for `commit`.
 #[derive(Default)]
@@ -99,7 +99,7 @@ pub fn write_sensor_csvs(
         used.push(stem.clone());
         let rows = &sim.sensor_data[i];
         let width = rows.first().map_or(0, |r| r.len().saturating_sub(1));
-        let var = if matches!(sensor.target, joint_runtime::SensorTarget::Load(_)) {
+        let var = if matches!(sensor.target, crate::SensorTarget::Load(_)) {
             "Load".to_owned()
         } else {
             sensor.output.exudyn_name().to_owned()

@@ -12,8 +12,8 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 use serde_json::Value;
 
-use crate::Failure;
-use crate::files::Pending;
+use super::Failure;
+use super::files::Pending;
 
 /// What `plot` is asked for.
 pub struct Options<'a> {

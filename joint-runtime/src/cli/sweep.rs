@@ -8,16 +8,18 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use joint_runtime::model::{Model, SolveKind, read_model, result_json};
-use joint_runtime::simulation::SolverStatistics;
-use joint_runtime::{Error, Simulation};
+use crate::joints::JointRegistry;
+use crate::model::{Model, SolveKind, read_model_with, result_json};
+use crate::simulation::SolverStatistics;
+use crate::{Error, Simulation};
 use rayon::prelude::*;
 
-use crate::overrides::{Base, Entry, parse_overrides};
-use crate::{Failure, files, progress};
+use super::overrides::{Base, Entry, parse_overrides};
+use super::{Failure, files, progress};
 
 /// The options of `jointsim sweep`.
 pub struct Options<'a> {
+    pub registry: &'a JointRegistry,
     pub model: &'a Path,
     pub overrides: &'a Path,
     pub out_dir: &'a Path,
@@ -78,9 +80,13 @@ fn select(spec: Option<&str>, count: usize) -> Result<Vec<usize>, Failure> {
 }
 
 /// Read and assemble one overridden model, and check its settings for the solve it asks.
-fn prepare(base: &Base, entry: &Entry) -> Result<(Model, Simulation), String> {
+fn prepare(
+    registry: &JointRegistry,
+    base: &Base,
+    entry: &Entry,
+) -> Result<(Model, Simulation), String> {
     let text = base.apply(entry)?;
-    let model = read_model(&text).map_err(|e| e.to_string())?;
+    let model = read_model_with(&text, registry).map_err(|e| e.to_string())?;
     let sim = model.mbs.assemble().map_err(|e| e.to_string())?;
     match model.solve {
         SolveKind::Dynamic => model.settings.validate_dynamic(),
@@ -98,10 +104,15 @@ struct Outcome {
 
 /// Solve one overridden model and write its result file (atomically; on failure, an older
 /// result file of the same name is removed so that the folder holds only this sweep's results).
-fn run_one(base: &Base, entry: &Entry, target: &Path) -> Result<SolverStatistics, Failure> {
+fn run_one(
+    registry: &JointRegistry,
+    base: &Base,
+    entry: &Entry,
+    target: &Path,
+) -> Result<SolverStatistics, Failure> {
     let outcome = (|| {
         let (model, mut sim) =
-            prepare(base, entry).map_err(|message| Failure { code: 1, message })?;
+            prepare(registry, base, entry).map_err(|message| Failure { code: 1, message })?;
         let solved = match model.solve {
             SolveKind::Dynamic => sim.solve_dynamic_with_progress(&model.settings, &mut |_| {}),
             SolveKind::Static => sim.solve_static_with_progress(&model.settings, &mut |_| {}),
@@ -159,12 +170,16 @@ pub fn sweep(o: &Options) -> Result<(), Failure> {
     let invalid: Vec<(usize, String)> = pool.install(|| {
         selected
             .par_iter()
-            .filter_map(|&i| prepare(&base, &entries[i]).err().map(|e| (i, e)))
+            .filter_map(|&i| {
+                prepare(o.registry, &base, &entries[i])
+                    .err()
+                    .map(|e| (i, e))
+            })
             .collect()
     });
     if !invalid.is_empty() {
         // The same failure without any override is the model's, not the overrides'.
-        let own = prepare(&base, &Entry::default()).err();
+        let own = prepare(o.registry, &base, &Entry::default()).err();
         for (i, e) in invalid.iter().take(SHOWN_ERRORS) {
             let note = if own.as_deref() == Some(e.as_str()) {
                 " (the model fails so without overrides too)"
@@ -218,7 +233,7 @@ pub fn sweep(o: &Options) -> Result<(), Failure> {
         selected
             .par_iter()
             .map(|&i| {
-                let result = run_one(&base, &entries[i], &targets[i]);
+                let result = run_one(o.registry, &base, &entries[i], &targets[i]);
                 bar.inc();
                 Outcome { index: i, result }
             })
