@@ -5,7 +5,7 @@
 //! which equals the built-in joint's run (and Exudyn's −0.0037861921836557311).
 
 use joint::runtime::{
-    EULER_PARAMETERS_0, Load, Marker, MultibodySystem, Node, Object, OutputVariable,
+    EULER_PARAMETERS_0, Load, Marker, MultibodySystem, Node, NodeIndex, Object, OutputVariable,
     RigidBodyInertia, SimulationSettings,
 };
 
@@ -19,7 +19,8 @@ joint::joint! {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// The seed's mini example with `MySpherical` in place of ObjectJointSpherical; the node.
+pub fn build() -> (MultibodySystem, NodeIndex) {
     let mut mbs = MultibodySystem::new();
     let ground = mbs.add_object(Object::ground());
     let inertia = RigidBodyInertia::cuboid(1000.0, [1.0, 0.1, 0.1]);
@@ -36,17 +37,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     mbs.add_load(Load::gravity(m_mass, [0.0, 0.0, -9.81]));
     let m_ground = mbs.add_marker(Marker::body_position(ground, [0.0, 0.0, 0.0]));
     let m_body = mbs.add_marker(Marker::body_position(body, [-0.5, 0.0, 0.0]));
-    // the user's joint, added like a built-in one
+    // the user's joint, added as a built-in one is
     mbs.add_object(Object::joint::<MySpherical>(
         [m_ground, m_body],
         my_spherical::Parameters {},
     ));
+    (mbs, node)
+}
 
-    let mut sim = mbs.assemble()?;
+/// The seed's settings: the defaults, with 1000 steps.
+pub fn settings() -> SimulationSettings {
     let mut settings = SimulationSettings::default();
     settings.time_integration.number_of_steps = 1000;
-    sim.solve_dynamic(&settings)?;
+    settings
+}
 
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let (mbs, node) = build();
+    let mut sim = mbs.assemble()?;
+    sim.solve_dynamic(&settings())?;
     let stats = &sim.statistics;
     println!(
         "steps: {}, Newton iterations: {}, Jacobians: {}, kernel: {}",

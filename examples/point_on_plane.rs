@@ -1,5 +1,8 @@
-//! A joint Exudyn does not have, defined the way a user defines one, and driven without the
-//! runtime: the generated kernels on fixed-size arrays, inside a small integrator of this file.
+//! The generated kernels embedded in a simulator of your own: a joint Exudyn does not have,
+//! driven without the runtime, its typed kernels on fixed-size arrays inside a small integrator
+//! of this file (for the runtime simulating such a joint, see examples/sliding_on_incline.rs).
+//! The velocity level is written by hand here, with the global angular velocity; the compiler
+//! checks it against the time derivative of the position level while it expands.
 //!
 //! `PointOnPlane` keeps a point (marker 1) on a plane through marker 0 whose normal is a run-time
 //! parameter given in marker 0's frame. Here the plane is a ground frame tilted by α about y, the
@@ -11,7 +14,7 @@
 
 use nalgebra::{Matrix4, Vector4};
 
-joint_macros::joint! {
+joint::joint! {
     /// A point `m1` on the plane through `m0` with normal `normal` (in `m0`'s frame).
     pub joint PointOnPlane {
         marker m0: Rigid;

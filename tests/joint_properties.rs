@@ -1,5 +1,5 @@
 //! Properties of every generated kernel of every joint (the built-in ones and the example
-//! joints of `tests/custom_joints/mod.rs`), for every pairing of marker kinds, at random states
+//! joints of `examples/custom_joints/mod.rs` and `examples/custom_joint_pendulum.rs`), for every pairing of marker kinds, at random states
 //! and random joint parameters (proptest), through the type-erased `JointDefinition` a runtime
 //! uses:
 //!
@@ -16,8 +16,12 @@
 //! The built-in joints also have their own, independent num-dual oracles
 //! (tests/joint_dual_oracles.rs, tests/kernel_jacobians.rs).
 
-#[path = "custom_joints/mod.rs"]
+#[allow(dead_code)]
+#[path = "../examples/custom_joints/mod.rs"]
 mod custom_joints;
+#[allow(dead_code)]
+#[path = "../examples/custom_joint_pendulum.rs"]
+mod pendulum;
 
 use joint::core::{JointDefinition, MarkerArgs, MarkerKind, Pairing, ParameterShape};
 use joint::runtime::kernels::{distance, generic_rows, prismatic_x, revolute_z, spherical};
@@ -33,6 +37,7 @@ fn joints() -> Vec<&'static JointDefinition> {
         &generic_rows::DEFINITION,
     ];
     all.extend(custom_joints::definitions());
+    all.push(&pendulum::my_spherical::DEFINITION);
     all
 }
 

@@ -1,0 +1,28 @@
+//! `jointsim` for a crate with its own joints: the runtime's program with the joints of
+//! examples/custom_joints/mod.rs registered beside Exudyn's, so that model files can use them
+//! (`"objectType": "Cylindrical"`, `"objectType": "PointOnPlane"`, each parameter by its
+//! name) with every command: run, check, sweep, plot, scene, view.
+//!
+//! ```sh
+//! cargo run --release --example custom_jointsim -- run tests/models/point_on_incline.json
+//! ```
+
+#[allow(dead_code)]
+mod custom_joints;
+
+use custom_joints::{Cylindrical, PointOnPlane};
+use joint::runtime::{JointRegistry, cli};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let registry = JointRegistry::exudyn()
+        .with::<Cylindrical>()
+        .and_then(|r| r.with::<PointOnPlane>());
+    match registry {
+        Ok(registry) => cli::main(registry),
+        Err(e) => {
+            eprintln!("custom_jointsim: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Joints defined outside the runtime, simulated by it exactly as its own: each against an
+//! independent oracle.
+
+// Each example includes the shared custom joints (examples/custom_joints/mod.rs) itself.
+#![allow(clippy::duplicate_mod)]
+
+#[allow(dead_code)]
+#[path = "../examples/custom_joint_pendulum.rs"]
+mod pendulum;
+
+use joint::runtime::{Object, OutputVariable};
+
+/// The seed's mini example with `MySpherical` (position level only) is the built-in joint's
+/// run to the bit, and Exudyn's: z(1 s), Newton iterations and Jacobians.
+#[test]
+fn custom_spherical_joint_runs_the_seed_example_as_exudyn_does() {
+    let (mbs, node) = pendulum::build();
+    let mut sim = mbs.assemble().unwrap();
+    sim.solve_dynamic(&pendulum::settings()).unwrap();
+    let z = sim.node_output(node.0, OutputVariable::Position).unwrap()[2];
+    let exudyn = -0.003_786_192_183_655_731; // pip Exudyn 1.13.6: −0.0037861921836557311
+    assert!(
+        (z - exudyn).abs() < 1e-10,
+        "z = {z:.17}, Exudyn {exudyn:.17}"
+    );
+    // pip Exudyn 1.13.6: newtonStepsCount 6669, newtonJacobiCount 209
+    assert_eq!(sim.statistics.newton.iterations, 6669);
+    assert_eq!(sim.statistics.newton.jacobians, 209);
+    assert_eq!(
+        sim.topology.joints[0].kernel_name(),
+        "my_spherical::ground_point_to_rigid_ep_point"
+    );
+
+    // the same model with ObjectJointSpherical: the same bits
+    let (mut mbs, _) = pendulum::build();
+    let joint = mbs.objects.len() - 1;
+    let Object::Joint(custom) = &mbs.objects[joint] else {
+        panic!("the last object is the joint");
+    };
+    mbs.objects[joint] = Object::joint_spherical(custom.markers);
+    let mut built_in = mbs.assemble().unwrap();
+    built_in.solve_dynamic(&pendulum::settings()).unwrap();
+    let zb = built_in
+        .node_output(node.0, OutputVariable::Position)
+        .unwrap()[2];
+    assert_eq!(
+        z.to_bits(),
+        zb.to_bits(),
+        "custom {z:.17} vs built-in {zb:.17}"
+    );
+    assert_eq!(sim.state.q, built_in.state.q);
+}
+
+#[allow(dead_code)]
+#[path = "../examples/cylindrical_joint.rs"]
+mod cylindrical;
+
+/// `Cylindrical` (rigid markers, position level only) against Exudyn's JointGeneric with
+/// `constrainedAxes = [0, 1, 1, 0, 1, 1]` on the same mechanism, and the slide against the
+/// axial motion, which gravity's axial component makes uniformly accelerated: 0.5 t + t².
+#[test]
+fn cylindrical_joint_is_joint_generic_with_x_free() {
+    let (custom, generic, node, joint) = cylindrical::run().unwrap();
+    let d = cylindrical::largest_difference(&custom, &generic);
+    assert!(d <= 1e-10, "largest coordinate difference {d:e}");
+    let p = custom
+        .node_output(node.0, OutputVariable::Position)
+        .unwrap();
+    assert!((p[0] - 1.5).abs() < 1e-9, "x(1 s) = {}", p[0]);
+    let slide = custom
+        .object_output(joint.0, OutputVariable::Named("slide"))
+        .unwrap();
+    assert!((slide[0] - 1.5).abs() < 1e-9, "slide {slide:?}");
+    // the joint turns the body about the axis: not a trivial motion
+    assert!(p[1].abs() > 1e-3, "y(1 s) = {}", p[1]);
+    // generic outputs: λ per row, the residuals per row
+    let force = custom
+        .object_output(joint.0, OutputVariable::Force)
+        .unwrap();
+    assert_eq!(force.len(), 4);
+    assert!(force.iter().any(|f| f.abs() > 1.0), "{force:?}");
+    let residual = custom
+        .object_output(joint.0, OutputVariable::Displacement)
+        .unwrap();
+    assert!(residual.iter().all(|r| r.abs() < 1e-10), "{residual:?}");
+}
+
+#[allow(dead_code)]
+#[path = "../examples/sliding_on_incline.rs"]
+mod incline;
+
+/// `PointOnPlane` (position level only) against the analytic motion down a frictionless
+/// incline, for three slopes; and its named output, a sensor, against the same motion in the
+/// plane's frame.
+#[test]
+fn point_on_plane_follows_the_analytic_incline_motion() {
+    for alpha in [0.0, 0.3, 1.1] {
+        let (sim, node) = incline::run(alpha).unwrap();
+        let p = sim.node_output(node.0, OutputVariable::Position).unwrap();
+        let exact = incline::analytic_position(alpha, 1.0);
+        for k in 0..3 {
+            assert!(
+                (p[k] - exact[k]).abs() < 1e-10,
+                "α = {alpha}: x[{k}] = {}, analytic {}",
+                p[k],
+                exact[k]
+            );
+        }
+        // the sensor's last row: time, then the point in the plane's frame (z = 0 on it)
+        let last = sim.sensor_data[0].last().expect("the sensor recorded rows");
+        assert!((last[0] - 1.0).abs() < 1e-12);
+        assert!(
+            last[3].abs() < 1e-10,
+            "α = {alpha}: off the plane by {}",
+            last[3]
+        );
+    }
+}

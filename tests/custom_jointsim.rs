@@ -1,0 +1,233 @@
+//! A model file with a user's joint, run through `jointsim` as a library with a registry
+//! (examples/custom_jointsim.rs), and read as strictly as Exudyn's items.
+
+#[allow(dead_code)]
+#[path = "../examples/custom_joints/mod.rs"]
+mod custom_joints;
+
+use custom_joints::{Cylindrical, PointOnPlane};
+use joint::runtime::model::{read_model, read_model_with};
+use joint::runtime::{JointRegistry, cli};
+use std::process::ExitCode;
+
+const MODEL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/models/point_on_incline.json"
+);
+
+fn registry() -> JointRegistry {
+    JointRegistry::exudyn()
+        .with::<Cylindrical>()
+        .and_then(|r| r.with::<PointOnPlane>())
+        .unwrap()
+}
+
+/// The model file's incline: slope 0.3, the point from (0.2, −0.1) in the plane at (0, 0.3, 0).
+fn analytic_position(t: f64) -> [f64; 3] {
+    let (s, c) = 0.3f64.sin_cos();
+    let n = [s, 0.0, c];
+    let g = [0.0, 0.0, -9.81];
+    let gn: f64 = (0..3).map(|i| g[i] * n[i]).sum();
+    let start = [c * 0.2, -0.1, -s * 0.2];
+    let v0 = [0.0, 0.3, 0.0];
+    std::array::from_fn(|i| start[i] + v0[i] * t + 0.5 * (g[i] - gn * n[i]) * t * t)
+}
+
+#[test]
+fn jointsim_with_a_registry_runs_a_model_file_with_a_custom_joint() {
+    let dir = std::env::temp_dir().join(format!("custom-jointsim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("result.json");
+    let code = cli::run_with_args(
+        [
+            "jointsim",
+            "run",
+            MODEL,
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ],
+        registry(),
+    );
+    assert_eq!(code, ExitCode::SUCCESS);
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let q: Vec<f64> = serde_json::from_value(result["ode2Coordinates"].clone()).unwrap();
+    let reference = [0.19106729782512122, -0.1, -0.05910404133226791];
+    let exact = analytic_position(1.0);
+    for k in 0..3 {
+        let x = reference[k] + q[k];
+        assert!(
+            (x - exact[k]).abs() < 1e-10,
+            "x[{k}] = {x}, analytic {}",
+            exact[k]
+        );
+    }
+    // the named output `local_position` as a sensor: on the plane (its z) at the last row
+    let sensors = result["sensors"].as_array().unwrap();
+    let rows = sensors[0]["values"].as_array().unwrap();
+    let last: Vec<f64> = serde_json::from_value(rows.last().unwrap().clone()).unwrap();
+    assert_eq!(last.len(), 4, "time and 3 values: {last:?}");
+    assert!(last[3].abs() < 1e-10, "{last:?}");
+    // λ of the one row: the normal force m g cos α (λ scaled as Exudyn scales it, sign included)
+    let force = sensors[1]["values"].as_array().unwrap();
+    let last: Vec<f64> = serde_json::from_value(force.last().unwrap().clone()).unwrap();
+    assert!(
+        (last[1].abs() - 2.0 * 9.81 * 0.3f64.cos()).abs() < 1e-8,
+        "λ {last:?}"
+    );
+    let check = cli::run_with_args(["jointsim", "check", MODEL], registry());
+    assert_eq!(check, ExitCode::SUCCESS);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn without_the_joint_registered_the_type_is_unknown() {
+    let text = std::fs::read_to_string(MODEL).unwrap();
+    let e = read_model(&text).unwrap_err().to_string();
+    assert!(
+        e.contains("objects[2]") && e.contains("PointOnPlane") && e.contains("objectType"),
+        "{e}"
+    );
+    let code = cli::run_with_args(["jointsim", "check", MODEL], JointRegistry::exudyn());
+    assert_eq!(code, ExitCode::from(1));
+}
+
+/// Assembly's message for a system that must not assemble.
+fn assemble_error(mbs: &joint::runtime::MultibodySystem) -> String {
+    match mbs.assemble() {
+        Ok(_) => panic!("assemble accepted a bad system"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// An edit of the joint's item dictionary.
+type Edit = Box<dyn FnOnce(&mut serde_json::Map<String, serde_json::Value>)>;
+
+/// The model file with `edit` applied to the joint's item; the reader's or assembly's message.
+fn message(edit: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>)) -> String {
+    let mut model: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(MODEL).unwrap()).unwrap();
+    edit(model["objects"][2].as_object_mut().unwrap());
+    let text = model.to_string();
+    match read_model_with(&text, &registry()) {
+        Err(e) => e.to_string(),
+        Ok(m) => assemble_error(&m.mbs),
+    }
+}
+
+#[test]
+fn a_custom_joint_item_is_read_strictly() {
+    use serde_json::json;
+    let cases: Vec<(Edit, &[&str])> = vec![
+        (
+            Box::new(|o| {
+                o.remove("normal");
+            }),
+            &["objects[2] (PointOnPlane)", "normal", "required"],
+        ),
+        (
+            Box::new(|o| {
+                o.insert("normal".into(), json!([0.0, 1.0]));
+            }),
+            &["objects[2] (PointOnPlane)", "normal", "3"],
+        ),
+        (
+            Box::new(|o| {
+                o.insert("normal".into(), json!("up"));
+            }),
+            &["objects[2] (PointOnPlane)", "normal"],
+        ),
+        (
+            Box::new(|o| {
+                o.insert("stiffness".into(), json!(1.0));
+            }),
+            &["objects[2] (PointOnPlane)", "stiffness"],
+        ),
+        (
+            Box::new(|o| {
+                o.insert("constrainedAxes".into(), json!([1, 1]));
+            }),
+            &["objects[2] (PointOnPlane)", "constrainedAxes"],
+        ),
+        (
+            Box::new(|o| {
+                o.insert("constrainedAxes".into(), json!([2]));
+            }),
+            &[
+                "objects[2] (PointOnPlane)",
+                "constrainedAxes",
+                "0 (free) or 1",
+            ],
+        ),
+        (
+            Box::new(|o| {
+                o.insert("markerNumbers".into(), json!([2, 1]));
+            }),
+            &["objects[2] (PointOnPlane)", "markerNumbers", "orientation"],
+        ),
+        (
+            Box::new(|o| {
+                o.insert("markerNumbers".into(), json!([1, 9]));
+            }),
+            &["objects[2] (PointOnPlane)", "markerNumbers", "9"],
+        ),
+        (
+            Box::new(|o| {
+                o.insert("activeConnector".into(), json!(2));
+            }),
+            &["objects[2] (PointOnPlane)", "activeConnector"],
+        ),
+    ];
+    for (edit, parts) in cases {
+        let m = message(edit);
+        for p in parts {
+            assert!(m.contains(p), "message `{m}` does not mention `{p}`");
+        }
+    }
+}
+
+#[test]
+fn a_joint_type_name_is_registered_once() {
+    let e = JointRegistry::exudyn()
+        .with::<PointOnPlane>()
+        .and_then(|r| r.with::<PointOnPlane>())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("PointOnPlane") && e.contains("taken"), "{e}");
+}
+
+/// Through the Rust API, a joint's parameters are checked at assemble: their count and that
+/// they are finite, named by the definition.
+#[test]
+fn custom_joint_parameters_are_checked_at_assemble() {
+    use joint::runtime::model::read_model_with;
+    use joint::runtime::{JointObject, Object};
+    let text = std::fs::read_to_string(MODEL).unwrap();
+    let model = read_model_with(&text, &registry()).unwrap();
+    let mut bad = model.mbs.clone();
+    let Object::Joint(joint) = &bad.objects[2] else {
+        panic!("objects[2] is the joint");
+    };
+    let markers = joint.markers;
+    bad.objects[2] = Object::Joint(JointObject::new::<PointOnPlane>(
+        markers,
+        custom_joints::point_on_plane::Parameters {
+            normal: [0.0, f64::NAN, 1.0],
+        },
+    ));
+    let e = assemble_error(&bad);
+    assert!(
+        e.contains("objects[2] (PointOnPlane)") && e.contains("normal") && e.contains("finite"),
+        "{e}"
+    );
+    let Object::Joint(joint) = &mut bad.objects[2] else {
+        unreachable!()
+    };
+    joint.parameters = vec![0.0; 2];
+    let e = assemble_error(&bad);
+    assert!(
+        e.contains("parameters") && e.contains("normal (vector)"),
+        "{e}"
+    );
+}
