@@ -10,7 +10,7 @@
 //! custom joint's slide (its named output `slide`) after 1 s.
 
 #[allow(dead_code)]
-mod custom_joints;
+pub mod custom_joints;
 
 use custom_joints::Cylindrical;
 use joint::runtime::{

@@ -1,6 +1,274 @@
-//! `joint`: one dependency for users — the constraint compiler ([`joint!`]), the types its
-//! output shares with runtimes ([`core`], the `joint_core` crate) and the Exudyn-compatible
-//! runtime ([`runtime`]).
+//! # joint: define a joint, get its kernels, simulate it
+//!
+//! `joint` is one dependency for users: the constraint compiler ([`joint!`]), the types its
+//! output shares with runtimes ([`core`], the `joint_core` crate) and an Exudyn-compatible
+//! multibody runtime ([`runtime`]).
+//!
+//! You write a joint as its residual at position level — markers, the capability each needs,
+//! run-time parameters, residual rows. While your crate compiles, the compiler derives the
+//! velocity level (its time derivative along the markers' motion), the Jacobians and, if asked,
+//! the second-order terms, symbolically, and emits straight-line Rust for every pairing of marker
+//! kinds. The runtime assembles, solves, reports and draws your joint exactly as its own
+//! (Exudyn's joints are defined the same way).
+//!
+//! 1. [Define a joint](#1-define-a-joint)
+//! 2. [Simulate it with the runtime](#2-simulate-it-with-the-runtime)
+//! 3. [Run it from a model file with your own jointsim](#3-run-it-from-a-model-file-with-your-own-jointsim)
+//! 4. [Read its generated code](#4-read-its-generated-code)
+//! 5. [Embed its kernels in another simulator](#5-embed-its-kernels-in-another-simulator)
+//! 6. [The language](#6-the-language)
+//!
+//! ## 1. Define a joint
+//!
+//! A point of one body stays on a plane of another: one residual row, the plane's normal a
+//! run-time parameter given in marker 0's frame.
+//!
+//! ```
+//! joint::joint! {
+//!     /// A point `m1` on the plane through `m0` with normal `normal` (in `m0`'s frame).
+//!     pub joint OnPlane {
+//!         marker m0: Rigid;
+//!         marker m1: Position;
+//!         param normal: vector;
+//!         axes [n];
+//!         let n = m0.rotation * normal;
+//!         position = [dot(n, m1.position - m0.position)];
+//!         /// The point's distance from the plane's origin.
+//!         output distance = norm(m1.position - m0.position);
+//!     }
+//! }
+//!
+//! use joint::core::{Joint, MarkerKind};
+//! let definition = OnPlane::DEFINITION;
+//! assert_eq!(definition.rows(), 1);
+//! // every pairing of a rigid kind with any kind but ground with ground: 5 · 7 − 1
+//! assert_eq!(definition.pairings.len(), 34);
+//! assert!(on_plane::pairing(MarkerKind::GroundPoint, MarkerKind::MassPointBody).is_some());
+//! // the velocity level was derived: d/dt(n·Δp) = ṅ·Δp + n·Δv with ṅ = A·(ω̄ × normal)
+//! assert_eq!(definition.velocity_text, None);
+//! ```
+//!
+//! `pub joint OnPlane` makes a type `OnPlane` that implements [`core::Joint`] and a module
+//! `on_plane` with its kernels: its [`Parameters`](core::JointParameters), its
+//! [`DEFINITION`](core::JointDefinition) (what a runtime reads), and one module per pairing
+//! of marker kinds. A mistake in the definition is one compile error at its tokens, and the
+//! joint's items still exist, so that it is the only error.
+//!
+//! ## 2. Simulate it with the runtime
+//!
+//! Add it to a [`MultibodySystem`](runtime::MultibodySystem) with its markers and parameters as
+//! you add Exudyn's joints; the solvers (generalized-α at index 3 or 2, Newmark, static, dense
+//! or sparse LU), sensors, outputs and scenes take it as they are. A 2 kg point on a plane tilted
+//! by 0.3 rad slides down it with the tangential part of gravity:
+//!
+//! ```
+//! # joint::joint! {
+//! #     pub joint OnPlane {
+//! #         marker m0: Rigid;
+//! #         marker m1: Position;
+//! #         param normal: vector;
+//! #         axes [n];
+//! #         position = [dot(m0.rotation * normal, m1.position - m0.position)];
+//! #         output distance = norm(m1.position - m0.position);
+//! #     }
+//! # }
+//! use joint::runtime::{
+//!     Load, Marker, MultibodySystem, Node, Object, OutputVariable, SimulationSettings,
+//! };
+//!
+//! let mut mbs = MultibodySystem::new();
+//! let (s, c) = 0.3f64.sin_cos();
+//! let plane = mbs.add_object(Object::Ground {
+//!     name: "plane".into(),
+//!     reference_position: [0.0; 3],
+//!     reference_rotation: [[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]],
+//! });
+//! let node = mbs.add_node(Node::point([0.0; 3]));
+//! let point = mbs.add_object(Object::MassPoint { name: String::new(), mass: 2.0, node });
+//! let mass = mbs.add_marker(Marker::body_mass(point));
+//! mbs.add_load(Load::gravity(mass, [0.0, 0.0, -9.81]));
+//! let m0 = mbs.add_marker(Marker::body_rigid(plane, [0.0; 3]));
+//! let m1 = mbs.add_marker(Marker::body_position(point, [0.0; 3]));
+//! let joint = mbs.add_object(Object::joint::<OnPlane>(
+//!     [m0, m1],
+//!     on_plane::Parameters { normal: [0.0, 0.0, 1.0] },
+//! ));
+//!
+//! let mut sim = mbs.assemble()?;
+//! let mut settings = SimulationSettings::default();
+//! settings.time_integration.end_time = 1.0;
+//! settings.time_integration.number_of_steps = 100;
+//! sim.solve_dynamic(&settings)?;
+//!
+//! // x(1 s) = ½ g sin α cos α: exact, the acceleration is constant
+//! let x = sim.node_output(node.0, OutputVariable::Position)?[0];
+//! assert!((x - 0.5 * 9.81 * s * c).abs() < 1e-10);
+//! // outputs: λ per row, the residuals, and the joint's own
+//! let normal_force = sim.object_output(joint.0, OutputVariable::Force)?[0];
+//! assert!((normal_force.abs() - 2.0 * 9.81 * c).abs() < 1e-8);
+//! let distance = sim.object_output(joint.0, OutputVariable::Named("distance"))?[0];
+//! assert!((distance - x.hypot(sim.node_output(node.0, OutputVariable::Position)?[2])).abs() < 1e-12);
+//! # Ok::<(), joint::runtime::Error>(())
+//! ```
+//!
+//! ## 3. Run it from a model file with your own jointsim
+//!
+//! A [`JointRegistry`](runtime::JointRegistry) maps model files' `objectType` names to joint
+//! types, with Exudyn's pre-registered; register yours and read model files with
+//! [`read_model_with`](runtime::model::read_model_with), or run the whole `jointsim` program
+//! (`run`, `check`, `sweep`, `plot`, `scene`, `view`) with it: a `main.rs` of a few lines
+//! (`examples/custom_jointsim.rs`).
+//!
+//! ```no_run
+//! # joint::joint! {
+//! #     pub joint OnPlane {
+//! #         marker m0: Rigid;
+//! #         marker m1: Position;
+//! #         param normal: vector;
+//! #         axes [n];
+//! #         position = [dot(m0.rotation * normal, m1.position - m0.position)];
+//! #     }
+//! # }
+//! fn main() -> std::process::ExitCode {
+//!     match joint::runtime::JointRegistry::exudyn().with::<OnPlane>() {
+//!         Ok(registry) => joint::runtime::cli::main(registry),
+//!         Err(e) => {
+//!             eprintln!("{e}");
+//!             std::process::ExitCode::FAILURE
+//!         }
+//!     }
+//! }
+//! ```
+//!
+//! In a model file the joint is an object like Exudyn's, read as strictly (an unknown key, a
+//! missing parameter or a value of the wrong shape is an error naming the item and the key):
+//!
+//! ```json
+//! {"objectType": "OnPlane", "markerNumbers": [1, 2], "normal": [0, 0, 1],
+//!  "constrainedAxes": [1], "activeConnector": true, "name": "onPlane"}
+//! ```
+//!
+//! Each parameter goes by its name (a number, 3 numbers, or 3 rows of 3 numbers);
+//! `constrainedAxes` (one 0 or 1 per row, defaulting to the definition's `axes`) frees rows;
+//! sensors read `Force`, `Displacement`, `Velocity` and the joint's named outputs
+//! (`"outputVariableType": "distance"`).
+//!
+//! ## 4. Read its generated code
+//!
+//! The expansion is deterministic and meant to be read: `cargo expand`, or a snapshot in your
+//! crate's tests. Each pairing module documents the argument order of its kernels and the
+//! operations each emits; `OPERATION_COUNTS` compares them with the expressions before common
+//! subexpressions were shared. joint-macros snapshots the built-in joints' pairings
+//! (`joint-macros/src/snapshots/`): the spherical joint between a ground point and a point of
+//! an Euler-parameter body, for one, is 78 operations for the residual and 139 for its
+//! Jacobian.
+//!
+//! ## 5. Embed its kernels in another simulator
+//!
+//! The kernels need nothing from the runtime. Each pairing module has typed functions on
+//! fixed-size arrays (inlined, no allocation, no dispatch) and, beside those a runtime calls, a
+//! `_slices` form behind the uniform [`Pairing`](core::Pairing) interface that checks lengths
+//! and writes nothing on a mismatch:
+//!
+//! ```
+//! # joint::joint! {
+//! #     pub joint OnPlane {
+//! #         marker m0: Rigid;
+//! #         marker m1: Position;
+//! #         param normal: vector;
+//! #         axes [n];
+//! #         position = [dot(m0.rotation * normal, m1.position - m0.position)];
+//! #     }
+//! # }
+//! use on_plane::ground_point_to_node_point as kernel;
+//! let joint = on_plane::Parameters { normal: [0.0, 0.0, 1.0] };
+//! // m0 (GroundPoint): ground position, rotation row-major, local position
+//! let ground = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+//! // m1 (NodePoint): the node's coordinates x, y, z
+//! let q = [0.3, -0.2, 0.5];
+//! let (residual, jacobian) = kernel::position_residual_and_jacobian(&joint, &ground, &q);
+//! assert_eq!(residual, [0.5]);
+//! assert_eq!(jacobian, [[0.0, 0.0, 1.0]]);
+//!
+//! // the same through the type-erased interface a runtime stores
+//! use joint::core::{JointParameters, MarkerArgs};
+//! let p = &kernel::PAIRING;
+//! let mut out = [0.0];
+//! let m0 = MarkerArgs { parameters: &ground, ..Default::default() };
+//! let m1 = MarkerArgs { coordinates: &q, ..Default::default() };
+//! (p.position_residual)(&joint.to_values(), m0, m1, &mut out).unwrap();
+//! assert_eq!(out, [0.5]);
+//! ```
+//!
+//! `examples/point_on_plane.rs` drives such kernels in an integrator of its own.
+//!
+//! ## 6. The language
+//!
+//! ```text
+//! joint! {
+//!     fn NAME(ARG, …) = EXPR;                  // functions shared by the joints below (any number)
+//!
+//!     /// documentation
+//!     pub joint NAME {
+//!         marker m0: Position | Rigid [(KIND, …)];
+//!         marker m1: Position | Rigid [(KIND, …)];
+//!         param NAME: scalar | vector | matrix;      // any number
+//!         axes [NAME [= 1 | 0], …];                  // the residual rows; default mask
+//!         second_order;                              // optional
+//!         fn NAME(ARG, …) = EXPR;                    // the joint's own functions
+//!         let NAME = EXPR;                           // bindings, in order
+//!         position = EXPR;
+//!         velocity = EXPR;                           // optional: derived when left out
+//!         output NAME = EXPR;                        // named outputs (scalar or 3-vector)
+//!     }
+//!     … more joints
+//! }
+//! ```
+//!
+//! **Markers.** A `Position` marker has `position` and `velocity`; a `Rigid` one also
+//! `rotation` (local to global, 3×3), `angular_velocity` (global) and `angular_velocity_local`.
+//! Pairings are generated for every kind with the capability, or for the listed ones
+//! (`Rigid(GroundPoint, RigidEpPoint)`: fewer pairings, less compile time; the runtime evaluates
+//! other kinds through the marker-level kernels). The kinds ([`core::MarkerKind`]):
+//!
+//! | kind | Exudyn markers | coordinates | parameters |
+//! |---|---|---|---|
+//! | `GroundPoint` | BodyPosition / BodyRigid on ObjectGround | — | ground position, rotation, local position |
+//! | `MassPointBody` | BodyPosition on ObjectMassPoint | x, y, z | local position |
+//! | `RigidEpPoint` | BodyPosition / BodyRigid on a rigid body with NodeRigidBodyEP | x, y, z, θ0…θ3 | local position |
+//! | `RigidRxyzPoint` | the same with NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | local position |
+//! | `NodePoint` | NodePosition on NodePoint | x, y, z | — |
+//! | `NodeEp` | NodePosition / NodeRigid on NodeRigidBodyEP | x, y, z, θ0…θ3 | — |
+//! | `NodeRxyz` | NodePosition / NodeRigid on NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | — |
+//!
+//! **Expressions** are Rust expression syntax over marker quantities (`m0.position`),
+//! parameters, bindings and function parameters: literals, `+ − * /`, unary `−`, parentheses,
+//! indexing (`v[i]` a component, `M[i]` a row, `rows[i]`; the index a constant), `[a, b, …]`
+//! (a list of scalar rows), the built-in functions `dot(a, b)`, `cross(a, b)`, `transpose(M)`,
+//! `col(M, k)`, `norm(v)`, `sqrt(x)`, `sin(x)`, `cos(x)`, and calls of the definition's functions
+//! (expanded where they are called; an argument may be a marker: `fn frame(m) = m.rotation;`).
+//! Values are scalars, 3-vectors, 3×3 matrices (row-major) or lists of rows; `*` is scalar ·
+//! anything, matrix · vector or matrix · matrix.
+//!
+//! **Residuals.** `position` is a scalar, a 3-vector or a list, with one row per axis. It may
+//! not read velocity quantities. `velocity`, when left out, is its time derivative along the
+//! markers' motion with the marker kinds' own kinematics, ṗ = v and Ȧ = A·skew(ω̄), so the
+//! Jacobian ∂(velocity residual)/∂q̇ is Exudyn's constraint Jacobian. A hand-written `velocity`
+//! is checked against the derived one at random states while the macro expands, and a row that
+//! differs is a compile error at that row. `second_order;` adds ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q to
+//! every pairing (the runtime takes finite differences of the first-order kernels where they
+//! are missing: initial accelerations, exact Newton).
+//!
+//! **Generated items** of `pub joint Name` (module `name`, snake case): `Name` implementing
+//! [`core::Joint`]; in `name`: `ROWS`, `AXES`, `DEFAULT_CONSTRAINED_AXES`, `Parameters`
+//! ([`core::JointParameters`]), `DEFINITION` ([`core::JointDefinition`]), `PAIRINGS`,
+//! `pairing(k0, k1)`, `OPERATION_COUNTS`, `marker_level` (the joint on
+//! [`core::MarkerQuantities`], its Jacobian with respect to the markers' velocities and angular
+//! velocities, `output_NAME` per output), and per pairing `kind0_to_kind1` (`COORDINATES`,
+//! `PARAMETERS`, `PAIRING`, `position_residual`, `velocity_residual`, `jacobian`,
+//! `position_residual_and_jacobian`, with `second_order` also `velocity_residual_q` and
+//! `reaction_q` returning a `ReactionQ` of named blocks; each but the fused one with its
+//! `_slices` form).
 
 pub use joint_core as core;
 pub use joint_core::joint;

@@ -240,6 +240,64 @@ fn runs() -> Vec<Run> {
             }
         }
     }
+    runs.extend(custom_joint_runs());
+    runs
+}
+
+#[allow(dead_code, clippy::duplicate_mod)]
+#[path = "../examples/cylindrical_joint.rs"]
+mod cylindrical;
+
+/// Custom joints (defined outside the runtime, without second-order kernels): a model file read
+/// with a registry, and the cylindrical mechanism with the sparse LU, index 2 and the exact
+/// constraint Jacobian (forward differences of the first-order kernels there).
+fn custom_joint_runs() -> Vec<Run> {
+    use joint::runtime::JointRegistry;
+    use joint::runtime::model::read_model_with;
+    let registry = JointRegistry::exudyn()
+        .with::<cylindrical::custom_joints::PointOnPlane>()
+        .expect("a free name");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/models/point_on_incline.json"
+    );
+    let model = read_model_with(&std::fs::read_to_string(path).expect("model"), &registry)
+        .expect("the model reads");
+    let mut runs: Vec<Run> = vec![(
+        "point_on_incline (custom joint, every output)".into(),
+        with_every_output(&model.mbs),
+        model.settings.clone(),
+        model.solve,
+    )];
+    let (mbs, _, _) = cylindrical::build(|m| {
+        joint::runtime::Object::joint::<cylindrical::custom_joints::Cylindrical>(
+            m,
+            Default::default(),
+        )
+    });
+    let variants: [Variant; 4] = [
+        ("", |_| {}),
+        ("EigenSparse", |s| {
+            s.linear_solver = LinearSolverType::EigenSparse;
+        }),
+        ("Newmark, index 2", |s| {
+            s.time_integration.generalized_alpha.use_newmark = true;
+            s.time_integration.generalized_alpha.use_index2_constraints = true;
+        }),
+        ("exactConstraintJacobian", |s| {
+            s.time_integration.newton.exact_constraint_jacobian = true;
+        }),
+    ];
+    for (label, change) in variants {
+        let mut settings = cylindrical::settings();
+        change(&mut settings);
+        runs.push((
+            format!("cylindrical custom joint ({label})"),
+            with_every_output(&mbs),
+            settings,
+            SolveKind::Dynamic,
+        ));
+    }
     runs
 }
 

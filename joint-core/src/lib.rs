@@ -25,7 +25,7 @@ pub use marker_level::{
     MarkerLevel, MarkerLevelJacobian, MarkerLevelJacobianFn, MarkerLevelResidualFn,
     MarkerQuantities,
 };
-pub use pairing::{BlocksFn, Pairing, ReactionQFn, ResidualAndBlocksFn, ResidualFn, SecondOrder};
+pub use pairing::{BlocksFn, Pairing, ReactionQFn, ResidualFn, SecondOrder};
 
 #[doc(hidden)]
 pub mod __private {

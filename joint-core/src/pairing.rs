@@ -9,9 +9,6 @@ pub type ResidualFn = fn(&[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64]) -> 
 /// `(joint parameters, m0, m1, block 0 out, block 1 out)`.
 pub type BlocksFn =
     fn(&[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> Option<()>;
-/// The residual and the blocks at one state: `(joint parameters, m0, m1, rows, block 0, block 1)`.
-pub type ResidualAndBlocksFn =
-    fn(&[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64], &mut [f64]) -> Option<()>;
 /// ∂(C_qᵀλ)/∂q: `(joint parameters, λ per row, m0, m1, out)`, one row-major
 /// `(n0 + n1)²` block over the columns of m0 then m1.
 pub type ReactionQFn = fn(&[f64], &[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64]) -> Option<()>;
@@ -40,8 +37,6 @@ pub struct Pairing {
     pub velocity_residual: ResidualFn,
     /// Jacobian C = ∂(velocity residual)/∂q̇, one block per marker.
     pub jacobian: BlocksFn,
-    /// The position residual and the Jacobian at one state, their common subexpressions once.
-    pub position_residual_and_jacobian: ResidualAndBlocksFn,
     /// ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q, if the joint was defined with `second_order;`.
     pub second_order: Option<SecondOrder>,
 }

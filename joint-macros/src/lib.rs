@@ -1,32 +1,37 @@
 //! # joint-macros: a compile-time constraint compiler
 //!
 //! `joint!` reads a declarative joint definition — its two markers and the capability each must
-//! provide, its residual rows (axes) with their default mask, and its residual at position and
-//! velocity level as an expression over marker quantities — and emits, for every pairing of
-//! marker kinds, specialized straight-line Rust for the residuals and the Jacobian blocks (and
-//! `position_residual_and_jacobian`, both at one state with their common subexpressions computed
-//! once). The Jacobians are derived symbolically while the macro expands: no hand-written
+//! provide, its run-time parameters, its residual rows (axes) with their default mask, `let`
+//! bindings and functions, and its residual at position level as an expression over marker
+//! quantities — and emits, for every pairing of marker kinds, specialized straight-line Rust for
+//! the residuals, the Jacobian blocks and, if asked, the second-order terms. The velocity level
+//! and every derivative are derived symbolically while the macro expands: no hand-written
 //! Jacobians, no finite differences, no run-time differentiation.
 //!
+//! Use it through `joint_core::joint!` (or the `joint` crate's `joint!`), which points its
+//! output at the `joint_core` types wherever it is invoked; the language, what it generates and
+//! a walk-through are in the `joint` crate's documentation.
+//!
 //! ```
-//! joint_macros::joint! {
+//! joint_core::joint! {
 //!     /// Exudyn's ObjectJointSpherical.
 //!     pub joint Spherical {
 //!         marker m0: Position;
 //!         marker m1: Position;
 //!         axes [x = 1, y = 1, z = 1];
 //!         position = m1.position - m0.position;
-//!         velocity = m1.velocity - m0.velocity;
 //!     }
 //! }
+//! assert_eq!(spherical::ROWS, 3);
 //! ```
 //!
 //! `marker_kinematics!()` emits the kinematics of every marker kind on its own (position,
 //! velocity, rotation, angular velocity, Jacobians), for loads, sensors and connectors.
 //!
-//! The crate is a thin shim: the grammar ([`definition`]), the symbolic engine ([`symbolic`]),
-//! the marker kinematics ([`kinematics`]) and the generators ([`codegen`]) are plain Rust,
-//! tested and snapshot-tested directly.
+//! The crate is a thin shim (pest's layout): the grammar, internal model, checks and lowering
+//! (`definition/`), the symbolic engine (`symbolic/`), the marker kinematics (`kinematics/`) and
+//! the generators (`codegen/`) are plain Rust modules, unit-tested and snapshot-tested directly;
+//! `ARCHITECTURE` notes are in their module documentation.
 
 extern crate proc_macro;
 

@@ -122,4 +122,26 @@ impl Marker {
             node,
         }
     }
+
+    /// `MarkerBodyRigid(bodyNumber=body, localPosition=local_position)`: the body's frame at a
+    /// point of it.
+    pub fn body_rigid(body: ObjectIndex, local_position: [f64; 3]) -> Marker {
+        Marker::BodyRigid {
+            name: String::new(),
+            body,
+            local_position,
+            local_rotation: IDENTITY,
+        }
+    }
+
+    /// `MarkerNodeRigid(nodeNumber=node)`: the node's frame.
+    pub fn node_rigid(node: NodeIndex) -> Marker {
+        Marker::NodeRigid {
+            name: String::new(),
+            node,
+            local_rotation: IDENTITY,
+        }
+    }
 }
+
+const IDENTITY: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];

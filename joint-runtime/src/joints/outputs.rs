@@ -19,28 +19,35 @@ pub struct JointOutputs<'a> {
 }
 
 impl JointOutputs<'_> {
-    /// The joint's residual at `level` per AE row (a free row of an item that selects its
-    /// equations, which has no kernel row, reads 0).
-    pub fn residual(&self, level: ConstraintLevel) -> Vec<f64> {
+    /// Append the joint's residual at `level` per AE row to `out` (a free row of an item that
+    /// selects its equations, which has no kernel row, reads 0). Allocates nothing once `out`
+    /// has room: sensors call it every step.
+    pub fn residual(&self, level: ConstraintLevel, out: &mut Vec<f64>) {
         let t = self.topology;
-        let mut rows = vec![0.0; t.kernel_rows()];
-        joint_kernel_rows(t, level, &self.m0, &self.m1, &mut rows);
-        (0..t.rows())
-            .map(|k| match t.row_kernel(k) {
-                Some(r) => rows[r],
-                None => 0.0,
-            })
-            .collect()
+        let start = out.len();
+        out.resize(start + t.kernel_rows(), 0.0);
+        joint_kernel_rows(t, level, &self.m0, &self.m1, &mut out[start..]);
+        if (0..t.rows()).all(|k| t.row_kernel(k).is_none_or(|r| r == k)) {
+            // AE row k is kernel row k (or free): keep the first `rows()` kernel rows
+            out.truncate(start + t.rows());
+            return;
+        }
+        let kernel: Vec<f64> = out.split_off(start);
+        out.extend((0..t.rows()).map(|k| t.row_kernel(k).map_or(0.0, |r| kernel[r])));
     }
 
-    /// The joint's named output `name`, if its definition has one.
-    pub fn named(&self, name: &str) -> Option<Vec<f64>> {
+    /// Append the joint's named output `name` to `out`; `None` if its definition has none.
+    pub fn named(&self, name: &str, out: &mut Vec<f64>) -> Option<()> {
         let o = self.topology.definition.output(name)?;
         let (q0, q1): (MarkerQuantities, MarkerQuantities) =
             (self.m0.quantities(), self.m1.quantities());
-        let mut out = vec![0.0; o.len];
-        (o.evaluate)(&self.topology.parameters, &q0, &q1, &mut out)?;
-        Some(out)
+        let start = out.len();
+        out.resize(start + o.len, 0.0);
+        let done = (o.evaluate)(&self.topology.parameters, &q0, &q1, &mut out[start..]);
+        if done.is_none() {
+            out.truncate(start);
+        }
+        done
     }
 }
 
@@ -49,9 +56,9 @@ impl JointOutputs<'_> {
 pub fn generic(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
     match var {
         OutputVariable::Force => out.extend_from_slice(ctx.lambda),
-        OutputVariable::Displacement => out.extend(ctx.residual(ConstraintLevel::Position)),
-        OutputVariable::Velocity => out.extend(ctx.residual(ConstraintLevel::Velocity)),
-        OutputVariable::Named(name) => out.extend(ctx.named(name)?),
+        OutputVariable::Displacement => ctx.residual(ConstraintLevel::Position, out),
+        OutputVariable::Velocity => ctx.residual(ConstraintLevel::Velocity, out),
+        OutputVariable::Named(name) => ctx.named(name, out)?,
         _ => return None,
     }
     Some(())

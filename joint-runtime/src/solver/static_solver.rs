@@ -12,6 +12,8 @@ struct StaticProblem<'a> {
     sim: &'a mut Simulation,
     load_factor: f64,
     compute_loads_jacobian: bool,
+    /// `newton.exact_constraint_jacobian` (not an Exudyn setting): add ∂(C_qᵀλ)/∂q.
+    geometric_stiffness: bool,
     rel_eps: f64,
     min_coord: f64,
     c_err: f64,
@@ -55,6 +57,16 @@ impl StaticProblem<'_> {
             );
         }
         topo.add_constraint_blocks(&self.qt, 1.0, 1.0, m, &mut self.scratch);
+        if self.geometric_stiffness {
+            // r_q = f + C_qᵀλ: its derivative has +∂(C_qᵀλ)/∂q
+            topo.add_constraint_geometric_stiffness(
+                &self.qt,
+                &st.lambda,
+                1.0,
+                m,
+                &mut self.scratch,
+            );
+        }
     }
 }
 
@@ -182,6 +194,7 @@ impl Simulation {
         let mut p = StaticProblem {
             load_factor: 0.0,
             compute_loads_jacobian: ss.compute_loads_jacobian,
+            geometric_stiffness: ss.newton.exact_constraint_jacobian,
             rel_eps: nd.relative_epsilon,
             min_coord: nd.minimum_coordinate_size,
             c_err: if ss.newton.weight_tolerance_per_coordinate {

@@ -161,6 +161,9 @@ struct Kernel<'a> {
     roots: &'a [Id],
     reads: Reads,
     shape: Shape,
+    /// Whether the `_slices` wrapper is emitted (it is codegen'd in the user's crate even when
+    /// unused, as `PAIRING` names it: only the functions a runtime calls have one).
+    slices: bool,
 }
 
 /// `[[e, …]; rows]` blocks (a tuple if several) filled from `outputs` in order.
@@ -354,7 +357,7 @@ fn kernel(
         k.name
     );
     let core = &model.core;
-    let tokens = quote! {
+    let typed = quote! {
         #[doc = #doc]
         #[inline]
         pub fn #name(#(#decls),*) -> #ret {
@@ -362,6 +365,12 @@ fn kernel(
             #(#lets)*
             #value
         }
+    };
+    if !k.slices {
+        return (typed, block);
+    }
+    let tokens = quote! {
+        #typed
 
         #[doc = #slices_doc]
         pub fn #slices(joint: &[f64], #lambda_arg m0: #core::MarkerArgs<'_>, m1: #core::MarkerArgs<'_>, #out_args) -> ::core::option::Option<()> {
@@ -446,6 +455,7 @@ pub fn module(
             roots: &lowered.position,
             reads: reads(false, false),
             shape: Shape::Rows,
+            slices: true,
         },
         Kernel {
             name: "velocity_residual",
@@ -458,6 +468,7 @@ pub fn module(
             roots: &lowered.velocity,
             reads: reads(true, false),
             shape: Shape::Rows,
+            slices: true,
         },
         Kernel {
             name: "jacobian",
@@ -468,6 +479,7 @@ pub fn module(
             roots: &d.jac_roots,
             reads: reads(false, false),
             shape: Shape::Blocks(blocks.clone()),
+            slices: true,
         },
         Kernel {
             name: "position_residual_and_jacobian",
@@ -477,6 +489,7 @@ pub fn module(
             roots: &both_roots,
             reads: reads(false, false),
             shape: Shape::RowsAndBlocks(blocks.clone()),
+            slices: false,
         },
     ];
     if model.second_order {
@@ -489,6 +502,7 @@ pub fn module(
             roots: &d.vq_roots,
             reads: reads(true, false),
             shape: Shape::Blocks(blocks.clone()),
+            slices: true,
         });
         kernels.push(Kernel {
             name: "reaction_q",
@@ -498,6 +512,7 @@ pub fn module(
             roots: &d.rq_roots,
             reads: reads(false, true),
             shape: Shape::Reaction(d.rq_shapes.clone(), n),
+            slices: true,
         });
     }
     let mut functions = Vec::new();
@@ -602,7 +617,6 @@ pub fn module(
                 position_residual: position_residual_slices,
                 velocity_residual: velocity_residual_slices,
                 jacobian: jacobian_slices,
-                position_residual_and_jacobian: position_residual_and_jacobian_slices,
                 second_order: #second_order,
             };
 
