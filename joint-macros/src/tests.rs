@@ -125,7 +125,12 @@ fn built_in_joints() -> Vec<(String, proc_macro2::TokenStream)> {
         "/../joint-runtime/src/kernels.rs"
     );
     let text = std::fs::read_to_string(path).expect("joint-runtime/src/kernels.rs");
-    let file = syn::parse_file(&text).expect("kernels.rs parses");
+    joints_of_file(&text)
+}
+
+/// `(name, tokens of its joint! input)` of every joint defined in a Rust source text.
+fn joints_of_file(text: &str) -> Vec<(String, proc_macro2::TokenStream)> {
+    let file = syn::parse_file(text).expect("the file parses");
     file.items
         .iter()
         .filter_map(|item| match item {
@@ -137,7 +142,7 @@ fn built_in_joints() -> Vec<(String, proc_macro2::TokenStream)> {
                     .is_some_and(|s| s.ident == "joint") =>
             {
                 let parsed: crate::definition::parse::JointFile =
-                    syn::parse2(m.mac.tokens.clone()).expect("a built-in joint parses");
+                    syn::parse2(m.mac.tokens.clone()).expect("a joint! input parses");
                 Some(
                     parsed
                         .joints
@@ -297,24 +302,7 @@ fn derived_velocity_is_the_hand_written_one() {
 /// The built-in joints as they were written before the compiler derived velocity levels: each
 /// with its hand-written Exudyn velocity level.
 fn hand_written_velocity_levels() -> Vec<(String, proc_macro2::TokenStream)> {
-    let text = include_str!("../tests/fixtures/hand_written_velocity_levels.rs");
-    let file = syn::parse_file(text).expect("fixture parses");
-    file.items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Macro(m) => {
-                let parsed: crate::definition::parse::JointFile =
-                    syn::parse2(m.mac.tokens.clone()).expect("a fixture joint parses");
-                Some(
-                    parsed
-                        .joints
-                        .iter()
-                        .map(|j| (j.name.to_string(), m.mac.tokens.clone()))
-                        .collect::<Vec<_>>(),
-                )
-            }
-            _ => None,
-        })
-        .flatten()
-        .collect()
+    joints_of_file(include_str!(
+        "../tests/fixtures/hand_written_velocity_levels.rs"
+    ))
 }

@@ -1,7 +1,7 @@
 //! Exudyn's ObjectJointGeneric: its 6 equations chosen from the candidate rows of
 //! `GenericRows` by `constrainedAxes`.
 
-use super::joint_type::{Axes, Drawing, ExtraKey, ExtraKeyKind, JointType};
+use super::joint_type::{Axes, ExtraKey, ExtraKeyKind, JointType};
 use super::object::JointObject;
 use super::outputs::JointOutputs;
 use super::rigid_frames;
@@ -9,24 +9,16 @@ use crate::items::MarkerIndex;
 use crate::kernels::generic_rows;
 use crate::output::{OutputVariable, put3};
 
-pub static JOINT_GENERIC: JointType = JointType {
-    type_name: "JointGeneric",
-    spellings: &["ObjectJointGeneric", "GenericJoint"],
-    definition: &generic_rows::DEFINITION,
-    parameter_keys: &rigid_frames::ROTATION_MARKER_KEYS,
-    axes: Axes::Select {
+pub static JOINT_GENERIC: JointType = rigid_frames::rigid_joint(
+    "JointGeneric",
+    &["ObjectJointGeneric", "GenericJoint"],
+    &generic_rows::DEFINITION,
+    Axes::Select {
         count: 6,
         select: generic_joint_rows,
     },
-    generic_outputs: false,
-    outputs: Some(outputs),
-    check: None,
-    frame_parameters: Some(["rotation_marker0", "rotation_marker1"]),
-    marker_level: false,
-    drawing: Drawing::Spheres,
-    size_key: "VaxisRadius",
-    default_size: -1.0,
-    extra_keys: &[
+    outputs,
+    &[
         ExtraKey {
             key: "offsetUserFunction",
             kind: ExtraKeyKind::UserFunction,
@@ -47,7 +39,7 @@ pub static JOINT_GENERIC: JointType = JointType {
             },
         },
     ],
-};
+);
 
 fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
     let l = ctx.lambda;

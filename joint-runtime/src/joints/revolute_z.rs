@@ -1,6 +1,6 @@
 //! Exudyn's ObjectJointRevoluteZ.
 
-use super::joint_type::{Axes, Drawing, JointType};
+use super::joint_type::{Axes, JointType};
 use super::object::JointObject;
 use super::outputs::JointOutputs;
 use super::rigid_frames;
@@ -8,22 +8,14 @@ use crate::items::MarkerIndex;
 use crate::kernels::revolute_z;
 use crate::output::{OutputVariable, put3};
 
-pub static JOINT_REVOLUTE_Z: JointType = JointType {
-    type_name: "JointRevoluteZ",
-    spellings: &["ObjectJointRevoluteZ", "RevoluteJointZ"],
-    definition: &revolute_z::DEFINITION,
-    parameter_keys: &rigid_frames::ROTATION_MARKER_KEYS,
-    axes: Axes::Fixed,
-    generic_outputs: false,
-    outputs: Some(outputs),
-    check: None,
-    frame_parameters: Some(["rotation_marker0", "rotation_marker1"]),
-    marker_level: false,
-    drawing: Drawing::Spheres,
-    size_key: "VaxisRadius",
-    default_size: -1.0,
-    extra_keys: &[],
-};
+pub static JOINT_REVOLUTE_Z: JointType = rigid_frames::rigid_joint(
+    "JointRevoluteZ",
+    &["ObjectJointRevoluteZ", "RevoluteJointZ"],
+    &revolute_z::DEFINITION,
+    Axes::Fixed,
+    outputs,
+    &[],
+);
 
 fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
     let l = ctx.lambda;

@@ -3,9 +3,10 @@
 
 use nalgebra::{Matrix3, Vector3};
 
-use super::joint_type::ParameterKey;
+use super::joint_type::{Axes, Drawing, ExtraKey, JointType, OutputFn, ParameterKey};
 use super::outputs::JointOutputs;
 use crate::output::{OutputVariable, put_homogeneous, put3, rotation_matrix_to_rot_xyz};
+use joint_core::JointDefinition;
 
 /// The identity, row-major: rotationMarker0/1 when a model file leaves them out.
 const IDENTITY: [f64; 9] = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
@@ -24,6 +25,34 @@ pub const ROTATION_MARKER_KEYS: [ParameterKey; 2] = [
         default: Some(&IDENTITY),
     },
 ];
+
+/// The type of one of Exudyn's rigid joints: rotationMarker0/1 (turned by the markers' local
+/// rotations), drawn as spheres of `VaxisRadius`, markers on ground, bodies and nodes only.
+pub const fn rigid_joint(
+    type_name: &'static str,
+    spellings: &'static [&'static str],
+    definition: &'static JointDefinition,
+    axes: Axes,
+    outputs: OutputFn,
+    extra_keys: &'static [ExtraKey],
+) -> JointType {
+    JointType {
+        type_name,
+        spellings,
+        definition,
+        parameter_keys: &ROTATION_MARKER_KEYS,
+        axes,
+        generic_outputs: false,
+        outputs: Some(outputs),
+        check: None,
+        frame_parameters: Some(["rotation_marker0", "rotation_marker1"]),
+        marker_level: false,
+        drawing: Drawing::Spheres,
+        size_key: "VaxisRadius",
+        default_size: -1.0,
+        extra_keys,
+    }
+}
 
 /// The joint frames A_J0, A_J1 (rotationMarker0/1 are the definition's first two parameters).
 pub fn frames(ctx: &JointOutputs) -> (Matrix3<f64>, Matrix3<f64>) {
