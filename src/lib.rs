@@ -111,6 +111,14 @@
 //! # Ok::<(), joint::runtime::Error>(())
 //! ```
 //!
+//! [`Object::joint`](runtime::Object::joint) is the short form; a
+//! [`JointObject`](runtime::JointObject) also takes a name, `constrainedAxes` and
+//! `activeConnector`: `Object::Joint(JointObject::new::<OnPlane>(markers,
+//! parameters).named("onPlane").with_constrained_axes(&[1]).with_active(true))`. The joint's
+//! outputs are `Force` (λ per row), `Displacement` and `Velocity` (its position and velocity
+//! residual per row) and its named outputs; Exudyn's own joint items report Exudyn's output
+//! variables instead (`ForceLocal`, `DisplacementLocal`, … for JointGeneric).
+//!
 //! ## 3. Run it from a model file with your own jointsim
 //!
 //! A [`JointRegistry`](runtime::JointRegistry) maps model files' `objectType` names to joint
@@ -151,7 +159,10 @@
 //! Each parameter goes by its name (a number, 3 numbers, or 3 rows of 3 numbers);
 //! `constrainedAxes` (one 0 or 1 per row, defaulting to the definition's `axes`) frees rows;
 //! sensors read `Force`, `Displacement`, `Velocity` and the joint's named outputs
-//! (`"outputVariableType": "distance"`).
+//! (`"outputVariableType": "distance"`); as in Exudyn, a sensor keeps its rows in the result
+//! file only with `"storeInternal": true`, one row every `solutionSettings.sensorsWritePeriod`
+//! (0.01 s by default). The other items are Exudyn's own dictionaries;
+//! `tests/models/point_on_incline.json` is a whole model file with a custom joint.
 //!
 //! ## 4. Read its generated code
 //!

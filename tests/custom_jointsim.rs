@@ -188,6 +188,22 @@ fn a_custom_joint_item_is_read_strictly() {
 }
 
 #[test]
+fn an_unknown_sensor_output_names_the_registered_joints_outputs() {
+    let mut model: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(MODEL).unwrap()).unwrap();
+    model["sensors"][0]["outputVariableType"] = "local_positon".into();
+    let e = read_model_with(&model.to_string(), &registry())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("sensors[0]")
+            && e.contains("local_positon")
+            && (e.contains("slide, local_position") || e.contains("local_position, slide")),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_joint_type_name_is_registered_once() {
     let e = JointRegistry::exudyn()
         .with::<PointOnPlane>()

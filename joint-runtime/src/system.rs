@@ -5,8 +5,9 @@ use crate::items::{
     Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object, ObjectIndex, Sensor, SensorIndex,
 };
 
-/// A multibody system: the items in Exudyn's index order. `assemble()` turns it into a
-/// [`crate::assemble::Assembled`] system that the solvers run.
+/// A multibody system: the items in Exudyn's index order. `assemble()` checks them and turns
+/// them into a [`crate::Simulation`] (the topology, computed once, and the state) that the
+/// solvers run.
 #[derive(Clone, Debug, Default)]
 pub struct MultibodySystem {
     pub nodes: Vec<Node>,

@@ -100,6 +100,17 @@ impl JointRegistry {
         &self.types
     }
 
+    /// Every named output of the registered joints' definitions, once each.
+    pub fn output_names(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Vec::new();
+        for o in self.types.iter().flat_map(|t| t.definition.outputs) {
+            if !names.contains(&o.name) {
+                names.push(o.name);
+            }
+        }
+        names
+    }
+
     /// A named output of a registered joint's definition (its `'static` name).
     pub fn output_name(&self, name: &str) -> Option<&'static str> {
         self.types

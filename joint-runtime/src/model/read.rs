@@ -751,7 +751,18 @@ pub(crate) fn read_sensor(index: usize, value: &Value, registry: &JointRegistry)
             Ok(o) => o,
             Err(e) => match registry.output_name(s) {
                 Some(name) => OutputVariable::Named(name),
-                None => return Err(d.err("outputVariableType", e)),
+                None => {
+                    let named = registry.output_names();
+                    let hint = if named.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            "; the registered joints' named outputs are {}",
+                            named.join(", ")
+                        )
+                    };
+                    return Err(d.err("outputVariableType", format!("{e}{hint}")));
+                }
             },
         }
     };

@@ -29,7 +29,7 @@ pub const FRAME_COORDINATES: usize = 7;
 /// `MatrixContainer` are 0×0 here.
 #[derive(Clone, Debug)]
 pub struct FfrfData {
-    /// n_m: the number of coordinates of the modal `NodeGenericODE2` (nodeNumbers[1]).
+    /// n_m: the number of coordinates of the modal `NodeGenericODE2` (`nodeNumbers[1]`).
     pub n_modes: usize,
     /// `mass` (m).
     pub mass: f64,

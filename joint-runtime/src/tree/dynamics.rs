@@ -45,7 +45,7 @@ thread_local! {
 pub struct KinematicTreeData {
     /// jointTypes (Exudyn numbers: RevoluteX/Y/Z = 1/2/3, PrismaticX/Y/Z = 4/5/6)
     pub joint_types: Vec<u8>,
-    /// linkParents (−1 = base, parents[i] < i)
+    /// linkParents (−1 = base, `parents[i] < i`)
     pub parents: Vec<isize>,
     /// jointTransformations A_i
     pub transformations: Vec<[[f64; 3]; 3]>,
