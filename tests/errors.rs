@@ -378,3 +378,38 @@ fn non_finite_local_rotation() {
     });
     expect(&mbs, &["markers[0] (BodyRigid)", "localHT", "finite"]);
 }
+
+/// A run that would keep more sensor rows than the storage limit is refused before it starts,
+/// naming the setting, and the simulation is left as it was.
+#[test]
+fn sensor_rows_beyond_the_storage_limit_are_refused_before_the_run() {
+    let mut mbs = pendulum_parts();
+    let g = mbs.add_marker(Marker::body_position(ObjectIndex(0), [0.0; 3]));
+    let b = mbs.add_marker(Marker::body_position(ObjectIndex(1), [-0.5, 0.0, 0.0]));
+    let joint = mbs.add_object(Object::joint_spherical([g, b]));
+    mbs.add_sensor(joint::runtime::Sensor::object(
+        joint,
+        joint::runtime::OutputVariable::Force,
+    ));
+    let mut sim = mbs.assemble().unwrap();
+    let mut settings = SimulationSettings::default();
+    settings.time_integration.number_of_steps = 1_000_000_000_000;
+    settings.time_integration.end_time = 1e9;
+    let before = (sim.state.time, sim.state.q.clone());
+    let e = sim.solve_dynamic(&settings).unwrap_err();
+    assert!(
+        matches!(&e, Error::Setting { key, .. } if key == "timeIntegration.numberOfSteps"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("storage limit"), "{e}");
+    assert_eq!((sim.state.time, sim.state.q.clone()), before);
+    // a limit set by hand: a row every 0.01 s over 1 s is at most 103 rows of [t, λ0, λ1, λ2],
+    // 3.2 KiB
+    settings.time_integration.number_of_steps = 1000;
+    settings.time_integration.end_time = 1.0;
+    settings.storage_limit = Some(3 * 1024);
+    assert!(sim.solve_dynamic(&settings).is_err());
+    settings.storage_limit = Some(4 * 1024);
+    sim.solve_dynamic(&settings).unwrap();
+    assert_eq!(sim.sensor_data[0].len(), 101);
+}

@@ -2,9 +2,11 @@
 
 use std::ops::Index;
 
+use crate::error::{Error, Result};
 use crate::output::OutputMarkers;
 use crate::simulation::Simulation;
-use crate::solver::settings::SimulationSettings;
+use crate::solution_file::planned_rows;
+use crate::solver::settings::{SimulationSettings, human_bytes};
 
 /// One sensor's stored rows `[t, values…]`, kept flat with a fixed row width (so that rows are
 /// appended into reserved storage, without an allocation per row).
@@ -143,39 +145,95 @@ impl Simulation {
     }
 
     /// Clear the stored rows and reserve room for every row a run of `steps` steps over
-    /// `duration` writes: the initial row, then at most one per step, and at most one per write
-    /// period (each row moves the next due time on by a period) plus the final step's. With
-    /// `adaptive` steps the step count is not bounded by `steps`: then the period's bound,
-    /// capped at 4·`steps` (at least 1024) rows, and the storage grows only past that.
+    /// `duration` writes ([`planned_rows`]; with `adaptive` steps, which may take more steps
+    /// than planned, at most 4·`steps`, at least 1024, and the storage grows only past that).
+    /// Refused, before anything is stored, if the planned rows would take more than the storage
+    /// limit: `steps_key` names the setting that sets the step count.
     pub(crate) fn prepare_sensor_data(
         &mut self,
         settings: &SimulationSettings,
         steps: usize,
         duration: f64,
         adaptive: bool,
-    ) {
+        steps_key: &str,
+    ) -> Result<()> {
+        self.check_sensor_storage(settings, steps, duration, steps_key)?;
         self.clear_sensor_data();
         let solution = &settings.solution;
         if !solution.sensors_active {
-            return;
+            return Ok(());
         }
         let period = solution.sensors_write_period;
-        let periods = if period > 0.0 {
-            // saturating: a huge ratio gives usize::MAX
-            ((duration / period).ceil() as usize).saturating_add(2)
+        let rows = planned_rows(duration, period, steps, false);
+        let storing: Vec<usize> = (0..self.mbs.sensors.len())
+            .filter(|&i| self.mbs.sensors[i].store_internal)
+            .collect();
+        let reserve = if adaptive {
+            planned_rows(duration, period, steps, true).min(steps.saturating_mul(4).max(1024))
         } else {
-            usize::MAX
+            rows
         };
-        let rows = if adaptive {
-            periods.min(steps.saturating_mul(4).max(1024))
+        for &i in &storing {
+            self.sensor_data[i].reserve(reserve);
+        }
+        Ok(())
+    }
+
+    /// The check of [`Simulation::prepare_sensor_data`]: the rows the sensors with
+    /// `storeInternal` keep over a run of `steps` steps over `duration` fit in the storage limit.
+    pub(crate) fn check_sensor_storage(
+        &self,
+        settings: &SimulationSettings,
+        steps: usize,
+        duration: f64,
+        steps_key: &str,
+    ) -> Result<()> {
+        let solution = &settings.solution;
+        if !solution.sensors_active {
+            return Ok(());
+        }
+        let period = solution.sensors_write_period;
+        let rows = planned_rows(duration, period, steps, false);
+        let storing: Vec<usize> = (0..self.mbs.sensors.len())
+            .filter(|&i| self.mbs.sensors[i].store_internal)
+            .collect();
+        let values: usize = storing.iter().map(|&i| self.sensor_data[i].width()).sum();
+        let bytes = (rows as f64) * (values as f64) * 8.0;
+        let limit = settings.storage_limit_bytes();
+        if bytes > limit as f64 {
+            return Err(Error::setting(
+                steps_key,
+                format!(
+                    "the run would keep up to {rows} rows of {} sensor(s) with storeInternal ({} values a row, {}), more than the storage limit of {}: write sensor rows less often (solution.sensorsWritePeriod = {period}), take fewer steps, set storeInternal false, or raise the limit (SimulationSettings::storage_limit, jointsim --storage-limit)",
+                    storing.len(),
+                    values,
+                    human_bytes(bytes),
+                    human_bytes(limit as f64)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether a dynamic (or, with `static_solve`, static) solve with `settings` keeps what its
+    /// sensors record within the storage limit; the solvers refuse it before they start.
+    pub fn check_storage(&self, settings: &SimulationSettings, static_solve: bool) -> Result<()> {
+        if static_solve {
+            let ss = &settings.static_solver;
+            self.check_sensor_storage(
+                settings,
+                ss.number_of_load_steps,
+                ss.load_step_duration,
+                "staticSolver.numberOfLoadSteps",
+            )
         } else {
-            periods.min(steps)
-        };
-        let rows = rows.saturating_add(1);
-        for (rows_i, sensor) in self.sensor_data.iter_mut().zip(&self.mbs.sensors) {
-            if sensor.store_internal {
-                rows_i.reserve(rows);
-            }
+            let ti = &settings.time_integration;
+            self.check_sensor_storage(
+                settings,
+                ti.number_of_steps,
+                ti.end_time - ti.start_time,
+                "timeIntegration.numberOfSteps",
+            )
         }
     }
 

@@ -75,6 +75,26 @@ impl SolutionFileSolver {
     }
 }
 
+/// The most rows a run of `steps` steps over `duration` writes every `period`: the initial row,
+/// then at most one per step and at most one per period (each row moves the next due time on by
+/// a period) plus the final step's. With `adaptive` steps the step count is not bounded by
+/// `steps`: then the period's bound alone. Saturating: absurd settings give `usize::MAX`, not a
+/// wrapped count.
+pub fn planned_rows(duration: f64, period: f64, steps: usize, adaptive: bool) -> usize {
+    let periods = if period > 0.0 && (duration / period).is_finite() {
+        // `as` saturates at usize::MAX for huge ratios
+        ((duration / period).ceil() as usize).saturating_add(2)
+    } else {
+        usize::MAX
+    };
+    let rows = if adaptive {
+        periods
+    } else {
+        periods.min(steps)
+    };
+    rows.saturating_add(1)
+}
+
 impl WriteSchedule {
     /// The rows of the solution file (`solution.file.writePeriod`,
     /// `solution.writeInitialValues`) of a solve by `solver` with `settings`.
@@ -134,6 +154,58 @@ pub struct SolutionFile {
 }
 
 impl SolutionFile {
+    /// Refuse a run whose solution file would take more than the storage limit in memory (the
+    /// text is kept until the run ends): its planned rows ([`planned_rows`]) of time and the
+    /// exported coordinates, each written with `solution.precision` digits.
+    pub fn check_storage(
+        sim: &Simulation,
+        settings: &SimulationSettings,
+        solver: SolutionFileSolver,
+    ) -> crate::error::Result<()> {
+        let f = &settings.solution.file;
+        let (start, end, steps) = solver.interval(settings);
+        let dynamic = solver == SolutionFileSolver::Dynamic;
+        let n2 = sim.topology.n_ode2;
+        let columns = 1
+            + n2
+            + if dynamic && f.export_velocities {
+                n2
+            } else {
+                0
+            }
+            + if dynamic && f.export_accelerations {
+                n2
+            } else {
+                0
+            }
+            + if f.export_algebraic_coordinates {
+                sim.topology.n_ae
+            } else {
+                0
+            };
+        let rows = planned_rows(end - start, f.write_period, steps, false);
+        // a number: its digits, sign, point, exponent and separator
+        let bytes = rows as f64 * columns as f64 * (f.precision as f64 + 8.0);
+        let limit = settings.storage_limit_bytes();
+        if bytes > limit as f64 {
+            let steps_key = if dynamic {
+                "timeIntegration.numberOfSteps"
+            } else {
+                "staticSolver.numberOfLoadSteps"
+            };
+            return Err(crate::error::Error::setting(
+                "solution.file.writePeriod",
+                format!(
+                    "the solution file would hold up to {rows} rows of {columns} numbers ({}), more than the storage limit of {}: write rows less often (solution.file.writePeriod = {}), take fewer steps ({steps_key}), export fewer columns, or raise the limit (SimulationSettings::storage_limit, jointsim --storage-limit)",
+                    crate::solver::settings::human_bytes(bytes),
+                    crate::solver::settings::human_bytes(limit as f64),
+                    f.write_period
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// A file for `sim` solved with `settings` by `solver`, with its header written.
     pub fn new(
         sim: &Simulation,

@@ -446,7 +446,7 @@ fn bad_visualization_input_is_reported() {
         ),
         (
             json!({"visualizationSettings": {"general": {"sphereTiling": 1}}}),
-            "visualizationSettings `general.sphereTiling`: expected a tiling of at least 2",
+            "visualizationSettings `general.sphereTiling`: expected a tiling from 2 to 1024",
         ),
         (
             json!({"visualizationSettings": {"nodes": {"defaultColor": [1, 0]}}}),

@@ -96,6 +96,11 @@ enum Command {
         /// No progress bar and no summary on standard error.
         #[arg(long)]
         quiet: bool,
+        /// Keep at most this many GiB of what the run records (sensor rows, the solution file,
+        /// a scene's frames); a run that would keep more is refused before it starts. Default:
+        /// half of the machine's memory.
+        #[arg(long, value_name = "GIB", value_parser = parse_gib)]
+        storage_limit: Option<usize>,
     },
     /// Read and assemble a model file, and print a summary; runs nothing.
     Check {
@@ -124,6 +129,11 @@ enum Command {
         /// No progress bar and no summary table.
         #[arg(long)]
         quiet: bool,
+        /// Keep at most this many GiB of what the run records (sensor rows, the solution file,
+        /// a scene's frames); a run that would keep more is refused before it starts. Default:
+        /// half of the machine's memory.
+        #[arg(long, value_name = "GIB", value_parser = parse_gib)]
+        storage_limit: Option<usize>,
     },
     /// Plot sensor values over time from a result file as a PNG, one subplot per sensor.
     Plot {
@@ -153,6 +163,11 @@ enum Command {
         /// No progress bar and no summary on standard error.
         #[arg(long)]
         quiet: bool,
+        /// Keep at most this many GiB of what the run records (sensor rows, the solution file,
+        /// a scene's frames); a run that would keep more is refused before it starts. Default:
+        /// half of the machine's memory.
+        #[arg(long, value_name = "GIB", value_parser = parse_gib)]
+        storage_limit: Option<usize>,
     },
     /// Write one self-contained HTML page (three.js inlined, works offline) that shows the
     /// model's scene and plays its motion, with play/pause and a time slider.
@@ -168,7 +183,25 @@ enum Command {
         /// No progress bar and no summary on standard error.
         #[arg(long)]
         quiet: bool,
+        /// Keep at most this many GiB of what the run records (sensor rows, the solution file,
+        /// a scene's frames); a run that would keep more is refused before it starts. Default:
+        /// half of the machine's memory.
+        #[arg(long, value_name = "GIB", value_parser = parse_gib)]
+        storage_limit: Option<usize>,
     },
+}
+
+/// `--storage-limit GIB` in bytes: a finite number of GiB above 0.
+fn parse_gib(text: &str) -> Result<usize, String> {
+    let gib: f64 = text
+        .parse()
+        .map_err(|_| format!("expected a number of GiB, found `{text}`"))?;
+    if !(gib.is_finite() && gib > 0.0) {
+        return Err(format!(
+            "expected a finite number of GiB above 0, found {text}"
+        ));
+    }
+    Ok((gib * (1u64 << 30) as f64).min(usize::MAX as f64) as usize)
 }
 
 /// A failure with its exit code.
@@ -190,10 +223,18 @@ impl Failure {
     }
 }
 
-fn load(path: &PathBuf, registry: &JointRegistry) -> Result<Model, Failure> {
+fn load(
+    path: &PathBuf,
+    registry: &JointRegistry,
+    storage_limit: Option<usize>,
+) -> Result<Model, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::io(format!("cannot read {}: {e}", path.display())))?;
-    read_model_with(&text, registry).map_err(Failure::model)
+    let mut model = read_model_with(&text, registry).map_err(Failure::model)?;
+    if storage_limit.is_some() {
+        model.settings.storage_limit = storage_limit;
+    }
+    Ok(model)
 }
 
 fn run(
@@ -203,9 +244,23 @@ fn run(
     csv: Option<&PathBuf>,
     solution_file: Option<&PathBuf>,
     quiet: bool,
+    storage_limit: Option<usize>,
 ) -> Result<(), Failure> {
-    let model = load(model_path, registry)?;
+    let model = load(model_path, registry, storage_limit)?;
     let mut sim = model.mbs.assemble().map_err(Failure::model)?;
+    // what the run would keep is checked before it starts (an invalid model, not a failed solve)
+    let static_solve = model.solve == crate::model::SolveKind::Static;
+    sim.check_storage(&model.settings, static_solve)
+        .map_err(Failure::model)?;
+    if solution_file.is_some() {
+        let solver = if static_solve {
+            crate::solution_file::SolutionFileSolver::Static
+        } else {
+            crate::solution_file::SolutionFileSolver::Dynamic
+        };
+        crate::solution_file::SolutionFile::check_storage(&sim, &model.settings, solver)
+            .map_err(Failure::model)?;
+    }
     let mut bar = progress::Bar::new(!quiet);
     let (solved, solution) = solution::solve(&mut sim, &model, solution_file.is_some(), &mut |p| {
         bar.update(p)
@@ -246,7 +301,7 @@ fn run(
 }
 
 fn check(registry: &JointRegistry, model_path: &PathBuf) -> Result<(), Failure> {
-    let model = load(model_path, registry)?;
+    let model = load(model_path, registry, None)?;
     let sim = model.mbs.assemble().map_err(Failure::model)?;
     println!("model: {}", model_path.display());
     print!("{}", crate::summary::summary(&model, &sim));
@@ -281,6 +336,7 @@ where
             csv,
             solution_file,
             quiet,
+            storage_limit,
         } => run(
             registry,
             model,
@@ -288,6 +344,7 @@ where
             csv.as_ref(),
             solution_file.as_ref(),
             *quiet,
+            *storage_limit,
         ),
         Command::Check { model } => check(registry, model),
         Command::Sweep {
@@ -298,8 +355,10 @@ where
             index,
             check,
             quiet,
+            storage_limit,
         } => sweep::sweep(&sweep::Options {
             registry,
+            storage_limit: *storage_limit,
             model,
             overrides,
             out_dir,
@@ -322,8 +381,10 @@ where
             result,
             out,
             quiet,
+            storage_limit,
         } => scene::scene(&scene::Options {
             registry,
+            storage_limit: *storage_limit,
             model,
             result: result.as_deref(),
             out,
@@ -334,8 +395,10 @@ where
             result,
             out,
             quiet,
+            storage_limit,
         } => scene::view(&scene::Options {
             registry,
+            storage_limit: *storage_limit,
             model,
             result: result.as_deref(),
             out,

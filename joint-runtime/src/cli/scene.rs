@@ -16,6 +16,8 @@ const VIEWER_JS: &str = include_str!("viewer/viewer.js");
 
 pub struct Options<'a> {
     pub registry: &'a JointRegistry,
+    /// `--storage-limit`, in bytes.
+    pub storage_limit: Option<usize>,
     pub model: &'a Path,
     pub result: Option<&'a Path>,
     pub out: &'a Path,
@@ -27,7 +29,10 @@ pub struct Options<'a> {
 fn scene_glb(o: &Options) -> Result<(Vec<u8>, String), Failure> {
     let text = std::fs::read_to_string(o.model)
         .map_err(|e| Failure::io(format!("cannot read {}: {e}", o.model.display())))?;
-    let model = read_model_with(&text, o.registry).map_err(Failure::model)?;
+    let mut model = read_model_with(&text, o.registry).map_err(Failure::model)?;
+    if o.storage_limit.is_some() {
+        model.settings.storage_limit = o.storage_limit;
+    }
     let visualization = read_visualization(&text, &model.mbs).map_err(Failure::model)?;
     let mut sim = model.mbs.assemble().map_err(Failure::model)?;
     let motion = match o.result {
@@ -41,9 +46,13 @@ fn scene_glb(o: &Options) -> Result<(Vec<u8>, String), Failure> {
             let mut bar = progress::Bar::new(!o.quiet);
             let motion = Motion::record(&mut sim, &model, &mut |p| bar.update(p));
             bar.finish();
-            motion.map_err(|e| Failure {
-                code: 3,
-                message: e.to_string(),
+            motion.map_err(|e| match e {
+                // refused before the run: what it would keep is too much (an invalid model)
+                crate::Error::Setting { .. } => Failure::model(e),
+                _ => Failure {
+                    code: 3,
+                    message: e.to_string(),
+                },
             })?
         }
     };

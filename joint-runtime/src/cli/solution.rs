@@ -18,6 +18,9 @@ pub fn solve(
         SolveKind::Dynamic => SolutionFileSolver::Dynamic,
         SolveKind::Static => SolutionFileSolver::Static,
     };
+    if record && let Err(e) = SolutionFile::check_storage(sim, &model.settings, solver) {
+        return (Err(e), None);
+    }
     let mut file = record.then(|| SolutionFile::new(sim, &model.settings, solver));
     let mut observer = |s: &Simulation, p: Progress| {
         if let Some(f) = file.as_mut() {

@@ -419,12 +419,16 @@ fn class(d: &mut Dict<'_>, c: &mut ClassSettings) -> Result<()> {
     Ok(())
 }
 
+/// The largest tiling accepted: a sphere of this tiling is already half a million triangles,
+/// and a larger one would take the scene's memory and time without limit.
+pub const MAX_TILING: usize = 1024;
+
 fn tiling(d: &mut Dict<'_>, key: &'static str, target: &mut usize) -> Result<()> {
     d.set_count(key, target)?;
-    if *target < 2 {
+    if !(2..=MAX_TILING).contains(target) {
         return Err(d.err(
             key,
-            format!("expected a tiling of at least 2, found {target}"),
+            format!("expected a tiling from 2 to {MAX_TILING}, found {target}"),
         ));
     }
     Ok(())

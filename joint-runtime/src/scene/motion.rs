@@ -6,7 +6,8 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::model::{Model, SolveKind};
 use crate::simulation::{Progress, Simulation};
-use crate::solution_file::{SolutionFileSolver, WriteSchedule};
+use crate::solution_file::{SolutionFileSolver, WriteSchedule, planned_rows};
+use crate::solver::settings::human_bytes;
 
 /// ODE2 coordinates (displacements from the reference configuration, in Exudyn's global
 /// order) at increasing times.
@@ -35,6 +36,29 @@ impl Motion {
             SolveKind::Dynamic => SolutionFileSolver::Dynamic,
             SolveKind::Static => SolutionFileSolver::Static,
         };
+        // the frames are kept until the run ends: refuse a run that would keep too many
+        let settings = &model.settings;
+        let (start, end, steps) = solver.interval(settings);
+        let frames = planned_rows(
+            end - start,
+            settings.solution.file.write_period,
+            steps,
+            false,
+        );
+        let bytes = frames as f64 * (sim.topology.n_ode2 as f64 + 1.0) * 8.0;
+        let limit = settings.storage_limit_bytes();
+        if bytes > limit as f64 {
+            return Err(Error::setting(
+                "solution.file.writePeriod",
+                format!(
+                    "the scene's motion would keep up to {frames} frames of {} coordinates ({}), more than the storage limit of {}: sample the motion less often (solution.file.writePeriod = {}), take fewer steps, or raise the limit (SimulationSettings::storage_limit, jointsim --storage-limit)",
+                    sim.topology.n_ode2,
+                    human_bytes(bytes),
+                    human_bytes(limit as f64),
+                    settings.solution.file.write_period
+                ),
+            ));
+        }
         let mut schedule = WriteSchedule::solution_file(&model.settings, solver);
         let mut motion = Motion::default();
         let mut observer = |s: &Simulation, p: Progress| {

@@ -315,11 +315,18 @@ impl Simulation {
     ) -> Result<()> {
         let ti = &settings.time_integration;
         settings.validate_dynamic()?;
+        let duration = ti.end_time - ti.start_time;
+        // refused here, before the state changes, if the run would keep too much
+        self.prepare_sensor_data(
+            settings,
+            ti.number_of_steps,
+            duration,
+            ti.adaptive_step,
+            "timeIntegration.numberOfSteps",
+        )?;
         self.statistics = Default::default();
         let started = std::time::Instant::now();
         self.state.time = ti.start_time;
-        let duration = ti.end_time - ti.start_time;
-        self.prepare_sensor_data(settings, ti.number_of_steps, duration, ti.adaptive_step);
         self.initial_accelerations(ti, settings.linear_solver)?;
         self.write_sensors_initial(settings);
         let initial = Progress {

@@ -149,6 +149,15 @@ impl Simulation {
     ) -> Result<()> {
         let ss = &settings.static_solver;
         settings.validate_static()?;
+        let (load_steps, adaptive) = (ss.number_of_load_steps, ss.adaptive_step);
+        // refused here, before the state changes, if the run would keep too much
+        self.prepare_sensor_data(
+            settings,
+            load_steps,
+            ss.load_step_duration,
+            adaptive,
+            "staticSolver.numberOfLoadSteps",
+        )?;
         let started = std::time::Instant::now();
         self.statistics = Default::default();
         let start = ss.load_step_start;
@@ -157,8 +166,6 @@ impl Simulation {
         self.state.time = start;
         self.state.a.fill(0.0);
         self.state.lambda.fill(0.0);
-        let (load_steps, adaptive) = (ss.number_of_load_steps, ss.adaptive_step);
-        self.prepare_sensor_data(settings, load_steps, duration, adaptive);
         let mut sensor_settings = settings.clone();
         sensor_settings.time_integration.start_time = start;
         self.write_sensors_initial(&sensor_settings);
