@@ -436,6 +436,9 @@ impl Topology {
                         columns.extend(start..start + node.ode2_size());
                     }
                     let n = columns.len();
+                    // its mass, stiffness and damping are kept as dense n × n matrices
+                    crate::items::matrix::check_dense_size(n, n, 3)
+                        .map_err(|message| Error::item(item.clone(), "nodeNumbers", message))?;
                     let matrix = |key: &str, m: &MatrixContainer| -> Result<DMatrix<f64>> {
                         let shape = m.shape();
                         if m.is_empty() {
@@ -451,13 +454,9 @@ impl Topology {
                                 ),
                             ));
                         }
-                        let d = m.to_dense().ok_or_else(|| {
-                            Error::item(
-                                item.clone(),
-                                key,
-                                format!("a triplet lies outside the {n} × {n} matrix"),
-                            )
-                        })?;
+                        let d = m
+                            .to_dense()
+                            .map_err(|message| Error::item(item.clone(), key, message))?;
                         finite(&item, key, d.as_slice())?;
                         Ok(d)
                     };

@@ -193,3 +193,69 @@ fn absurd_tilings_are_refused() {
         );
     }
 }
+
+const OWN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/reference/own_cases/");
+
+/// Assembly's message for a model file that must not assemble.
+fn assemble_error(m: &Value) -> String {
+    let model = joint_runtime::model::read_model(&m.to_string()).expect("the model reads");
+    match model.mbs.assemble() {
+        Ok(_) => panic!("assemble accepted an absurd size"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_generic_ode2_too_large_for_dense_matrices_is_refused() {
+    let n = 200_000;
+    let m = json!({
+        "nodes": [{"nodeType": "GenericODE2", "referenceCoordinates": vec![0.0; n],
+                   "numberOfODE2Coordinates": n}],
+        "objects": [{"objectType": "GenericODE2", "nodeNumbers": [0]}],
+    });
+    let e = assemble_error(&m);
+    assert!(
+        e.contains("objects[0] (GenericODE2)")
+            && e.contains("nodeNumbers")
+            && e.contains("memory limit"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_sparse_matrix_of_absurd_declared_size_is_refused() {
+    let mut m: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{OWN_CASES}se_ffrf_rigid_marker_std_dense.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    m["objects"][0]["massMatrixReduced"] = json!({
+        "numberOfRows": 1_000_000_000u64, "numberOfColumns": 1_000_000_000u64,
+        "triplets": [[0, 0, 1.0]]
+    });
+    let e = assemble_error(&m);
+    assert!(
+        e.contains("massMatrixReduced") && e.contains("memory limit"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_billion_sweep_jobs_start_no_more_threads_than_entries() {
+    let (dir, m) = model("jobs", |_| {});
+    let overrides = dir.join("overrides.json");
+    std::fs::write(&overrides, r#"[{}, {"/objects/1/mass": 2.0}]"#).unwrap();
+    let out = dir.join("out");
+    let o = jointsim(&[
+        "sweep",
+        &m,
+        overrides.to_str().unwrap(),
+        "--out-dir",
+        out.to_str().unwrap(),
+        "--jobs",
+        "1000000000",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 2);
+}

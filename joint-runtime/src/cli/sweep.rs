@@ -169,7 +169,8 @@ pub fn sweep(o: &Options) -> Result<(), Failure> {
 
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = o.jobs {
-        builder = builder.num_threads(n);
+        // more threads than entries run nothing more (and a billion would not start)
+        builder = builder.num_threads(n.min(selected.len()).max(1));
     }
     let pool = builder
         .build()

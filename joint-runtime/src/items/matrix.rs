@@ -33,25 +33,45 @@ impl MatrixContainer {
         matches!(self, MatrixContainer::Sparse { .. })
     }
 
-    /// The dense matrix (triplets summed), or `None` if a triplet lies outside the shape.
-    pub fn to_dense(&self) -> Option<DMatrix<f64>> {
+    /// The dense matrix (triplets summed); an error if a triplet lies outside the shape, or if
+    /// the dense matrix would take more than the default storage limit (a sparse matrix may
+    /// declare any shape).
+    pub fn to_dense(&self) -> Result<DMatrix<f64>, String> {
         match self {
-            MatrixContainer::Empty => Some(DMatrix::zeros(0, 0)),
-            MatrixContainer::Dense(m) => Some(m.clone()),
+            MatrixContainer::Empty => Ok(DMatrix::zeros(0, 0)),
+            MatrixContainer::Dense(m) => Ok(m.clone()),
             MatrixContainer::Sparse {
                 rows,
                 columns,
                 triplets,
             } => {
+                check_dense_size(*rows, *columns, 1)?;
                 let mut m = DMatrix::zeros(*rows, *columns);
                 for &(r, c, v) in triplets {
                     if r >= *rows || c >= *columns {
-                        return None;
+                        return Err(format!(
+                            "a triplet ({r}, {c}) lies outside the {rows} × {columns} matrix"
+                        ));
                     }
                     m[(r, c)] += v;
                 }
-                Some(m)
+                Ok(m)
             }
         }
     }
+}
+
+/// `count` dense `rows × columns` matrices fit in the default storage limit: refuse, with the
+/// sizes, what would otherwise abort the process for memory.
+pub fn check_dense_size(rows: usize, columns: usize, count: usize) -> Result<(), String> {
+    let bytes = rows as f64 * columns as f64 * count as f64 * 8.0;
+    let limit = crate::solver::settings::default_storage_limit();
+    if bytes > limit as f64 {
+        return Err(format!(
+            "{count} dense {rows} × {columns} matrix(es) would take {}, more than the memory limit of {}",
+            crate::solver::settings::human_bytes(bytes),
+            crate::solver::settings::human_bytes(limit as f64)
+        ));
+    }
+    Ok(())
 }

@@ -73,13 +73,8 @@ impl FfrfData {
     /// used by the superelement markers, not here).
     pub fn from_parameters(p: &FfrfParameters, n_modes: usize) -> Result<Self, (String, String)> {
         let dense = |key: &str, m: &MatrixContainer| {
-            m.to_dense().ok_or_else(|| {
-                let (r, c) = m.shape();
-                (
-                    key.to_string(),
-                    format!("{key}: a triplet lies outside the {r} × {c} matrix"),
-                )
-            })
+            m.to_dense()
+                .map_err(|message| (key.to_string(), format!("{key}: {message}")))
         };
         let psi = &p.mode_basis;
         if psi.ncols() != n_modes || !psi.nrows().is_multiple_of(3) {
