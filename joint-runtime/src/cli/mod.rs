@@ -50,7 +50,7 @@
 //! written to a temporary file in the target folder and renamed into place only after success.
 
 mod files;
-mod overrides;
+pub mod overrides;
 mod plot;
 mod progress;
 mod scene;
