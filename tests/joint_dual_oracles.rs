@@ -17,11 +17,15 @@
 //! `g_v(q, q̇)` velocity level, `C` the generated Jacobian, all exact derivatives by num-dual):
 //!
 //! * **A** `position_residual = g(q)` and `velocity_residual = g_v(q, q̇)`, at every state.
-//! * **B** `C = ∂g_v/∂q̇` (Exudyn's velocity Jacobian, docs/joint-formulas.md §5), at every state,
-//!   on and off the Euler-parameter manifold (hyper-dual part `eps2`, seeding q̇).
-//! * **C** `velocity_residual_q = ∂(C·q̇)/∂q`: entry (r, j) is `Σ_c ∂²g_v,r/∂q_j∂q̇_c · q̇_c`
+//! * **B** `C = ∂g_J/∂q̇`, Exudyn's constraint Jacobian (docs/joint-formulas.md §0, §6.5): `g_J`
+//!   is the velocity level with frame axes turning with the *global* angular velocity,
+//!   `ṫ = ω × t`, `ω = G·q̇`, so rotation rows are `(a×b)ᵀ·G`; at every state, on and off the
+//!   Euler-parameter manifold (hyper-dual part `eps2`, seeding q̇). Off the manifold this is not
+//!   `∂g_v/∂q̇`, whose rotation rows use `A·skew(ω̄)`; Exudyn's Newton path and multipliers
+//!   follow C (the revolute_tilted_door reference case).
+//! * **C** `velocity_residual_q = ∂(C·q̇)/∂q`: entry (r, j) is `Σ_c ∂²g_J,r/∂q_j∂q̇_c · q̇_c`
 //!   (hyper-dual `eps1eps2`, seeding `q_j` and `q̇_c`), at every state.
-//! * **D** `reaction_q = ∂(Cᵀλ)/∂q`: entry (c, j) is `Σ_r λ_r ∂²g_v,r/∂q_j∂q̇_c`, at every state.
+//! * **D** `reaction_q = ∂(Cᵀλ)/∂q`: entry (c, j) is `Σ_r λ_r ∂²g_J,r/∂q_j∂q̇_c`, at every state.
 //! * **E** the link between the two levels, which makes B–D more than a re-typing of the velocity
 //!   formulas: Exudyn's kinematic relations are exact derivatives of the position wherever
 //!   `Ȧ = A·skew(Ḡθ̇)`, i.e. always for Tait–Bryan angles (A orthonormal), and trivially for
@@ -138,6 +142,14 @@ fn ep_omega_local<D: Num>(t: [D; 4], w: [D; 4]) -> [D; 3] {
     gl.map(|row| (row[0] * w[0] + row[1] * w[1] + row[2] * w[2] + row[3] * w[3]) * 2.0)
 }
 
+/// `ω = G·θ̇`, `G = 2·[[−θ1, θ0, −θ3, θ2], [−θ2, θ3, θ0, −θ1], [−θ3, −θ2, θ1, θ0]]`, the global
+/// angular velocity (§2.2).
+fn ep_omega_global<D: Num>(t: [D; 4], w: [D; 4]) -> [D; 3] {
+    let [t0, t1, t2, t3] = t;
+    let g = [[-t1, t0, -t3, t2], [-t2, t3, t0, -t1], [-t3, -t2, t1, t0]];
+    g.map(|row| (row[0] * w[0] + row[1] * w[1] + row[2] * w[2] + row[3] * w[3]) * 2.0)
+}
+
 /// `A(ψ) = Rx(ψ0)·Ry(ψ1)·Rz(ψ2)`, the product of the elementary rotations (§2.3).
 fn rxyz_rotation<D: Num>(psi: [D; 3]) -> [[D; 3]; 3] {
     let (s0, c0) = psi[0].sin_cos();
@@ -162,6 +174,18 @@ fn rxyz_omega_local<D: Num>(psi: [D; 3], w: [D; 3]) -> [D; 3] {
     ]
 }
 
+/// `ω = G·ψ̇`, `G = [[1, 0, s1], [0, c0, −s0c1], [0, s0, c0c1]]`, the global angular velocity
+/// (§2.3).
+fn rxyz_omega_global<D: Num>(psi: [D; 3], w: [D; 3]) -> [D; 3] {
+    let (s0, c0) = psi[0].sin_cos();
+    let (s1, c1) = psi[1].sin_cos();
+    [
+        w[0] + s1 * w[2],
+        c0 * w[1] - s0 * c1 * w[2],
+        s0 * w[1] + c0 * c1 * w[2],
+    ]
+}
+
 /// A rotation matrix from three angles (f64), for joint and ground parameters.
 fn rotation_from(angles: [f64; 3]) -> M3 {
     rxyz_rotation(angles)
@@ -178,6 +202,8 @@ struct Kin<D> {
     v: [D; 3],
     a: Option<[[D; 3]; 3]>,
     wl: [D; 3],
+    /// The global angular velocity ω = G·q̇ (Exudyn's rotation Jacobian: `Jr = [0 | G]`).
+    wg: [D; 3],
 }
 
 /// A marker's kinematics from the spec (§3, §5); `p` are the kind's parameters (ground:
@@ -188,7 +214,7 @@ fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> 
     let c3 = |s: &[f64]| [D::from(s[0]), D::from(s[1]), D::from(s[2])];
     let x = || [q[0], q[1], q[2]];
     let xt = || [qt[0], qt[1], qt[2]];
-    let rigid = |a: [[D; 3]; 3], wl: [D; 3], body: bool| {
+    let rigid = |a: [[D; 3]; 3], wl: [D; 3], wg: [D; 3], body: bool| {
         if body {
             let b = c3(&p[..3]);
             let ab = mat_vec(&a, b);
@@ -198,6 +224,7 @@ fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> 
                 v: [0, 1, 2].map(|i| qt[i] + awb[i]),
                 a: Some(a),
                 wl,
+                wg,
             }
         } else {
             Kin {
@@ -205,6 +232,7 @@ fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> 
                 v: xt(),
                 a: Some(a),
                 wl,
+                wg,
             }
         }
     };
@@ -217,6 +245,7 @@ fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> 
                 v: [z; 3],
                 a: Some(constant(&rg)),
                 wl: [z; 3],
+                wg: [z; 3],
             }
         }
         MarkerKind::MassPointBody => {
@@ -226,6 +255,7 @@ fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> 
                 v: xt(),
                 a: None,
                 wl: [z; 3],
+                wg: [z; 3],
             }
         }
         MarkerKind::NodePoint => Kin {
@@ -233,6 +263,7 @@ fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> 
             v: xt(),
             a: None,
             wl: [z; 3],
+            wg: [z; 3],
         },
         MarkerKind::RigidEpPoint | MarkerKind::NodeEp => {
             let t = [q[3], q[4], q[5], q[6]];
@@ -240,6 +271,7 @@ fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> 
             rigid(
                 ep_rotation(t),
                 ep_omega_local(t, tt),
+                ep_omega_global(t, tt),
                 kind == MarkerKind::RigidEpPoint,
             )
         }
@@ -249,6 +281,7 @@ fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D]) -> Kin<D> 
             rigid(
                 rxyz_rotation(psi),
                 rxyz_omega_local(psi, psit),
+                rxyz_omega_global(psi, psit),
                 kind == MarkerKind::RigidRxyzPoint,
             )
         }
@@ -329,49 +362,60 @@ impl JointOracle {
         }
     }
 
-    /// Position-level and velocity-level rows from both markers' kinematics.
-    fn residuals<D: Num>(&self, k: [&Kin<D>; 2]) -> (Vec<D>, Vec<D>) {
+    /// Position-level rows, velocity-level rows, and the rows whose velocity derivative is
+    /// Exudyn's constraint Jacobian C, from both markers' kinematics. The velocity level turns a
+    /// frame axis with the local angular velocity, `ṫ = A·(ω̄ × R e_k)`; C's rows turn it with the
+    /// global one, `ṫ = ω × t` (docs/joint-formulas.md §0 and §6.5): the two agree wherever A is
+    /// orthonormal, and differ for Euler parameters off the unit sphere.
+    fn residuals<D: Num>(&self, k: [&Kin<D>; 2]) -> (Vec<D>, Vec<D>, Vec<D>) {
         let dp = sub3(k[1].p, k[0].p);
         let dv = sub3(k[1].v, k[0].v);
         let rows = match self.formula {
             Formula::Distance => {
                 let norm = dot3(dp, dp).sqrt();
-                return (vec![norm - self.distance], vec![dot3(dp, dv) / norm]);
+                let vel = dot3(dp, dv) / norm;
+                return (vec![norm - self.distance], vec![vel], vec![vel]);
             }
             Formula::Rows(rows) => rows,
         };
-        // Column k of A_i·R_i, and of A_i·skew(ω̄_i)·R_i (= A_i·(ω̄_i × R_i·e_k)).
-        let frame = |i: usize, axis: usize| -> ([D; 3], [D; 3]) {
+        // Column k of A_i·R_i, of A_i·skew(ω̄_i)·R_i (= A_i·(ω̄_i × R_i·e_k)) and of
+        // skew(ω_i)·A_i·R_i.
+        let frame = |i: usize, axis: usize| -> ([D; 3], [D; 3], [D; 3]) {
             let a = k[i]
                 .a
                 .as_ref()
                 .expect("a frame row needs an orientation marker");
             let r = &self.rotation_marker[i];
             let re = [0, 1, 2].map(|m| D::from(r[m][axis]));
-            (mat_vec(a, re), mat_vec(a, cross3(k[i].wl, re)))
+            let t = mat_vec(a, re);
+            (t, mat_vec(a, cross3(k[i].wl, re)), cross3(k[i].wg, t))
         };
         let mut pos = Vec::with_capacity(rows.len());
         let mut vel = Vec::with_capacity(rows.len());
+        let mut jac = Vec::with_capacity(rows.len());
         for row in rows {
             match *row {
                 Global(c) => {
                     pos.push(dp[c]);
                     vel.push(dv[c]);
+                    jac.push(dv[c]);
                 }
                 Local(c) => {
-                    let (t, tt) = frame(0, c);
+                    let (t, tt, tg) = frame(0, c);
                     pos.push(dot3(t, dp));
                     vel.push(dot3(t, dv) + dot3(tt, dp));
+                    jac.push(dot3(t, dv) + dot3(tg, dp));
                 }
                 Rotation(a, b) => {
-                    let (ta, tta) = frame(0, a);
-                    let (tb, ttb) = frame(1, b);
+                    let (ta, tta, tga) = frame(0, a);
+                    let (tb, ttb, tgb) = frame(1, b);
                     pos.push(dot3(ta, tb));
                     vel.push(dot3(tta, tb) + dot3(ta, ttb));
+                    jac.push(dot3(tga, tb) + dot3(ta, tgb));
                 }
             }
         }
-        (pos, vel)
+        (pos, vel, jac)
     }
 }
 
@@ -640,7 +684,12 @@ fn all_pairings(jp: &JointParameters) -> Vec<Pairing> {
 
 /// The oracle's rows at both markers' states, with the coordinates and velocities given as
 /// `D` numbers (`q[c]`, `qt[c]` over the pairing's combined coordinates, m0's first).
-fn oracle_rows<D: Num>(k: &Pairing, m: [&MarkerState; 2], q: &[D], qt: &[D]) -> (Vec<D>, Vec<D>) {
+fn oracle_rows<D: Num>(
+    k: &Pairing,
+    m: [&MarkerState; 2],
+    q: &[D],
+    qt: &[D],
+) -> (Vec<D>, Vec<D>, Vec<D>) {
     let n0 = m[0].q.len();
     let kin0 = marker_kin(k.kinds[0], &m[0].p, &q[..n0], &qt[..n0]);
     let kin1 = marker_kin(k.kinds[1], &m[1].p, &q[n0..], &qt[n0..]);
@@ -677,11 +726,12 @@ impl Tensor {
     }
 }
 
-/// The velocity level's derivatives: `g_v`, `C` (row-major `rows × n`,
-/// `C[r, c] = ∂g_v,r/∂q̇_c`) and `T(r, c, j) = ∂²g_v,r/∂q_j∂q̇_c`, by hyper-dual numbers (eps1
-/// seeds q_j, eps2 seeds q̇_c).
+/// The velocity level `g_v`, and the derivatives of C's rows `g_J` (`C = ∂g_J/∂q̇`): `C`
+/// (row-major `rows × n`, `C[r, c] = ∂g_J,r/∂q̇_c`) and `T(r, c, j) = ∂²g_J,r/∂q_j∂q̇_c`, by
+/// hyper-dual numbers (eps1 seeds q_j, eps2 seeds q̇_c).
 struct VelocityOracle {
     g_v: Vec<f64>,
+    g_j: Vec<f64>,
     c: Vec<f64>,
     t: Tensor,
 }
@@ -693,6 +743,7 @@ fn velocity_oracle(k: &Pairing, m: [&MarkerState; 2]) -> VelocityOracle {
     let mut c = vec![0.0; rows * n];
     let mut t = Tensor::new(rows, n, 0.0);
     let mut g_v = vec![f64::NAN; rows];
+    let mut g_j = vec![f64::NAN; rows];
     for j in 0..n {
         let qd: Vec<HyperDual64> = q
             .iter()
@@ -705,17 +756,18 @@ fn velocity_oracle(k: &Pairing, m: [&MarkerState; 2]) -> VelocityOracle {
                 .enumerate()
                 .map(|(i, &x)| HyperDual64::new(x, 0.0, f64::from(u8::from(i == col)), 0.0))
                 .collect();
-            let (_, vel) = oracle_rows(k, m, &qd, &vd);
-            for (r, d) in vel.iter().enumerate() {
+            let (_, vel, jac) = oracle_rows(k, m, &qd, &vd);
+            for (r, (d, v)) in jac.iter().zip(&vel).enumerate() {
                 t.set(r, col, j, d.eps1eps2);
                 if j == 0 {
                     c[r * n + col] = d.eps2;
-                    g_v[r] = d.re;
+                    g_v[r] = v.re;
+                    g_j[r] = d.re;
                 }
             }
         }
     }
-    VelocityOracle { g_v, c, t }
+    VelocityOracle { g_v, g_j, c, t }
 }
 
 /// The position level at the state.
@@ -858,22 +910,30 @@ fn check_pairing(
         name(&format!("velocity_residual row {r} vs the oracle's g_v"))
     });
 
-    // B: C = ∂g_v/∂q̇.
+    // B: C = ∂g_J/∂q̇.
     check_block(&jac, &o.c, |i| {
         name(&format!(
-            "jacobian entry ({}, {}) vs ∂g_v/∂q̇ (hyper-dual)",
+            "jacobian entry ({}, {}) vs ∂g_J/∂q̇ (hyper-dual)",
             i / n,
             i % n
         ))
     });
 
-    // The oracle's own consistency: its g_v is linear in q̇, g_v = (∂g_v/∂q̇)·q̇.
+    // The oracle's own consistency: its g_J is linear in q̇, g_J = (∂g_J/∂q̇)·q̇; and on the
+    // manifold g_J is the velocity level.
     let (q, v) = combined(m);
     let v = &v[..];
     let cv: Vec<f64> = o.c.chunks(n).map(|row| dot(row, v)).collect();
-    check_block(&cv, &o.g_v, |r| {
-        name(&format!("oracle self-check row {r}: (∂g_v/∂q̇)·q̇ vs g_v"))
+    check_block(&cv, &o.g_j, |r| {
+        name(&format!("oracle self-check row {r}: (∂g_J/∂q̇)·q̇ vs g_J"))
     });
+    if on_manifold {
+        check_block(&o.g_j, &o.g_v, |r| {
+            name(&format!(
+                "oracle self-check row {r}: g_J vs g_v on the manifold"
+            ))
+        });
+    }
 
     // C: ∂(C q̇)/∂q (r, j) = Σ_c T(r, c, j)·q̇_c.
     let want_vq: Vec<f64> = (0..rows)
@@ -884,7 +944,7 @@ fn check_pairing(
         .collect::<Vec<f64>>();
     check_block(&vq, &want_vq, |i| {
         name(&format!(
-            "velocity_residual_q entry ({}, {}) vs Σ_c ∂²g_v/∂q_j∂q̇_c·q̇_c (hyper-dual)",
+            "velocity_residual_q entry ({}, {}) vs Σ_c ∂²g_J/∂q_j∂q̇_c·q̇_c (hyper-dual)",
             i / n,
             i % n
         ))
@@ -899,7 +959,7 @@ fn check_pairing(
         .collect();
     check_block(&rq, &want_rq, |i| {
         name(&format!(
-            "reaction_q entry ({}, {}) vs Σ_r λ_r ∂²g_v,r/∂q_j∂q̇_c (hyper-dual)",
+            "reaction_q entry ({}, {}) vs Σ_r λ_r ∂²g_J,r/∂q_j∂q̇_c (hyper-dual)",
             i / n,
             i % n
         ))

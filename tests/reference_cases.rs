@@ -165,13 +165,22 @@ impl Comparison {
                     ));
                 }
                 for c in 1..row.len() {
+                    // Rotation angles at ±π lie on atan2's branch cut, where a zero's sign
+                    // (±0 from round-off) picks the side: compare angles modulo 2π.
+                    let ours = if output == "Rotation" {
+                        use std::f64::consts::{PI, TAU};
+                        let d = (row[c] - ref_row[c] + PI).rem_euclid(TAU) - PI;
+                        ref_row[c] + d
+                    } else {
+                        row[c]
+                    };
                     self.value(
                         quantity,
                         &format!(
                             "sensors[{s}] ({output}).values[{k}][{c}] at t = {}",
                             ref_row[0]
                         ),
-                        row[c],
+                        ours,
                         ref_row[c],
                         tol,
                     );
@@ -722,13 +731,67 @@ fn own_joint_generic_rotation_marker() {
 
 #[test]
 fn own_joint_generic_weld_ep_tight() {
-    // Newton tolerances 1e-13/1e-14: λ agrees to 1.3e-7, q to 2.8e-14; at such tolerances
-    // round-off decides a few iterations (5710 vs 5706, 482 Jacobians vs 481).
-    run_case_with_tolerances(OWN_CASES, "joint_generic_weld_ep_tight", 4, 1, f64::NAN);
+    // Newton tolerances 1e-13/1e-14: λ agrees to 1.3e-7, q to 3.4e-14; at such tolerances
+    // round-off decides iterations: pip Exudyn itself takes 5706 iterations and 481 Jacobians
+    // with EXUdense, 5715 and 483 with EigenSparse or EigenDense (its own linear solvers on the
+    // same file); we take 5714 and 483.
+    run_case_with_tolerances(OWN_CASES, "joint_generic_weld_ep_tight", 9, 2, f64::NAN);
 }
 
 #[test]
 fn own_joint_revolute_localht_frames() {
     // marker frames turned by localHT rotations, on ground and on the body
     run_case_in(OWN_CASES, "joint_revolute_localht_frames");
+}
+
+#[test]
+fn revolute_tilted_door() {
+    // the case: λ differed by 0.10 N (ForceLocal) while the Jacobian's rotation rows
+    // were ∂(velocity level)/∂q̇ instead of Exudyn's (a×b)ᵀG; Exudyn's counts since
+    run_case("revolute_tilted_door");
+}
+
+#[test]
+fn own_joint_tilted_revolute_ep() {
+    run_case_in(OWN_CASES, "joint_tilted_revolute_ep");
+}
+
+#[test]
+fn own_joint_tilted_revolute_rxyz() {
+    run_case_in(OWN_CASES, "joint_tilted_revolute_rxyz");
+}
+
+#[test]
+fn own_joint_tilted_prismatic_ep() {
+    run_case_in(OWN_CASES, "joint_tilted_prismatic_ep");
+}
+
+#[test]
+fn own_joint_tilted_prismatic_rxyz() {
+    run_case_in(OWN_CASES, "joint_tilted_prismatic_rxyz");
+}
+
+#[test]
+fn own_joint_tilted_generic_revolute_ep() {
+    run_case_in(OWN_CASES, "joint_tilted_generic_revolute_ep");
+}
+
+#[test]
+fn own_joint_tilted_generic_revolute_rxyz() {
+    run_case_in(OWN_CASES, "joint_tilted_generic_revolute_rxyz");
+}
+
+#[test]
+fn own_joint_tilted_generic_mixed_ep() {
+    run_case_in(OWN_CASES, "joint_tilted_generic_mixed_ep");
+}
+
+#[test]
+fn own_joint_tilted_generic_mixed_rxyz() {
+    run_case_in(OWN_CASES, "joint_tilted_generic_mixed_rxyz");
+}
+
+#[test]
+fn own_joint_tilted_four_bar() {
+    run_case_in(OWN_CASES, "joint_tilted_four_bar");
 }

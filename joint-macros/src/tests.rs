@@ -281,7 +281,7 @@ fn operation_count_report() {
 /// and the same bits.
 #[test]
 fn derived_velocity_is_the_hand_written_one() {
-    use crate::definition::lower::{derived_velocity, parameter_values, residuals};
+    use crate::definition::lower::{RateRule, derived_velocity, parameter_values, residuals};
     let mut checked = 0;
     for (name, tokens) in hand_written_velocity_levels() {
         let model = model_of(tokens, &name);
@@ -291,7 +291,8 @@ fn derived_velocity_is_the_hand_written_one() {
             let mut errors = crate::definition::errors::Errors::new();
             let (_, written) = residuals(&mut g, &model, &kin, &mut errors).expect("lowers");
             let params = parameter_values(&mut g, &model);
-            let derived = derived_velocity(&mut g, &model, &kin, params).expect("derives");
+            let derived =
+                derived_velocity(&mut g, &model, &kin, params, RateRule::Local).expect("derives");
             assert_eq!(written, derived, "{name} {kinds:?}");
             checked += 1;
         }

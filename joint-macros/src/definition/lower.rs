@@ -21,6 +21,18 @@ enum Local {
     Marker(usize),
 }
 
+/// How a marker's rotation matrix A turns in the derived rates. The two agree for orthonormal
+/// A; they differ for Euler parameters off the unit sphere (as during Newton iterations), where
+/// Exudyn uses the first for the velocity level and the second for the constraint Jacobian.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateRule {
+    /// Ȧ = A·skew(ω̄), with the local angular velocity ω̄ = Ḡθ̇: Exudyn's velocity level.
+    Local,
+    /// Ȧ = skew(ω)·A, with the global angular velocity ω = Gθ̇: Exudyn's constraint Jacobian,
+    /// whose rotation rows are `(a×b)ᵀ·G` (docs/joint-formulas.md §0, §6.5).
+    Global,
+}
+
 /// Function calls nest at most this deep (a recursive function is an error, not a hang).
 const MAX_CALL_DEPTH: usize = 16;
 
@@ -33,6 +45,8 @@ pub struct Lowerer<'a> {
     params: Vec<(String, Value)>,
     /// Whether rates are built (otherwise every rate is `Rate::Zero`).
     rates: bool,
+    /// How rotation matrices turn in the rates.
+    rule: RateRule,
     /// Lowered `let` bindings by index (`None`: it failed; its error is reported once).
     bindings: HashMap<usize, Option<Dual>>,
     /// Bindings visible to the expression being lowered (`let` i sees 0..i).
@@ -59,6 +73,7 @@ impl<'a> Lowerer<'a> {
             kinematics,
             params,
             rates: false,
+            rule: RateRule::Local,
             bindings: HashMap::new(),
             visible: model.bindings.len(),
             frames: Vec::new(),
@@ -73,9 +88,11 @@ impl<'a> Lowerer<'a> {
         model: &'a JointModel,
         kinematics: &'a [Kinematics],
         params: Vec<(String, Value)>,
+        rule: RateRule,
     ) -> Self {
         Lowerer {
             rates: true,
+            rule,
             ..Self::new(g, model, kinematics, params)
         }
     }
@@ -433,11 +450,21 @@ impl<'a> Lowerer<'a> {
                     value: Value::Matrix(a),
                     // Ȧ = A·skew(ω̄)
                     rate: if rates {
-                        Rate::Matrix(super::value::MatrixRate::Turning {
-                            left: a,
-                            omega: kin.angular_velocity_local.expect("rigid kind"),
-                            right: None,
-                            transposed: false,
+                        Rate::Matrix(match self.rule {
+                            // Ȧ = A·skew(ω̄)
+                            RateRule::Local => super::value::MatrixRate::Turning {
+                                left: Some(a),
+                                omega: kin.angular_velocity_local.expect("rigid kind"),
+                                right: None,
+                                transposed: false,
+                            },
+                            // Ȧ = skew(ω)·A
+                            RateRule::Global => super::value::MatrixRate::Turning {
+                                left: None,
+                                omega: kin.angular_velocity.expect("rigid kind"),
+                                right: Some(a),
+                                transposed: false,
+                            },
                         })
                     } else {
                         Rate::Zero
@@ -884,21 +911,23 @@ pub fn residuals(
     let (position, _) = position?;
     let velocity = match (&model.velocity, velocity) {
         (Some(_), v) => v?,
-        (None, _) => derived_velocity(g, model, kin, params)?,
+        (None, _) => derived_velocity(g, model, kin, params, RateRule::Local)?,
     };
     Some((position, velocity))
 }
 
-/// The velocity level as the time derivative of the position level.
+/// The velocity level as the time derivative of the position level, with rotations turning by
+/// `rule`.
 pub fn derived_velocity(
     g: &mut Graph,
     model: &JointModel,
     kin: &[Kinematics],
     params: Vec<(String, Value)>,
+    rule: RateRule,
 ) -> Option<Vec<Id>> {
     // the value pass has reported every error
     let mut scratch = Errors::new();
-    let mut lw = Lowerer::with_rates(g, model, kin, params);
+    let mut lw = Lowerer::with_rates(g, model, kin, params, rule);
     lw.residual(
         &model.position,
         "position-level",
@@ -906,4 +935,21 @@ pub fn derived_velocity(
         &mut scratch,
     )
     .map(|(_, rate)| rate)
+}
+
+/// The rows whose derivative by the coordinate velocities is the constraint Jacobian C, and by
+/// the coordinates ∂(C q̇)/∂q: the hand-written velocity level, or the position level's rate
+/// with rotations turning by their global angular velocity (Exudyn's C; equal to the derived
+/// velocity level wherever the rotation matrices are orthonormal).
+pub fn jacobian_rows(
+    g: &mut Graph,
+    model: &JointModel,
+    kin: &[Kinematics],
+    velocity: &[Id],
+) -> Vec<Id> {
+    if model.velocity.is_some() {
+        return velocity.to_vec();
+    }
+    let params = parameter_values(g, model);
+    derived_velocity(g, model, kin, params, RateRule::Global).unwrap_or_else(|| velocity.to_vec())
 }

@@ -56,11 +56,12 @@ pub enum Rate {
 #[derive(Clone, Debug)]
 pub enum MatrixRate {
     Full(Mat3),
-    /// `A·skew(ω)·R` (transposed if `transposed`): a rotation matrix A turning with the local
-    /// angular velocity ω, times a matrix R on the right (`None`: identity). Kept factored so
-    /// that a column of it is `A·(ω × R e_k)`, as one derives a frame axis by hand.
+    /// `L·skew(ω)·R` (transposed if `transposed`; `None`: identity): a turning rotation matrix
+    /// times matrices on either side, kept factored so that a column of it is `L·(ω × R e_k)`,
+    /// as one derives a frame axis by hand. A rotation matrix A turning with its local angular
+    /// velocity ω̄ is `A·skew(ω̄)` (L = A); with its global one ω, `skew(ω)·A` (R = A).
     Turning {
-        left: Mat3,
+        left: Option<Mat3>,
         omega: Vec3,
         right: Option<Mat3>,
         transposed: bool,
@@ -93,6 +94,14 @@ pub fn column(m: &Mat3, k: usize) -> Vec3 {
     [m[0][k], m[1][k], m[2][k]]
 }
 
+/// `m·v`, or `v` for the identity.
+fn times(g: &mut Graph, m: &Option<Mat3>, v: Vec3) -> Vec3 {
+    match m {
+        Some(m) => vector::mat_vec(g, m, v),
+        None => v,
+    }
+}
+
 impl MatrixRate {
     /// The rate as a plain matrix.
     pub fn materialize(&self, g: &mut Graph) -> Mat3 {
@@ -104,16 +113,16 @@ impl MatrixRate {
                 right,
                 transposed,
             } => {
-                // skew(ω)·R, column by column: ω × R e_j
+                // column by column: L·(ω × R e_j)
                 let cols: [Vec3; 3] = std::array::from_fn(|j| {
                     let r = match right {
                         Some(r) => column(r, j),
                         None => unit(g, j),
                     };
-                    vector::cross(g, *omega, r)
+                    let w = vector::cross(g, *omega, r);
+                    times(g, left, w)
                 });
-                let sr = vector::transpose(&cols);
-                let m = vector::mat_mat(g, left, &sr);
+                let m = vector::transpose(&cols);
                 if *transposed {
                     vector::transpose(&m)
                 } else {
@@ -137,7 +146,7 @@ impl MatrixRate {
                     None => unit(g, k),
                 };
                 let w = vector::cross(g, *omega, r);
-                vector::mat_vec(g, left, w)
+                times(g, left, w)
             }
             _ => {
                 let m = self.materialize(g);
@@ -191,12 +200,9 @@ impl MatrixRate {
                 right,
                 transposed: false,
             } => {
-                let rv = match right {
-                    Some(r) => vector::mat_vec(g, r, v),
-                    None => v,
-                };
+                let rv = times(g, right, v);
                 let w = vector::cross(g, *omega, rv);
-                vector::mat_vec(g, left, w)
+                times(g, left, w)
             }
             _ => {
                 let m = self.materialize(g);
@@ -238,7 +244,10 @@ impl MatrixRate {
                 right,
                 transposed: false,
             } => MatrixRate::Turning {
-                left: vector::mat_mat(g, m, left),
+                left: Some(match left {
+                    Some(l) => vector::mat_mat(g, m, l),
+                    None => *m,
+                }),
                 omega: *omega,
                 right: *right,
                 transposed: false,

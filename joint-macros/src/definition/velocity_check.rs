@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use super::errors::Errors;
-use super::lower::{Lowerer, derived_velocity, parameter_values};
+use super::lower::{Lowerer, RateRule, derived_velocity, parameter_values};
 use super::model::JointModel;
 use crate::kinematics::marker_level;
 use crate::symbolic::Graph;
@@ -52,7 +52,7 @@ pub fn check(model: &JointModel, errors: &mut Errors) {
         let mut lw = Lowerer::new(&mut g, model, &kin, params.clone());
         lw.residual(hand, "velocity-level", rows, &mut scratch)
     };
-    let derived = derived_velocity(&mut g, model, &kin, params);
+    let derived = derived_velocity(&mut g, model, &kin, params, RateRule::Local);
     // lowering errors are reported by the marker-level kernel's own lowering
     let (Some((written, _)), Some(derived)) = (written, derived) else {
         return;

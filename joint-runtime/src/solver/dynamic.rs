@@ -401,6 +401,8 @@ impl Simulation {
                 step_index += 1;
                 p.sim.statistics.steps = step_index;
                 p.sim.statistics.last_step_size = h;
+                // the counts so far, for observers
+                p.sim.statistics.newton = stats;
                 writer.after_step(p.sim, h, end);
                 observer(
                     p.sim,

@@ -269,6 +269,8 @@ impl Simulation {
             steps += 1;
             p.sim.statistics.steps = steps;
             p.sim.statistics.last_step_size = h;
+            // the counts so far, for observers
+            p.sim.statistics.newton = stats;
             writer.after_step(p.sim, h, end);
             observer(
                 p.sim,

@@ -178,7 +178,7 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
     for kin in &lowered.kin {
         for &v in &kin.velocities {
             let mut memo = HashMap::new();
-            for &row in &lowered.velocity {
+            for &row in &lowered.jacobian_rows {
                 entries.push(crate::symbolic::diff::derivative_memo(g, row, v, &mut memo));
             }
         }

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 use super::util::{ident, lit};
 use crate::definition::errors::Errors;
-use crate::definition::lower::residuals;
+use crate::definition::lower::{jacobian_rows, residuals};
 use crate::definition::model::JointModel;
 use crate::kinematics::{Capability, Kinematics, MarkerKind};
 use crate::symbolic::diff::derivative_memo;
@@ -96,6 +96,8 @@ struct Lowered {
     kin: [Kinematics; 2],
     position: Vec<Id>,
     velocity: Vec<Id>,
+    /// The rows whose derivatives are the Jacobian and ∂(C q̇)/∂q (`lower::jacobian_rows`).
+    jacobian_rows: Vec<Id>,
 }
 
 fn lower_pairing(
@@ -115,11 +117,13 @@ fn lower_with(
     errors: &mut Errors,
 ) -> Option<Lowered> {
     let (position, velocity) = residuals(&mut g, model, &kin, errors)?;
+    let jacobian_rows = jacobian_rows(&mut g, model, &kin, &velocity);
     Some(Lowered {
         graph: g,
         kin,
         position,
         velocity,
+        jacobian_rows,
     })
 }
 
@@ -143,7 +147,9 @@ struct Derivatives {
 /// place these are computed, for the kernels and for the operation counts alike.
 fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Derivatives {
     let g = &mut lowered.graph;
-    // Jacobian blocks: ∂(velocity residual row)/∂(coordinate velocity), per marker with coordinates.
+    // Jacobian blocks: ∂(Jacobian row)/∂(coordinate velocity), per marker with coordinates. The
+    // Jacobian rows are the velocity level with rotations turning by their global angular
+    // velocity (Exudyn's C; the velocity level itself turns them by the local one).
     let mut blocks: Vec<Option<Vec<Vec<Id>>>> = Vec::new();
     for kin in &lowered.kin {
         if kin.velocities.is_empty() {
@@ -153,7 +159,7 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
         let mut block = vec![Vec::with_capacity(kin.velocities.len()); rows];
         for &v in &kin.velocities {
             let mut memo = HashMap::new();
-            for (r, &row) in lowered.velocity.iter().enumerate() {
+            for (r, &row) in lowered.jacobian_rows.iter().enumerate() {
                 block[r].push(derivative_memo(g, row, v, &mut memo));
             }
         }
@@ -178,7 +184,7 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
         return d;
     }
     // Second-order terms, differentiated once more by the coordinates:
-    // ∂(C_q v)/∂q = ∂(velocity residual)/∂q (the residual is linear in v, so it is C_q v), and
+    // ∂(C_q v)/∂q = ∂(Jacobian rows)/∂q (they are linear in v, so they are C_q v), and
     // ∂(C_qᵀλ)/∂q with λ the rows' multipliers.
     let lambda: Vec<Id> = (0..rows).map(|r| g.var(&format!("lambda_{r}"))).collect();
     for (i, kin) in lowered.kin.iter().enumerate() {
@@ -189,7 +195,7 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
         let mut block = vec![vec![Id(0); n]; rows];
         for (c, &q) in kin.coordinates.iter().enumerate() {
             let mut memo = HashMap::new();
-            for (r, &row) in lowered.velocity.iter().enumerate() {
+            for (r, &row) in lowered.jacobian_rows.iter().enumerate() {
                 block[r][c] = derivative_memo(g, row, q, &mut memo);
             }
         }
