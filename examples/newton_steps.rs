@@ -1,6 +1,6 @@
 //! The Newton path of a model file, step by step: after each completed step the time and the
 //! cumulative Newton iterations and Jacobian evaluations, as JSON rows `[t, iterations,
-X
+//! jacobians]` on stdout. With `tools/reference/exudyn_newton_steps.py`, which prints Exudyn's
 //! rows for the same file, it finds the first step where the two paths part.
 //!
 //! ```sh
