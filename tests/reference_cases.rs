@@ -795,3 +795,25 @@ fn own_joint_tilted_generic_mixed_rxyz() {
 fn own_joint_tilted_four_bar() {
     run_case_in(OWN_CASES, "joint_tilted_four_bar");
 }
+
+#[test]
+fn own_joint_index2_generic_com_offset_ep() {
+    // issue 16: at index 2 the Jacobian's rows are equations, so a Jacobian that was not
+    // Exudyn's (a×b)ᵀG moved λ by 3e-5 and q by 6e-7 (09b74b6); now 1e-12 and 1e-16
+    run_case_in(OWN_CASES, "joint_index2_generic_com_offset_ep");
+}
+
+#[test]
+fn own_joint_index2_generic_com_offset_full_newton_ep() {
+    run_case_in(OWN_CASES, "joint_index2_generic_com_offset_full_newton_ep");
+}
+
+#[test]
+fn own_joint_index2_generic_com_offset_rxyz() {
+    run_case_in(OWN_CASES, "joint_index2_generic_com_offset_rxyz");
+}
+
+#[test]
+fn own_joint_index2_generic_com_offset_full_newton_rxyz() {
+    run_case_in(OWN_CASES, "joint_index2_generic_com_offset_full_newton_rxyz");
+}
