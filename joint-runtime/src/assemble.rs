@@ -9,6 +9,7 @@ use crate::items::{Load, Marker, MatrixContainer, Node, Object};
 use crate::joints::{Axes, JointObject};
 use crate::markers::kinematic_tree::KinematicTreeMarker;
 use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};
+use crate::output::OutputVariable;
 use crate::system::MultibodySystem;
 use crate::tree::KinematicTreeData;
 use joint_core::{Capability, JointDefinition, MarkerKind, Pairing};
@@ -148,6 +149,11 @@ pub struct ConnectorTopology {
     pub markers: [usize; 2],
     pub kind: ConnectorKind,
     pub active: bool,
+    /// Whether Exudyn takes the analytic connector Jacobian: only if both markers provide the
+    /// Jacobian derivative (`Marker::JacobianDerivativeAvailable`, set by the body and node
+    /// markers, not by superelement or kinematic-tree markers); otherwise it differentiates the
+    /// connector's LHS numerically (spec/solver.md §2.5).
+    pub analytic_jacobian: bool,
 }
 
 /// How a joint's equations are evaluated.
@@ -635,6 +641,7 @@ impl Topology {
                             velocity_offset: *velocity_offset,
                         },
                         active: *active,
+                        analytic_jacobian: analytic_connector_jacobian(idx, &markers),
                     });
                 }
                 Object::ConnectorCartesianSpringDamper {
@@ -658,6 +665,7 @@ impl Topology {
                             offset: *offset,
                         },
                         active: *active,
+                        analytic_jacobian: analytic_connector_jacobian(idx, &markers),
                     });
                 }
                 _ => {}
@@ -792,6 +800,55 @@ impl Topology {
                     }
                     finite(&item, "localPosition", local_position)?;
                 }
+                SuperElement { body, mesh_node } => {
+                    let o = mbs.object_checked(&item, "bodyNumber", *body)?;
+                    let mesh_nodes = match o {
+                        crate::items::Object::GenericODE2 { nodes, .. } => nodes.len(),
+                        crate::items::Object::FFRFreducedOrder { parameters, .. } => {
+                            parameters.reference_positions.len() / 3
+                        }
+                        _ => {
+                            return Err(Error::item(
+                                item,
+                                "bodyNumber",
+                                format!(
+                                    "object {} is a {}; SensorSuperElement needs a GenericODE2 or FFRFreducedOrder",
+                                    body.0,
+                                    o.type_name()
+                                ),
+                            ));
+                        }
+                    };
+                    if *mesh_node >= mesh_nodes {
+                        return Err(Error::item(
+                            item,
+                            "meshNodeNumber",
+                            format!(
+                                "mesh node {mesh_node} does not exist (the {} has {mesh_nodes} mesh nodes)",
+                                o.type_name()
+                            ),
+                        ));
+                    }
+                    if let (
+                        OutputVariable::StressLocal | OutputVariable::StrainLocal,
+                        crate::items::Object::FFRFreducedOrder { parameters, .. },
+                    ) = (s.output, o)
+                        && parameters.output_variable_type_mode_basis != Some(s.output)
+                    {
+                        return Err(Error::item(
+                            item,
+                            "outputVariableType",
+                            format!(
+                                "{} needs the FFRFreducedOrder's outputVariableTypeModeBasis to be {} (it is {})",
+                                s.output,
+                                s.output,
+                                parameters
+                                    .output_variable_type_mode_basis
+                                    .map_or("_None".to_string(), |t| t.to_string())
+                            ),
+                        ));
+                    }
+                }
                 Load(l) => {
                     if l.0 >= mbs.loads.len() {
                         return Err(Error::item(
@@ -880,6 +937,14 @@ fn claim_node(
     Ok(())
 }
 
+/// Exudyn's rule for a connector's ODE2 Jacobian: analytic if every marker provides the
+/// Jacobian derivative (the built-in body and node markers), numerical otherwise.
+fn analytic_connector_jacobian(markers: [usize; 2], resolved: &[ResolvedMarker]) -> bool {
+    markers
+        .iter()
+        .all(|&m| matches!(resolved[m].model, MarkerModel::Kind { .. }))
+}
+
 fn check_position_markers(
     mbs: &MultibodySystem,
     item: &ItemRef,
@@ -893,7 +958,7 @@ fn check_position_markers(
                 item.clone(),
                 "markerNumbers",
                 format!(
-                    "marker {} (markerNumbers[{k}]) is a {}, which gives no position; expected BodyPosition, BodyRigid, NodePosition or NodeRigid",
+                    "marker {} (markerNumbers[{k}]) is a {}, which gives no position; expected BodyPosition, BodyRigid, NodePosition, NodeRigid, SuperElementPosition, SuperElementRigid or KinematicTreeRigid",
                     mk.0,
                     marker.type_name()
                 ),

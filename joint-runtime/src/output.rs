@@ -28,12 +28,16 @@ pub enum OutputVariable {
     TorqueLocal,
     HomogeneousTransformation,
     HomogeneousTransformationLocal,
+    /// The six stress components of an FFRF mesh node from `outputVariableModeBasis`.
+    StressLocal,
+    /// The six strain components of an FFRF mesh node from `outputVariableModeBasis`.
+    StrainLocal,
     /// A named output of a joint defined with `joint!` (`output distance = …;`).
     Named(&'static str),
 }
 
 impl OutputVariable {
-    pub const ALL: [OutputVariable; 23] = [
+    pub const ALL: [OutputVariable; 25] = [
         OutputVariable::Position,
         OutputVariable::Displacement,
         OutputVariable::Velocity,
@@ -57,6 +61,8 @@ impl OutputVariable {
         OutputVariable::TorqueLocal,
         OutputVariable::HomogeneousTransformation,
         OutputVariable::HomogeneousTransformationLocal,
+        OutputVariable::StressLocal,
+        OutputVariable::StrainLocal,
     ];
 
     /// Exudyn's member name (a joint output's own name for [`OutputVariable::Named`]).
@@ -85,6 +91,8 @@ impl OutputVariable {
             OutputVariable::TorqueLocal => "TorqueLocal",
             OutputVariable::HomogeneousTransformation => "HomogeneousTransformation",
             OutputVariable::HomogeneousTransformationLocal => "HomogeneousTransformationLocal",
+            OutputVariable::StressLocal => "StressLocal",
+            OutputVariable::StrainLocal => "StrainLocal",
             OutputVariable::Named(name) => name,
         }
     }
@@ -246,6 +254,21 @@ impl Simulation {
                 body,
                 local_position,
             } => self.body_output_markers(body.0, *local_position),
+            SensorTarget::SuperElement { body, mesh_node } => {
+                self.super_element_output_markers(body.0, *mesh_node)
+            }
+            _ => OutputMarkers::default(),
+        }
+    }
+
+    /// The markers of `super_element_output(body, mesh_node, …)`: a GenericODE2 mesh node's
+    /// node, or an FFRF object's reference-frame node.
+    fn super_element_output_markers(&self, body: usize, mesh_node: usize) -> OutputMarkers {
+        match self.mbs.objects.get(body) {
+            Some(Object::GenericODE2 { nodes, .. }) => nodes
+                .get(mesh_node)
+                .map_or_else(OutputMarkers::default, |n| self.node_output_markers(n.0)),
+            Some(Object::FFRFreducedOrder { nodes, .. }) => self.node_output_markers(nodes[0].0),
             _ => OutputMarkers::default(),
         }
     }
@@ -542,6 +565,133 @@ impl Simulation {
         })
     }
 
+    /// Exudyn's `mbs.GetObjectOutputSuperElement(body, variable, meshNodeNumber)` (Current
+    /// configuration), the values of SensorSuperElement.
+    pub fn super_element_output(
+        &self,
+        body: usize,
+        mesh_node: usize,
+        var: OutputVariable,
+    ) -> Result<Vec<f64>> {
+        let mut out = Vec::new();
+        let markers = self.super_element_output_markers(body, mesh_node);
+        self.super_element_values(body, mesh_node, var, &self.total(), &markers, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Simulation::super_element_output`] appended to `out`, at total coordinates `qt`.
+    ///
+    /// A GenericODE2 mesh node gives its node's outputs. An FFRF mesh node i sits at the local
+    /// point x_i = x_ref,i + Ψ_i ζ of the frame (p, A, ω, α); Exudyn's outputs are
+    /// Position p + A x_i, Displacement (that minus the reference configuration's),
+    /// Velocity ṗ + A(ω̄ × x_i + Ψ_i ζ̇), Acceleration
+    /// p̈ + A Ψ_i ζ̈ + 2ω × A Ψ_i ζ̇ + α × A x_i + ω × (ω × A x_i), DisplacementLocal Ψ_i ζ,
+    /// VelocityLocal Ψ_i ζ̇, and StressLocal or StrainLocal (whichever `outputVariableTypeModeBasis`
+    /// names) Σ_m Ψ_S[i, 6m..6m+6] ζ_m.
+    fn super_element_values(
+        &self,
+        body: usize,
+        mesh_node: usize,
+        var: OutputVariable,
+        qt: &[f64],
+        markers: &OutputMarkers,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let item = || self.mbs.object_ref(body);
+        let (nodes, parameters) = match self.mbs.objects.get(body) {
+            Some(Object::GenericODE2 { nodes, .. }) => {
+                let node = nodes
+                    .get(mesh_node)
+                    .ok_or_else(|| Error::item(item(), "meshNodeNumber", "no such mesh node"))?;
+                return self.node_values(node.0, var, qt, markers, out);
+            }
+            Some(Object::FFRFreducedOrder {
+                nodes, parameters, ..
+            }) => (nodes, parameters),
+            _ => {
+                return Err(Error::item(
+                    item(),
+                    "bodyNumber",
+                    "not a GenericODE2 or FFRFreducedOrder",
+                ));
+            }
+        };
+        let Some(frame_marker) = &markers.node else {
+            return Err(Error::item(item(), "bodyNumber", "no reference-frame node"));
+        };
+        let psi = &parameters.mode_basis;
+        if 3 * mesh_node + 3 > psi.nrows()
+            || 3 * mesh_node + 3 > parameters.reference_positions.len()
+        {
+            return Err(Error::item(item(), "meshNodeNumber", "no such mesh node"));
+        }
+        let st = &self.state;
+        let modal = self.topology.node_ode2[nodes[1].0];
+        let n_modes = psi.ncols();
+        // Ψ_i·x over the modal coordinates x (ζ, ζ̇ or ζ̈)
+        let modal_at = |x: &[f64]| {
+            Vector3::from_fn(|r, _| {
+                (0..n_modes)
+                    .map(|m| psi[(3 * mesh_node + r, m)] * x[modal + m])
+                    .sum()
+            })
+        };
+        let x_ref = Vector3::from_fn(|r, _| parameters.reference_positions[3 * mesh_node + r]);
+        let u = modal_at(qt);
+        let x = x_ref + u;
+        let frame = MarkerState::new(frame_marker, qt, &st.v);
+        let a = frame.rotation();
+        let global_position =
+            |frame: &MarkerState, x: Vector3<f64>| frame.position() + frame.rotation() * x;
+        use OutputVariable as O;
+        match var {
+            O::Position => put3(out, global_position(&frame, x)),
+            O::Displacement => {
+                let reference = MarkerState::new(frame_marker, &self.topology.reference, &st.v);
+                put3(
+                    out,
+                    global_position(&frame, x) - global_position(&reference, x_ref),
+                );
+            }
+            O::Velocity => put3(
+                out,
+                frame.velocity()
+                    + a * frame.angular_velocity_local().cross(&x)
+                    + a * modal_at(&st.v),
+            ),
+            O::Acceleration => {
+                let s = frame_marker.columns[0];
+                let ax = a * x;
+                let omega = frame.angular_velocity();
+                let alpha = self.angular_acceleration(frame_marker, qt);
+                put3(
+                    out,
+                    Vector3::new(st.a[s], st.a[s + 1], st.a[s + 2])
+                        + a * modal_at(&st.a)
+                        + 2.0 * omega.cross(&(a * modal_at(&st.v)))
+                        + alpha.cross(&ax)
+                        + omega.cross(&omega.cross(&ax)),
+                );
+            }
+            O::DisplacementLocal => put3(out, u),
+            O::VelocityLocal => put3(out, modal_at(&st.v)),
+            // Ψ_S row i, six components per mode, times ζ (the modal reference coordinates
+            // are zero, so total and displacement coordinates agree)
+            O::StressLocal | O::StrainLocal
+                if parameters.output_variable_type_mode_basis == Some(var) =>
+            {
+                let psi_s = &parameters.output_variable_mode_basis;
+                out.extend((0..6).map(|c| {
+                    (0..n_modes)
+                        .map(|m| psi_s[(mesh_node, 6 * m + c)] * qt[modal + m])
+                        .sum::<f64>()
+                }));
+            }
+            other => return Err(unsupported(item(), other)),
+        }
+        Ok(())
+    }
+
     /// Exudyn's `mbs.GetMarkerOutput(marker, variable)`.
     pub fn marker_output(&self, marker: usize, var: OutputVariable) -> Result<Vec<f64>> {
         let mut out = Vec::new();
@@ -751,6 +901,9 @@ impl Simulation {
                 local_position,
             } => self
                 .kinematic_tree_values(object.0, *link, *local_position, s.output, qt, out)
+                .map_err(wrap),
+            SensorTarget::SuperElement { body, mesh_node } => self
+                .super_element_values(body.0, *mesh_node, s.output, qt, markers, out)
                 .map_err(wrap),
         }
     }

@@ -459,6 +459,8 @@ pub struct Scratch {
     pub fd_base: Vec<f64>,
     pub fd_out: Vec<f64>,
     pub fd_columns: Vec<usize>,
+    /// The velocities, perturbed one at a time (a connector's numerical D).
+    pub fd_velocities: Vec<f64>,
     /// A joint's kernel rows (residuals, λ per kernel row, a perturbed residual).
     pub rows: Vec<f64>,
     pub rows2: Vec<f64>,
@@ -489,6 +491,7 @@ impl Scratch {
             fd_base: vec![0.0; n],
             fd_out: vec![0.0; n],
             fd_columns: Vec::with_capacity(n),
+            fd_velocities: Vec::new(),
             rows: vec![0.0; rows],
             rows2: vec![0.0; rows],
             rows3: vec![0.0; rows],
@@ -1007,6 +1010,47 @@ impl Topology {
         })
     }
 
+    /// The LHS of connector `c` over its markers' columns, marker 0's then marker 1's
+    /// (−J_0ᵀf, then J_1ᵀf), into `out[..n_0 + n_1]`; `jac` holds a marker's position Jacobian.
+    /// False (and `out` untouched) if the connector is inactive.
+    fn connector_lhs_local(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+        out: &mut [f64],
+        jac: &mut [f64],
+    ) -> bool {
+        let Some(cf) = self.connector_force(c, qt, v) else {
+            return false;
+        };
+        let con = &self.connectors[c];
+        let mut offset = 0;
+        for (k, s) in [(0usize, -1.0), (1, 1.0)] {
+            let marker = &self.markers[con.markers[k]];
+            let n = marker.columns.len();
+            if n == 0 {
+                continue;
+            }
+            let jac = &mut jac[..3 * n];
+            MarkerState::new(marker, qt, v).position_jacobian(jac);
+            for col in 0..n {
+                let val: f64 = (0..3).map(|r| jac[r * n + col] * cf.force[r]).sum();
+                out[offset + col] = s * val;
+            }
+            offset += n;
+        }
+        true
+    }
+
+    /// The columns of connector `c`'s markers, marker 0's then marker 1's.
+    fn connector_columns(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        self.connectors[c]
+            .markers
+            .iter()
+            .flat_map(|&m| self.markers[m].columns.iter().copied())
+    }
+
     /// Add `sign`·LHS of connector `c` (+J1ᵀf, −J0ᵀf) into `f`.
     fn add_connector_lhs(
         &self,
@@ -1017,28 +1061,17 @@ impl Topology {
         f: &mut [f64],
         scratch: &mut Scratch,
     ) {
-        let Some(cf) = self.connector_force(c, qt, v) else {
-            return;
-        };
-        let con = &self.connectors[c];
-        for (k, s) in [(0usize, -1.0), (1, 1.0)] {
-            let marker = &self.markers[con.markers[k]];
-            let n = marker.columns.len();
-            if n == 0 {
-                continue;
-            }
-            let ms = MarkerState::new(marker, qt, v);
-            let jac = &mut scratch.jac_a[..3 * n];
-            ms.position_jacobian(jac);
-            for (col, &g) in marker.columns.iter().enumerate() {
-                let val: f64 = (0..3).map(|r| jac[r * n + col] * cf.force[r]).sum();
-                f[g] += sign * s * val;
+        let local = &mut scratch.lhs2;
+        if self.connector_lhs_local(c, qt, v, local, &mut scratch.jac_a) {
+            for (row, g) in self.connector_columns(c).enumerate() {
+                f[g] += sign * local[row];
             }
         }
     }
 
     /// Add `factor_k`·K + `factor_d`·D of the connectors (K = ∂LHS/∂q, D = ∂LHS/∂v) into the
-    /// matrix `m`.
+    /// matrix `m`, analytically, for the connectors whose markers all provide the Jacobian
+    /// derivative (the others are in [`Self::add_connector_jacobians_fd`]).
     #[allow(clippy::too_many_arguments)]
     pub fn add_connector_jacobians(
         &self,
@@ -1050,6 +1083,9 @@ impl Topology {
         scratch: &mut Scratch,
     ) {
         for c in 0..self.connectors.len() {
+            if !self.connectors[c].analytic_jacobian {
+                continue;
+            }
             let Some(cf) = self.connector_force(c, qt, v) else {
                 continue;
             };
@@ -1102,6 +1138,83 @@ impl Topology {
                 }
             }
         }
+    }
+
+    /// Add `factor_k`·K + `factor_d`·D of the connectors with a superelement or kinematic-tree
+    /// marker, by Exudyn's object-wise forward differences of the connector's LHS: Exudyn takes
+    /// the analytic connector Jacobian only when every marker provides the Jacobian derivative,
+    /// which those markers do not (spec/solver.md §2.5). The differences also hold the terms the
+    /// analytic form lacks for them, ∂(J_q q̇)/∂q of a marker on a rotating frame among them.
+    ///
+    /// Each coordinate is perturbed once (ε = relEps·max(minCoord, |x|), x the displacement or
+    /// the velocity) even when both markers read it; the connector's block is summed, K and D
+    /// columns together, before it is added, as Exudyn adds an object's local Jacobian. `qt` is
+    /// perturbed in place and restored.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_connector_jacobians_fd(
+        &self,
+        q: &[f64],
+        qt: &mut [f64],
+        v: &[f64],
+        factor_k: f64,
+        factor_d: f64,
+        rel_eps: f64,
+        min_coord: f64,
+        m: &mut impl MatrixAccumulator,
+        scratch: &mut Scratch,
+    ) {
+        if self.connectors.iter().all(|c| c.analytic_jacobian) {
+            return;
+        }
+        let mut velocities = std::mem::take(&mut scratch.fd_velocities);
+        velocities.clear();
+        velocities.extend_from_slice(v);
+        for c in 0..self.connectors.len() {
+            if self.connectors[c].analytic_jacobian || !self.connectors[c].active {
+                continue;
+            }
+            let rows = self.connector_columns(c).count();
+            let columns = &mut scratch.fd_columns;
+            columns.clear();
+            for g in self.connector_columns(c) {
+                if !columns.contains(&g) {
+                    columns.push(g);
+                }
+            }
+            let n = columns.len();
+            let (base, out) = (&mut scratch.fd_base[..rows], &mut scratch.fd_out[..rows]);
+            self.connector_lhs_local(c, qt, &velocities, base, &mut scratch.jac_a);
+            let block = &mut scratch.block[..rows * n];
+            block.fill(0.0);
+            for (which, factor) in [(0, factor_k), (1, factor_d)] {
+                if factor == 0.0 {
+                    continue;
+                }
+                for (j, &g) in columns.iter().enumerate() {
+                    let x = if which == 0 { q[g] } else { v[g] };
+                    let eps = rel_eps * min_coord.max(x.abs());
+                    let saved = qt[g];
+                    if which == 0 {
+                        qt[g] = self.reference[g] + (x + eps);
+                    } else {
+                        velocities[g] = x + eps;
+                    }
+                    self.connector_lhs_local(c, qt, &velocities, out, &mut scratch.jac_a);
+                    qt[g] = saved;
+                    velocities[g] = v[g];
+                    let scale = (1.0 / eps) * factor;
+                    for row in 0..rows {
+                        block[row * n + j] += (out[row] - base[row]) * scale;
+                    }
+                }
+            }
+            for (row, r) in self.connector_columns(c).enumerate() {
+                for (j, &g) in columns.iter().enumerate() {
+                    m.add(r, g, block[row * n + j]);
+                }
+            }
+        }
+        scratch.fd_velocities = velocities;
     }
 
     /// Add `factor_k`·K + `factor_d`·D of the rigid bodies by Exudyn's object-wise forward

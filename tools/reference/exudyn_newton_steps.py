@@ -16,13 +16,15 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'bench'))
-from chain_benchmark import rebuild  # noqa: E402
+sys.path.insert(0, os.path.dirname(__file__))
+# make_superelement_cases' rebuild also turns the JSON matrices of GenericODE2 and FFRF objects back
+# into MatrixContainers (model-format.md), so every model file of the corpus can be replayed
+from make_superelement_cases import rebuild  # noqa: E402
 
 
 def main():
     SC, mbs, settings = rebuild(json.load(open(sys.argv[1])))
+    mbs.Assemble()
     rows = []
 
     # Called before each step, with the counts of the steps before it: row k is after step k.

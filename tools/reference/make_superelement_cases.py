@@ -2,7 +2,8 @@
 MarkerSuperElementPosition / MarkerSuperElementRigid, spherical joints, springs and loads.
 
 Writes tests/reference/own_cases/se_NAME.json (model) and se_NAME.ref.json (Exudyn's results).
-Run from the repository root:  python3 tools/reference/make_superelement_cases.py
+Run from the repository root:  python3 tools/reference/make_superelement_cases.py [CASE ...]
+(with CASE names, e.g. `sensor_super_element`, only those cases are written)
 Needs scipy (exudyn.FEM builds the FFRF data from a small lumped-mass spring lattice).
 
 Notes on the written files:
@@ -56,7 +57,10 @@ def settings(steps=500, end=0.5):
     return s
 
 
-def sensors(mbs, nodes=(), objects=(), markers=(), loads=(), bodies=()):
+def sensors(mbs, nodes=(), objects=(), markers=(), loads=(), bodies=(), mesh_nodes=()):
+    for b, n, v in mesh_nodes:
+        mbs.AddSensor(SensorSuperElement(bodyNumber=b, meshNodeNumber=n, outputVariableType=v, storeInternal=True,
+                                         writeToFile=False))
     for n, v in nodes:
         mbs.AddSensor(SensorNode(nodeNumber=n, outputVariableType=v, storeInternal=True, writeToFile=False))
     for o, v in objects:
@@ -361,7 +365,7 @@ def add_ffrf(mbs, cms, position=(0, 0, 0), R=np.eye(3), velocity=(0, 0, 0), omeg
 
 
 def add_ffrf_dense(mbs, cms, position=(0, 0, 0), R=np.eye(3), velocity=(0, 0, 0), omega=(0, 0, 0),
-                   massDamping=0., stiffnessDamping=0.):
+                   massDamping=0., stiffnessDamping=0., outputModeBasis=None, outputModeBasisType=OVT._None):
     """The same FFRF object built by hand from the interface's data, with DENSE MatrixContainers."""
     ep0 = RotationMatrix2EulerParameters(np.array(R))
     ep_t = AngularVelocity2EulerParameters_t(np.array(omega), ep0)
@@ -378,7 +382,9 @@ def add_ffrf_dense(mbs, cms, position=(0, 0, 0), R=np.eye(3), velocity=(0, 0, 0)
         modeBasis=cms.modeBasis, referencePositions=cms.xRef, mass=cms.totalMass, inertia=cms.inertiaLocal,
         centerOfMass=cms.chiU, mPsiTildePsi=cms.mPsiTildePsi, mPsiTildePsiTilde=cms.mPsiTildePsiTilde,
         mPhitTPsi=cms.mPhitTPsi, mPhitTPsiTilde=cms.mPhitTPsiTilde, mXRefTildePsi=cms.mXRefTildePsi,
-        mXRefTildePsiTilde=cms.mXRefTildePsiTilde, computeFFRFterms=True))
+        mXRefTildePsiTilde=cms.mXRefTildePsiTilde, computeFFRFterms=True,
+        outputVariableModeBasis=[] if outputModeBasis is None else outputModeBasis,
+        outputVariableTypeModeBasis=outputModeBasisType))
     return o, n0, n1
 
 
@@ -760,7 +766,45 @@ def case_static_ffrf():
                  'Cartesian springs at SE position markers, gravity via LoadMassProportional')
 
 
+def case_sensor_super_element():
+    """(11) SensorSuperElement on every output Exudyn gives it: a GenericODE2 tetrahedron (its mesh nodes'
+    node outputs) hung from an FFRF pendulum (3 eigenmodes, rotated frame, gravity, spin) whose
+    outputVariableModeBasis (an arbitrary 6-per-mode matrix, typed StressLocal) gives StressLocal."""
+    cms, fem = ffrf_interface('eigen', nModes=3, EA=800.)
+    SC, mbs = new_system()
+    n_mesh = len(cms.xRef) // 3
+    rng = np.random.default_rng(11)
+    psi_s = rng.uniform(-1e4, 1e4, size=(n_mesh, 6 * cms.nModes))
+    R = RotationMatrixZ(0.4) @ RotationMatrixX(-0.2)
+    oF, n0, n1 = add_ffrf_dense(mbs, cms, position=[0.05, 0.0, 0.1], R=R, omega=[0.3, -0.5, 2.0],
+                                stiffnessDamping=1e-3, outputModeBasis=psi_s, outputModeBasisType=OVT.StressLocal)
+    mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=oF)),
+                                     loadVector=[0, -9.81, 0]))
+    ground = mbs.AddObject(ObjectGround())
+    mSE = mbs.AddMarker(MarkerSuperElementPosition(bodyNumber=oF, meshNodeNumbers=face(0), weightingFactors=[0.25] * 4))
+    sp_joint(mbs, ground_point(mbs, ground, mSE), mSE)
+    mTip = mbs.AddMarker(MarkerSuperElementPosition(bodyNumber=oF, meshNodeNumbers=face(4), weightingFactors=[0.25] * 4))
+    tip = marker_pos(mbs, mTip)
+    X = 0.3 * TET_X
+    oT, nT, Xg = add_tetra(mbs, origin=tip - X[0], X=X, masses=(0.2, 0.2, 0.3, 0.3), k=900., d=2e-3)
+    mT0 = mbs.AddMarker(MarkerSuperElementPosition(bodyNumber=oT, meshNodeNumbers=[0], weightingFactors=[1.]))
+    sp_joint(mbs, mTip, mT0)
+    ffrf_outputs = [OVT.Position, OVT.Displacement, OVT.Velocity, OVT.Acceleration, OVT.DisplacementLocal,
+                    OVT.VelocityLocal, OVT.StressLocal]
+    generic_outputs = [OVT.Position, OVT.Displacement, OVT.Velocity, OVT.Acceleration, OVT.Coordinates,
+                       OVT.Coordinates_t, OVT.Coordinates_tt]
+    sensors(mbs, mesh_nodes=[(oF, 17, v) for v in ffrf_outputs] + [(oF, 0, OVT.Displacement)]
+            + [(oT, 3, v) for v in generic_outputs] + [(oT, 1, OVT.Position)])
+    write('sensor_super_element', mbs, settings(400, 0.4),
+          covers='SensorSuperElement: FFRF (Position, Displacement, Velocity, Acceleration, DisplacementLocal, '
+                 'VelocityLocal, StressLocal from outputVariableModeBasis) and GenericODE2 (node outputs)')
+
+
 if __name__ == '__main__':
+    if len(sys.argv) > 1:  # only the named cases, e.g. `sensor_super_element`
+        for name in sys.argv[1:]:
+            globals()['case_' + name]()
+        sys.exit(0)
     case_tetra_uneven_weights()
     case_sparse_generic_ode2()
     case_rigid_pendulum('rigid_pendulum_alt_mode2', True, 2, weights=[0.2, 0.3, 0.5], offset=[0.15, -0.1, 0.05],
@@ -778,6 +822,7 @@ if __name__ == '__main__':
     case_two_superelements()
     case_static_hanging()
     case_static_ffrf()
+    case_sensor_super_element()
     print()
     for c in SUMMARY:
         print('%s: %s' % (c['name'], c['covers']))

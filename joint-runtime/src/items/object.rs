@@ -75,6 +75,11 @@ pub struct FfrfParameters {
     pub center_of_mass: [f64; 3],
     /// computeFFRFterms
     pub compute_ffrf_terms: bool,
+    /// outputVariableModeBasis Ψ_S (n_n × 6 n_m): row i, columns 6j..6j+6 are mode j's six
+    /// stress or strain components at mesh node i.
+    pub output_variable_mode_basis: DMatrix<f64>,
+    /// outputVariableTypeModeBasis: `StressLocal`, `StrainLocal` or none (`_None`).
+    pub output_variable_type_mode_basis: Option<crate::output::OutputVariable>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

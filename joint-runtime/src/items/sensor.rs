@@ -19,6 +19,11 @@ pub enum SensorTarget {
         link: usize,
         local_position: [f64; 3],
     },
+    /// SensorSuperElement: mesh node `mesh_node` of a GenericODE2 or FFRFreducedOrder object.
+    SuperElement {
+        body: ObjectIndex,
+        mesh_node: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +46,7 @@ impl Sensor {
             SensorTarget::Marker(_) => "Marker",
             SensorTarget::Load(_) => "Load",
             SensorTarget::KinematicTree { .. } => "KinematicTree",
+            SensorTarget::SuperElement { .. } => "SuperElement",
         }
     }
 
@@ -75,6 +81,11 @@ impl Sensor {
 
     pub fn marker(marker: MarkerIndex, output: OutputVariable) -> Sensor {
         Sensor::new(SensorTarget::Marker(marker), output)
+    }
+
+    /// SensorSuperElement: mesh node `mesh_node` of the superelement `body`.
+    pub fn super_element(body: ObjectIndex, mesh_node: usize, output: OutputVariable) -> Sensor {
+        Sensor::new(SensorTarget::SuperElement { body, mesh_node }, output)
     }
 
     pub fn load(load: LoadIndex) -> Sensor {

@@ -127,6 +127,7 @@ impl List {
                 ("Marker", &["Marker", "SensorMarker"]),
                 ("Load", &["Load", "SensorLoad"]),
                 ("KinematicTree", &["KinematicTree", "SensorKinematicTree"]),
+                ("SuperElement", &["SuperElement", "SensorSuperElement"]),
             ],
         }
     }
@@ -735,6 +736,10 @@ pub(crate) fn read_sensor(index: usize, value: &Value, registry: &JointRegistry)
             link: d.index("linkNumber")?,
             local_position: d.vec_or("localPosition", [0.0; 3])?,
         },
+        "SuperElement" => SensorTarget::SuperElement {
+            body: ObjectIndex(d.index("bodyNumber")?),
+            mesh_node: d.index("meshNodeNumber")?,
+        },
         _ => unreachable!("sensor type table"),
     };
     let output = if matches!(target, SensorTarget::Load(_)) {
@@ -786,10 +791,8 @@ fn read_ffrf(d: &mut Dict, name: String) -> Result<Object> {
     for key in ["forceUserFunction", "massMatrixUserFunction"] {
         d.no_user_function(key)?;
     }
-    // output-only and derived keys
+    // derived keys
     d.ignore(&[
-        "outputVariableModeBasis",
-        "outputVariableTypeModeBasis",
         "objectIsInitialized",
         "centerOfMassTilde",
         "tempUserFunctionForce",
@@ -832,6 +835,23 @@ fn read_ffrf(d: &mut Dict, name: String) -> Result<Object> {
         inertia,
         center_of_mass: vec_aliased::<3>(d, "centerOfMass", "physicsCenterOfMass")?,
         compute_ffrf_terms: d.bool_or("computeFFRFterms", true)?,
+        output_variable_mode_basis: matrix(d, "outputVariableModeBasis")?,
+        output_variable_type_mode_basis: match d.opt_str("outputVariableTypeModeBasis")? {
+            None => None,
+            Some(s) => match s.strip_prefix("OutputVariableType.").unwrap_or(s) {
+                "_None" => None,
+                "StressLocal" => Some(OutputVariable::StressLocal),
+                "StrainLocal" => Some(OutputVariable::StrainLocal),
+                other => {
+                    return Err(d.err(
+                        "outputVariableTypeModeBasis",
+                        format!(
+                            "expected `_None`, `StressLocal` or `StrainLocal`, found `{other}`"
+                        ),
+                    ));
+                }
+            },
+        },
     };
     Ok(Object::FFRFreducedOrder {
         name,

@@ -209,6 +209,17 @@ impl StepProblem<'_> {
             &mut self.scratch,
         );
         topo.add_connector_jacobians(&self.qt, &st.v, s, s * gp, m, &mut self.scratch);
+        topo.add_connector_jacobians_fd(
+            &st.q,
+            &mut self.qt,
+            &st.v,
+            s,
+            s * gp,
+            self.rel_eps,
+            self.min_coord,
+            m,
+            &mut self.scratch,
+        );
         // AE rows: C_q (index 3) or γ'·C_q (index 2); free axes: (1/s)·∂g/∂λ̄
         let cq_factor = if self.index2 { gp } else { 1.0 };
         topo.add_constraint_blocks(&self.qt, cq_factor, 1.0 / s, m, &mut self.scratch);

@@ -43,6 +43,17 @@ impl StaticProblem<'_> {
             &mut self.scratch,
         );
         topo.add_connector_jacobians(&self.qt, &st.v, -1.0, 0.0, m, &mut self.scratch);
+        topo.add_connector_jacobians_fd(
+            &st.q,
+            &mut self.qt,
+            &st.v,
+            -1.0,
+            0.0,
+            self.rel_eps,
+            self.min_coord,
+            m,
+            &mut self.scratch,
+        );
         if self.compute_loads_jacobian {
             topo.add_load_jacobians_fd(
                 &st.q,

@@ -97,6 +97,21 @@ impl FfrfData {
                 ),
             ));
         }
+        let psi_s = &p.output_variable_mode_basis;
+        let mesh_nodes = psi.nrows() / 3;
+        if let Some(kind) = p.output_variable_type_mode_basis
+            && (psi_s.nrows() != mesh_nodes || psi_s.ncols() != 6 * n_modes)
+        {
+            return Err((
+                "outputVariableModeBasis".into(),
+                format!(
+                    "with outputVariableTypeModeBasis {kind}, outputVariableModeBasis must be (mesh nodes = {mesh_nodes}) × (6·modes = {}), but has size {} × {}",
+                    6 * n_modes,
+                    psi_s.nrows(),
+                    psi_s.ncols()
+                ),
+            ));
+        }
         let d = FfrfData {
             n_modes,
             mass: p.mass,
@@ -689,6 +704,8 @@ mod tests {
             m_phit_t_psi_tilde: d.m_phit_t_psi_tilde.clone(),
             m_xref_tilde_psi: d.m_xref_tilde_psi.clone(),
             m_xref_tilde_psi_tilde: d.m_xref_tilde_psi_tilde.clone(),
+            output_variable_mode_basis: DMatrix::zeros(0, 0),
+            output_variable_type_mode_basis: None,
             mass: d.mass,
             inertia: [
                 i[(0, 0)],
