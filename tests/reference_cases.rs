@@ -713,9 +713,9 @@ fn own_joint_generic_weld_ep() {
     // Two EP bodies welded: a stiff pair whose multipliers Exudyn's default Newton tolerances
     // leave unconverged — Exudyn's own λ is up to 7.5e-4 (relative, t = 0.76) from its λ at
     // tolerances 1e-13/1e-14 (tools/reference/make_joint_cases.py, generic_weld_ep docstring).
-    // Ours is 5e-5 from that converged λ. Near-tolerance Newton decisions then differ too: 4705
-    // iterations vs 4711, 141 Jacobians vs 140. The converged twin below pins λ at 1e-6.
-    run_case_with_tolerances(OWN_CASES, "joint_generic_weld_ep", 6, 1, 2e-3);
+    // With Exudyn's JointGeneric constraint Jacobian (7448851) we take its path exactly (4711
+    // iterations, 140 Jacobians; before: 4705 and 141, λ 9e-4 away) and λ agrees to 9e-8.
+    run_case_in(OWN_CASES, "joint_generic_weld_ep");
 }
 
 #[test]
