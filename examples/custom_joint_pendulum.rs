@@ -64,7 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         stats.newton.jacobians,
         sim.topology.joints[0].kernel_name()
     );
-    let z = sim.node_output(node.0, OutputVariable::Position)?[2];
+    let z = sim.node_output(node, OutputVariable::Position)?[2];
     println!("{z:.17}");
     Ok(())
 }

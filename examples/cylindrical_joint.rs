@@ -99,7 +99,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (custom, generic, node, joint) = run()?;
     for (name, sim) in [("Cylindrical", &custom), ("JointGeneric", &generic)] {
         let s = &sim.statistics;
-        let p = sim.node_output(node.0, OutputVariable::Position)?;
+        let p = sim.node_output(node, OutputVariable::Position)?;
         println!(
             "{name:>12}: {} Newton iterations, {} Jacobians, body at [{:.9}, {:.9}, {:.9}]",
             s.newton.iterations, s.newton.jacobians, p[0], p[1], p[2]
@@ -109,7 +109,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "largest coordinate difference: {:.2e}",
         largest_difference(&custom, &generic)
     );
-    let slide = custom.object_output(joint.0, OutputVariable::Named("slide"))?[0];
+    let slide = custom.object_output(joint, OutputVariable::Named("slide"))?[0];
     println!("{slide:.15}");
     Ok(())
 }

@@ -93,7 +93,7 @@ pub fn run(alpha: f64) -> Result<(Simulation, NodeIndex), joint::runtime::Error>
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let alpha = 0.3;
     let (sim, node) = run(alpha)?;
-    let p = sim.node_output(node.0, OutputVariable::Position)?;
+    let p = sim.node_output(node, OutputVariable::Position)?;
     let exact = analytic_position(alpha, 1.0);
     println!("position after 1 s: {p:?}");
     println!("analytic:           {exact:?}");

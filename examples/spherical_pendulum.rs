@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         stats.solver_seconds * 1e3
     );
     // exu.sys['testResult'] = mbs.GetNodeOutput(node, exu.OutputVariableType.Position)[2]
-    let z = sim.node_output(node.0, OutputVariable::Position)?[2];
+    let z = sim.node_output(node, OutputVariable::Position)?[2];
     println!("{z:.17}");
     Ok(())
 }

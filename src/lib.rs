@@ -101,13 +101,13 @@
 //! sim.solve_dynamic(&settings)?;
 //!
 //! // x(1 s) = ½ g sin α cos α: exact, the acceleration is constant
-//! let x = sim.node_output(node.0, OutputVariable::Position)?[0];
+//! let x = sim.node_output(node, OutputVariable::Position)?[0];
 //! assert!((x - 0.5 * 9.81 * s * c).abs() < 1e-10);
 //! // outputs: λ per row, the residuals, and the joint's own
-//! let normal_force = sim.object_output(joint.0, OutputVariable::Force)?[0];
+//! let normal_force = sim.object_output(joint, OutputVariable::Force)?[0];
 //! assert!((normal_force.abs() - 2.0 * 9.81 * c).abs() < 1e-8);
-//! let distance = sim.object_output(joint.0, OutputVariable::Named("distance"))?[0];
-//! assert!((distance - x.hypot(sim.node_output(node.0, OutputVariable::Position)?[2])).abs() < 1e-12);
+//! let distance = sim.object_output(joint, OutputVariable::Named("distance"))?[0];
+//! assert!((distance - x.hypot(sim.node_output(node, OutputVariable::Position)?[2])).abs() < 1e-12);
 //! # Ok::<(), joint::runtime::Error>(())
 //! ```
 //!

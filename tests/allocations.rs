@@ -138,18 +138,22 @@ fn with_every_output(mbs: &MultibodySystem) -> MultibodySystem {
     let mut out = mbs.clone();
     for var in OutputVariable::ALL {
         for i in 0..mbs.nodes.len() {
-            if sim.node_output(i, var).is_ok() {
+            if sim.outputs().node_output(i, var).is_ok() {
                 out.add_sensor(Sensor::node(NodeIndex(i), var));
             }
         }
         for i in 0..mbs.objects.len() {
-            if sim.object_output(i, var).is_ok() {
+            if sim.outputs().object_output(i, var).is_ok() {
                 out.add_sensor(Sensor::object(ObjectIndex(i), var));
             }
-            if sim.body_output(i, local, var).is_ok() {
+            if sim.outputs().body_output(i, local, var).is_ok() {
                 out.add_sensor(Sensor::body(ObjectIndex(i), local, var));
             }
-            if sim.kinematic_tree_output(i, 0, local, var).is_ok() {
+            if sim
+                .outputs()
+                .kinematic_tree_output(i, 0, local, var)
+                .is_ok()
+            {
                 out.add_sensor(Sensor {
                     target: SensorTarget::KinematicTree {
                         object: ObjectIndex(i),
@@ -161,7 +165,7 @@ fn with_every_output(mbs: &MultibodySystem) -> MultibodySystem {
             }
         }
         for i in 0..mbs.markers.len() {
-            if sim.marker_output(i, var).is_ok() {
+            if sim.outputs().marker_output(i, var).is_ok() {
                 out.add_sensor(Sensor::marker(MarkerIndex(i), var));
             }
         }

@@ -17,7 +17,7 @@ fn custom_spherical_joint_runs_the_seed_example_as_exudyn_does() {
     let (mbs, node) = pendulum::build();
     let mut sim = mbs.assemble().unwrap();
     sim.solve_dynamic(&pendulum::settings()).unwrap();
-    let z = sim.node_output(node.0, OutputVariable::Position).unwrap()[2];
+    let z = sim.node_output(node, OutputVariable::Position).unwrap()[2];
     let exudyn = -0.003_786_192_183_655_731; // pip Exudyn 1.13.6: −0.0037861921836557311
     assert!(
         (z - exudyn).abs() < 1e-10,
@@ -41,7 +41,7 @@ fn custom_spherical_joint_runs_the_seed_example_as_exudyn_does() {
     let mut built_in = mbs.assemble().unwrap();
     built_in.solve_dynamic(&pendulum::settings()).unwrap();
     let zb = built_in
-        .node_output(node.0, OutputVariable::Position)
+        .node_output(node, OutputVariable::Position)
         .unwrap()[2];
     assert_eq!(
         z.to_bits(),
@@ -63,24 +63,20 @@ fn cylindrical_joint_is_joint_generic_with_x_free() {
     let (custom, generic, node, joint) = cylindrical::run().unwrap();
     let d = cylindrical::largest_difference(&custom, &generic);
     assert!(d <= 1e-10, "largest coordinate difference {d:e}");
-    let p = custom
-        .node_output(node.0, OutputVariable::Position)
-        .unwrap();
+    let p = custom.node_output(node, OutputVariable::Position).unwrap();
     assert!((p[0] - 1.5).abs() < 1e-9, "x(1 s) = {}", p[0]);
     let slide = custom
-        .object_output(joint.0, OutputVariable::Named("slide"))
+        .object_output(joint, OutputVariable::Named("slide"))
         .unwrap();
     assert!((slide[0] - 1.5).abs() < 1e-9, "slide {slide:?}");
     // the joint turns the body about the axis: not a trivial motion
     assert!(p[1].abs() > 1e-3, "y(1 s) = {}", p[1]);
     // generic outputs: λ per row, the residuals per row
-    let force = custom
-        .object_output(joint.0, OutputVariable::Force)
-        .unwrap();
+    let force = custom.object_output(joint, OutputVariable::Force).unwrap();
     assert_eq!(force.len(), 4);
     assert!(force.iter().any(|f| f.abs() > 1.0), "{force:?}");
     let residual = custom
-        .object_output(joint.0, OutputVariable::Displacement)
+        .object_output(joint, OutputVariable::Displacement)
         .unwrap();
     assert!(residual.iter().all(|r| r.abs() < 1e-10), "{residual:?}");
 }
@@ -96,7 +92,7 @@ mod incline;
 fn point_on_plane_follows_the_analytic_incline_motion() {
     for alpha in [0.0, 0.3, 1.1] {
         let (sim, node) = incline::run(alpha).unwrap();
-        let p = sim.node_output(node.0, OutputVariable::Position).unwrap();
+        let p = sim.node_output(node, OutputVariable::Position).unwrap();
         let exact = incline::analytic_position(alpha, 1.0);
         for k in 0..3 {
             assert!(

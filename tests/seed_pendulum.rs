@@ -37,7 +37,7 @@ fn seed_pendulum_height_after_one_second_matches_exudyn() {
     let (mbs, node) = seed_pendulum();
     let mut sim = mbs.assemble().unwrap();
     sim.solve_dynamic(&settings()).unwrap();
-    let z = sim.node_output(node.0, OutputVariable::Position).unwrap()[2];
+    let z = sim.node_output(node, OutputVariable::Position).unwrap()[2];
     let exudyn = -0.003_786_192_183_655_731; // pip Exudyn 1.13.6: −0.0037861921836557311
     assert!(
         (z - exudyn).abs() < 1e-10,

@@ -28,7 +28,10 @@ fn constraint_residual_stays_below_1e10_at_every_step_of_the_chain() {
     sim.solve_dynamic(&chain::settings()).unwrap();
     for object in [4usize, 6, 8] {
         let d = sim
-            .object_output(object, joint::runtime::OutputVariable::Displacement)
+            .object_output(
+                joint::runtime::ObjectIndex(object),
+                joint::runtime::OutputVariable::Displacement,
+            )
             .unwrap();
         for (k, x) in d.iter().enumerate() {
             assert!(

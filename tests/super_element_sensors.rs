@@ -2,8 +2,8 @@
 //! (Exudyn's numbers over a whole run are pinned by `own_se_sensor_super_element` in
 //! tests/reference_cases.rs).
 
+use joint::runtime::OutputVariable;
 use joint::runtime::model::read_model;
-use joint::runtime::output::OutputVariable;
 use serde_json::{Value, json};
 
 const CASE: &str = concat!(
@@ -171,7 +171,11 @@ fn stress_is_the_mode_basis_row_times_the_modal_coordinates() {
         q[modal + mode] = 0.25;
         sim.state.q.copy_from_slice(&q);
         let stress = sim
-            .super_element_output(0, 17, OutputVariable::StressLocal)
+            .super_element_output(
+                joint::runtime::ObjectIndex(0),
+                17,
+                OutputVariable::StressLocal,
+            )
             .unwrap();
         for (c, s) in stress.iter().enumerate() {
             let expected = 0.25 * psi_s[17][6 * mode + c].as_f64().unwrap();

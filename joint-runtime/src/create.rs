@@ -218,7 +218,7 @@ impl MultibodySystem {
                 }
             }
             RigidNodeType::RotationRxyz => {
-                let psi = crate::output::rotation_matrix_to_rot_xyz(r);
+                let psi = crate::items::output_variable::rotation_matrix_to_rot_xyz(r);
                 let (s0, c0, s1, c1) = (psi[0].sin(), psi[0].cos(), psi[1].sin(), psi[1].cos());
                 let m =
                     Matrix3::new(c1, s0 * s1, -c0 * s1, 0.0, c0 * c1, s0 * c1, 0.0, -s0, c0) / c1;

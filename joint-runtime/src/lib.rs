@@ -33,10 +33,10 @@ pub mod tree;
 
 pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};
 pub use error::{Error, Result};
+pub use items::OutputVariable;
 pub use items::*;
 pub use joint_core::joint;
 pub use joints::{JointObject, JointRegistry, JointType};
-pub use output::OutputVariable;
 pub use simulation::{Simulation, State};
 pub use solver::settings::SimulationSettings;
 pub use system::MultibodySystem;

@@ -1,166 +1,20 @@
-//! Output variable types (Exudyn's OutputVariableType), as far as the runtime's items have them.
-
-use std::fmt;
-use std::str::FromStr;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OutputVariable {
-    Position,
-    Displacement,
-    Velocity,
-    VelocityLocal,
-    Acceleration,
-    AccelerationLocal,
-    Rotation,
-    RotationMatrix,
-    AngularVelocity,
-    AngularVelocityLocal,
-    AngularAcceleration,
-    AngularAccelerationLocal,
-    Coordinates,
-    CoordinatesT,
-    CoordinatesTT,
-    CoordinatesTotal,
-    Force,
-    ForceLocal,
-    Distance,
-    DisplacementLocal,
-    TorqueLocal,
-    HomogeneousTransformation,
-    HomogeneousTransformationLocal,
-    /// The six stress components of an FFRF mesh node from `outputVariableModeBasis`.
-    StressLocal,
-    /// The six strain components of an FFRF mesh node from `outputVariableModeBasis`.
-    StrainLocal,
-    /// A named output of a joint defined with `joint!` (`output distance = …;`).
-    Named(&'static str),
-}
-
-impl OutputVariable {
-    pub const ALL: [OutputVariable; 25] = [
-        OutputVariable::Position,
-        OutputVariable::Displacement,
-        OutputVariable::Velocity,
-        OutputVariable::VelocityLocal,
-        OutputVariable::Acceleration,
-        OutputVariable::AccelerationLocal,
-        OutputVariable::Rotation,
-        OutputVariable::RotationMatrix,
-        OutputVariable::AngularVelocity,
-        OutputVariable::AngularVelocityLocal,
-        OutputVariable::AngularAcceleration,
-        OutputVariable::AngularAccelerationLocal,
-        OutputVariable::Coordinates,
-        OutputVariable::CoordinatesT,
-        OutputVariable::CoordinatesTT,
-        OutputVariable::CoordinatesTotal,
-        OutputVariable::Force,
-        OutputVariable::ForceLocal,
-        OutputVariable::Distance,
-        OutputVariable::DisplacementLocal,
-        OutputVariable::TorqueLocal,
-        OutputVariable::HomogeneousTransformation,
-        OutputVariable::HomogeneousTransformationLocal,
-        OutputVariable::StressLocal,
-        OutputVariable::StrainLocal,
-    ];
-
-    /// Exudyn's member name (a joint output's own name for [`OutputVariable::Named`]).
-    pub fn exudyn_name(self) -> &'static str {
-        match self {
-            OutputVariable::Position => "Position",
-            OutputVariable::Displacement => "Displacement",
-            OutputVariable::Velocity => "Velocity",
-            OutputVariable::VelocityLocal => "VelocityLocal",
-            OutputVariable::Acceleration => "Acceleration",
-            OutputVariable::AccelerationLocal => "AccelerationLocal",
-            OutputVariable::Rotation => "Rotation",
-            OutputVariable::RotationMatrix => "RotationMatrix",
-            OutputVariable::AngularVelocity => "AngularVelocity",
-            OutputVariable::AngularVelocityLocal => "AngularVelocityLocal",
-            OutputVariable::AngularAcceleration => "AngularAcceleration",
-            OutputVariable::AngularAccelerationLocal => "AngularAccelerationLocal",
-            OutputVariable::Coordinates => "Coordinates",
-            OutputVariable::CoordinatesT => "Coordinates_t",
-            OutputVariable::CoordinatesTT => "Coordinates_tt",
-            OutputVariable::CoordinatesTotal => "CoordinatesTotal",
-            OutputVariable::Force => "Force",
-            OutputVariable::ForceLocal => "ForceLocal",
-            OutputVariable::Distance => "Distance",
-            OutputVariable::DisplacementLocal => "DisplacementLocal",
-            OutputVariable::TorqueLocal => "TorqueLocal",
-            OutputVariable::HomogeneousTransformation => "HomogeneousTransformation",
-            OutputVariable::HomogeneousTransformationLocal => "HomogeneousTransformationLocal",
-            OutputVariable::StressLocal => "StressLocal",
-            OutputVariable::StrainLocal => "StrainLocal",
-            OutputVariable::Named(name) => name,
-        }
-    }
-}
-
-impl fmt::Display for OutputVariable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.exudyn_name())
-    }
-}
-
-impl FromStr for OutputVariable {
-    type Err = String;
-    /// Accepts `Position` and `OutputVariableType.Position`.
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        let s = s.strip_prefix("OutputVariableType.").unwrap_or(s);
-        OutputVariable::ALL
-            .iter()
-            .copied()
-            .find(|o| o.exudyn_name() == s)
-            .ok_or_else(|| format!("unknown or unsupported OutputVariableType `{s}`"))
-    }
-}
+//! The outputs of nodes, bodies, markers, objects, loads and sensors at a state, as Exudyn's
+//! `mbs.Get…Output` functions give them.
 
 use nalgebra::{Matrix3, Vector3};
 
-use crate::assemble::{JointTopology, MarkerModel, ResolvedMarker};
+use crate::assemble::{JointTopology, MarkerModel, ResolvedMarker, Topology};
 use crate::error::{Error, ItemRef, Result};
+use crate::items::output_variable::{put_row_major, put3, rotation_matrix_to_rot_xyz};
 use crate::items::{Node, Object, SensorTarget};
 use crate::kernels::marker_kinematics::kinematic_tree::LinkFrame;
 use crate::physics::{ConnectorForce, MarkerState};
-use crate::simulation::Simulation;
+use crate::simulation::State;
+use crate::system::MultibodySystem;
+
+/// Kept while code moves to `crate::items::OutputVariable`.
+pub use crate::items::OutputVariable;
 use joint_core::MarkerKind;
-
-/// Exudyn's `RotationMatrix2RotXYZ` (spec/items.md §2.5).
-pub fn rotation_matrix_to_rot_xyz(r: &Matrix3<f64>) -> [f64; 3] {
-    let c = (r[(1, 2)] * r[(1, 2)] + r[(2, 2)] * r[(2, 2)]).sqrt();
-    let psi1 = r[(0, 2)].atan2(c);
-    if c > 1e-14 {
-        [
-            (-r[(1, 2)]).atan2(r[(2, 2)]),
-            psi1,
-            (-r[(0, 1)]).atan2(r[(0, 0)]),
-        ]
-    } else {
-        [0.0, psi1, r[(1, 0)].atan2(r[(1, 1)])]
-    }
-}
-
-/// Append the row-major entries of `m`.
-fn put_row_major(out: &mut Vec<f64>, m: &Matrix3<f64>) {
-    for r in 0..3 {
-        out.extend((0..3).map(|c| m[(r, c)]));
-    }
-}
-
-pub(crate) fn put3(out: &mut Vec<f64>, v: Vector3<f64>) {
-    out.extend_from_slice(v.as_slice());
-}
-
-/// Append the 4 × 4 homogeneous transformation `[[r, p], [0, 1]]`, row-major.
-pub(crate) fn put_homogeneous(out: &mut Vec<f64>, r: &Matrix3<f64>, p: &Vector3<f64>) {
-    for row in 0..3 {
-        out.extend((0..3).map(|c| r[(row, c)]));
-        out.push(p[row]);
-    }
-    out.extend_from_slice(&[0.0, 0.0, 0.0, 1.0]);
-}
 
 fn unsupported(item: ItemRef, var: OutputVariable) -> Error {
     Error::item(
@@ -181,7 +35,17 @@ pub struct OutputMarkers {
     point: Option<ResolvedMarker>,
 }
 
-impl Simulation {
+/// The outputs of a system at a state: what the `*_output` functions and the sensors read, and
+/// all they read (the items, the topology and the state). [`crate::Simulation::outputs`]
+/// gives the view of a simulation.
+#[derive(Clone, Copy)]
+pub struct Outputs<'a> {
+    pub mbs: &'a MultibodySystem,
+    pub topology: &'a Topology,
+    pub state: &'a State,
+}
+
+impl Outputs<'_> {
     /// A node marker for the node's outputs (`None` for nodes without a position and for
     /// nodes that do not exist).
     fn node_marker(&self, node: usize) -> Option<ResolvedMarker> {
@@ -321,7 +185,7 @@ impl Simulation {
         Ok(out)
     }
 
-    /// [`Simulation::node_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::node_output`] appended to `out`, at total coordinates `qt`.
     fn node_values(
         &self,
         node: usize,
@@ -389,7 +253,7 @@ impl Simulation {
         Ok(out)
     }
 
-    /// [`Simulation::body_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::body_output`] appended to `out`, at total coordinates `qt`.
     fn body_values(
         &self,
         body: usize,
@@ -502,7 +366,7 @@ impl Simulation {
         Ok(out)
     }
 
-    /// [`Simulation::kinematic_tree_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::kinematic_tree_output`] appended to `out`, at total coordinates `qt`.
     fn kinematic_tree_values(
         &self,
         object: usize,
@@ -579,7 +443,7 @@ impl Simulation {
         Ok(out)
     }
 
-    /// [`Simulation::super_element_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::super_element_output`] appended to `out`, at total coordinates `qt`.
     ///
     /// A GenericODE2 mesh node gives its node's outputs. An FFRF mesh node i sits at the local
     /// point x_i = x_ref,i + Ψ_i ζ of the frame (p, A, ω, α); Exudyn's outputs are
@@ -699,7 +563,7 @@ impl Simulation {
         Ok(out)
     }
 
-    /// [`Simulation::marker_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::marker_output`] appended to `out`, at total coordinates `qt`.
     fn marker_values(
         &self,
         marker: usize,
@@ -768,7 +632,7 @@ impl Simulation {
         Ok(out)
     }
 
-    /// [`Simulation::object_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::object_output`] appended to `out`, at total coordinates `qt`.
     fn object_values(
         &self,
         object: usize,
@@ -865,8 +729,8 @@ impl Simulation {
         Ok(out)
     }
 
-    /// [`Simulation::sensor_value`] appended to `out`, at total coordinates `qt`, with the
-    /// markers of [`Simulation::sensor_output_markers`]: allocates nothing once `out` has room.
+    /// [`Outputs::sensor_value`] appended to `out`, at total coordinates `qt`, with the
+    /// markers of [`Outputs::sensor_output_markers`]: allocates nothing once `out` has room.
     pub(crate) fn sensor_values(
         &self,
         i: usize,

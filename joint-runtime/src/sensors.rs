@@ -1,104 +1,10 @@
 //! Sensor recording at Exudyn's write times (spec/items.md §7).
 
-use std::ops::Index;
-
 use crate::error::{Error, Result};
-use crate::output::OutputMarkers;
+use crate::output::{OutputMarkers, Outputs};
 use crate::simulation::Simulation;
 use crate::solution_file::planned_rows;
 use crate::solver::settings::{SimulationSettings, human_bytes};
-
-/// One sensor's stored rows `[t, values…]`, kept flat with a fixed row width (so that rows are
-/// appended into reserved storage, without an allocation per row).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SensorRows {
-    /// Entries per row: the time and the sensor's values.
-    width: usize,
-    data: Vec<f64>,
-}
-
-impl SensorRows {
-    /// No rows yet; each row will hold the time and `values` values.
-    pub fn new(values: usize) -> Self {
-        SensorRows {
-            width: values + 1,
-            data: Vec::new(),
-        }
-    }
-
-    /// Entries per row (the time and the values).
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    pub fn len(&self) -> usize {
-        self.data.len().checked_div(self.width).unwrap_or(0)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
-
-    /// Row `k`, if there is one.
-    pub fn get(&self, k: usize) -> Option<&[f64]> {
-        let w = self.width;
-        self.data.get(k * w..(k + 1) * w)
-    }
-
-    pub fn first(&self) -> Option<&[f64]> {
-        self.get(0)
-    }
-
-    pub fn last(&self) -> Option<&[f64]> {
-        self.len().checked_sub(1).and_then(|k| self.get(k))
-    }
-
-    /// The rows in order.
-    pub fn iter(&self) -> std::slice::ChunksExact<'_, f64> {
-        self.data.chunks_exact(self.width.max(1))
-    }
-
-    /// All rows, one after the other.
-    pub fn as_flat(&self) -> &[f64] {
-        &self.data
-    }
-
-    /// The rows as separate vectors (the result file's `values`).
-    pub fn to_vecs(&self) -> Vec<Vec<f64>> {
-        self.iter().map(<[f64]>::to_vec).collect()
-    }
-
-    /// Append a row (`row.len()` must be the width).
-    pub fn push(&mut self, row: &[f64]) {
-        assert_eq!(row.len(), self.width, "sensor row width");
-        self.data.extend_from_slice(row);
-    }
-
-    pub fn clear(&mut self) {
-        self.data.clear();
-    }
-
-    /// Room for `rows` more rows.
-    pub fn reserve(&mut self, rows: usize) {
-        self.data.reserve(rows.saturating_mul(self.width));
-    }
-}
-
-impl Index<usize> for SensorRows {
-    type Output = [f64];
-    fn index(&self, k: usize) -> &[f64] {
-        let w = self.width;
-        &self.data[k * w..(k + 1) * w]
-    }
-}
-
-impl<'a> IntoIterator for &'a SensorRows {
-    type Item = &'a [f64];
-    type IntoIter = std::slice::ChunksExact<'a, f64>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
 
 /// What recording a row needs, prepared before the run: total coordinates and each sensor's
 /// markers.
@@ -112,7 +18,7 @@ impl SensorRecorder {
         SensorRecorder {
             qt: vec![0.0; sim.topology.n_ode2],
             markers: (0..sim.mbs.sensors.len())
-                .map(|i| sim.sensor_output_markers(i))
+                .map(|i| sim.outputs().sensor_output_markers(i))
                 .collect(),
         }
     }
@@ -256,8 +162,13 @@ impl Simulation {
             let len = rows.data.len();
             rows.data.push(self.state.time);
             // Outputs were checked at assemble; a failure here cannot happen.
+            let outputs = Outputs {
+                mbs: &self.mbs,
+                topology: &self.topology,
+                state: &self.state,
+            };
             let recorded =
-                self.sensor_values(i, &recorder.qt, &recorder.markers[i], &mut rows.data);
+                outputs.sensor_values(i, &recorder.qt, &recorder.markers[i], &mut rows.data);
             if recorded.is_err() || rows.data.len() != len + rows.width {
                 debug_assert!(recorded.is_err(), "sensor {i}: row width changed");
                 rows.data.truncate(len);

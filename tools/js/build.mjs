@@ -1,7 +1,7 @@
 // `npm run build`: bundles viewer/viewer.js (three.js inlined) into ONE
-// minified IIFE at joint-runtime/src/cli/viewer/viewer.js, and copies
+// minified IIFE at joint-runtime/generated/viewer.js, and copies
 // three.js's LICENSE beside it. The Rust side pastes the bundle inside a
-// <script> element of template.html, so the output must never contain
+// <script> element of joint-runtime/src/cli/viewer.html, so the output must never contain
 // `</script` (it would end the element early) nor any of the template's
 // placeholders; this script makes sure of both.
 import { build } from 'esbuild';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
-const outDir = join(repo, 'joint-runtime', 'src', 'bin', 'jointsim', 'viewer');
+const outDir = join(repo, 'joint-runtime', 'generated');
 const outFile = join(outDir, 'viewer.js');
 const threeLicense = readFileSync(join(here, 'node_modules', 'three', 'LICENSE'), 'utf8');
 const threeCopyright = (threeLicense.match(/Copyright[^\n]*/) || ['Copyright Three.js Authors'])[0].trim().replace(/\u00a9/g, '(c)'); // keep the banner ASCII

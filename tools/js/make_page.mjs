@@ -2,7 +2,7 @@
 // Usage: node make_page.mjs SCENE.glb OUT.html [TITLE]
 //
 // Builds the same self-contained HTML page that `jointsim view` writes: fills
-// joint-runtime/src/cli/viewer/template.html with the HTML-escaped
+// joint-runtime/src/cli/viewer.html with the HTML-escaped
 // title, the base64 of the .glb and the viewer bundle (run `npm run build`
 // first). The placeholders are replaced in ONE pass over the template, so text
 // inserted for one placeholder is never searched for another.
@@ -11,7 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const viewerDir = join(here, '..', '..', 'joint-runtime', 'src', 'bin', 'jointsim', 'viewer');
+const runtimeDir = join(here, '..', '..', 'joint-runtime');
 
 function usage(msg) {
   if (msg) console.error(`make_page: ${msg}`);
@@ -36,8 +36,8 @@ const title = args[2] ?? basename(glbPath);
 let glb, template, viewerJs;
 try {
   glb = readFileSync(glbPath);
-  template = readFileSync(join(viewerDir, 'template.html'), 'utf8');
-  viewerJs = readFileSync(join(viewerDir, 'viewer.js'), 'utf8');
+  template = readFileSync(join(runtimeDir, 'src', 'cli', 'viewer.html'), 'utf8');
+  viewerJs = readFileSync(join(runtimeDir, 'generated', 'viewer.js'), 'utf8');
 } catch (err) {
   usage(err.message + (String(err.message).includes('viewer.js') ? ' (run `npm run build` in tools/js)' : ''));
 }

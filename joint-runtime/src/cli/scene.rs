@@ -11,8 +11,8 @@ use base64::Engine;
 use super::{Failure, files, progress};
 
 /// The page template and the viewer bundle (`npm run build` in tools/js).
-const TEMPLATE: &str = include_str!("viewer/template.html");
-const VIEWER_JS: &str = include_str!("viewer/viewer.js");
+const TEMPLATE: &str = include_str!("viewer.html");
+const VIEWER_JS: &str = include_str!("../../generated/viewer.js");
 
 pub struct Options<'a> {
     pub registry: &'a JointRegistry,

@@ -5,6 +5,7 @@ pub mod marker;
 pub mod matrix;
 pub mod node;
 pub mod object;
+pub mod output_variable;
 pub mod sensor;
 
 pub use load::Load;
@@ -12,6 +13,7 @@ pub use marker::Marker;
 pub use matrix::MatrixContainer;
 pub use node::Node;
 pub use object::{FfrfParameters, KinematicTreeParameters, Object};
+pub use output_variable::OutputVariable;
 pub use sensor::{Sensor, SensorTarget};
 
 macro_rules! index_type {

@@ -79,7 +79,7 @@ pub struct FfrfParameters {
     /// stress or strain components at mesh node i.
     pub output_variable_mode_basis: DMatrix<f64>,
     /// outputVariableTypeModeBasis: `StressLocal`, `StrainLocal` or none (`_None`).
-    pub output_variable_type_mode_basis: Option<crate::output::OutputVariable>,
+    pub output_variable_type_mode_basis: Option<super::OutputVariable>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

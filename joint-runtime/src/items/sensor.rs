@@ -1,7 +1,7 @@
 //! Sensors: output variables recorded over time.
 
+use crate::items::OutputVariable;
 use crate::items::{LoadIndex, MarkerIndex, NodeIndex, ObjectIndex};
-use crate::output::OutputVariable;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum SensorTarget {

@@ -4,8 +4,9 @@ use super::joint_type::{Axes, Drawing, JointType, ParameterKey};
 use super::object::JointObject;
 use super::outputs::JointOutputs;
 use crate::items::MarkerIndex;
+use crate::items::OutputVariable;
+use crate::items::output_variable::put3;
 use crate::kernels::distance;
-use crate::output::{OutputVariable, put3};
 
 pub static CONNECTOR_DISTANCE: JointType = JointType {
     type_name: "ConnectorDistance",

@@ -6,8 +6,9 @@ use super::object::JointObject;
 use super::outputs::JointOutputs;
 use super::rigid_frames;
 use crate::items::MarkerIndex;
+use crate::items::OutputVariable;
+use crate::items::output_variable::put3;
 use crate::kernels::generic_rows;
-use crate::output::{OutputVariable, put3};
 
 pub static JOINT_GENERIC: JointType = rigid_frames::rigid_joint(
     "JointGeneric",

@@ -5,7 +5,7 @@ use joint_core::{Joint, JointDefinition};
 
 use super::object::JointObject;
 use super::outputs::JointOutputs;
-use crate::output::OutputVariable;
+use crate::items::OutputVariable;
 
 /// How `constrainedAxes` selects a joint's equations.
 #[derive(Clone, Copy, Debug)]

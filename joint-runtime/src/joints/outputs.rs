@@ -5,7 +5,7 @@ use joint_core::MarkerQuantities;
 
 use super::object::JointObject;
 use crate::assemble::JointTopology;
-use crate::output::OutputVariable;
+use crate::items::OutputVariable;
 use crate::physics::{ConstraintLevel, MarkerState, joint_kernel_rows};
 
 /// One joint at one state, for its outputs.

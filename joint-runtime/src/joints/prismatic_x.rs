@@ -5,8 +5,8 @@ use super::object::JointObject;
 use super::outputs::JointOutputs;
 use super::rigid_frames;
 use crate::items::MarkerIndex;
+use crate::items::OutputVariable;
 use crate::kernels::prismatic_x;
-use crate::output::OutputVariable;
 
 pub static JOINT_PRISMATIC_X: JointType = rigid_frames::rigid_joint(
     "JointPrismaticX",

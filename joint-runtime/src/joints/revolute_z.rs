@@ -5,8 +5,9 @@ use super::object::JointObject;
 use super::outputs::JointOutputs;
 use super::rigid_frames;
 use crate::items::MarkerIndex;
+use crate::items::OutputVariable;
+use crate::items::output_variable::put3;
 use crate::kernels::revolute_z;
-use crate::output::{OutputVariable, put3};
 
 pub static JOINT_REVOLUTE_Z: JointType = rigid_frames::rigid_joint(
     "JointRevoluteZ",

@@ -5,7 +5,8 @@ use nalgebra::{Matrix3, Vector3};
 
 use super::joint_type::{Axes, Drawing, ExtraKey, JointType, OutputFn, ParameterKey};
 use super::outputs::JointOutputs;
-use crate::output::{OutputVariable, put_homogeneous, put3, rotation_matrix_to_rot_xyz};
+use crate::items::OutputVariable;
+use crate::items::output_variable::{put_homogeneous, put3, rotation_matrix_to_rot_xyz};
 use joint_core::JointDefinition;
 
 /// The identity, row-major: rotationMarker0/1 when a model file leaves them out.

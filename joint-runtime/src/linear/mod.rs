@@ -20,4 +20,4 @@ pub use dense_lu::{DenseLu, SingularColumn};
 pub use sparse_lu::{FactorizationCounts, SparseLu};
 pub use sparse_matrix::SparseMatrix;
 pub(crate) use system::assemble_into;
-pub use system::{DENSE_LIMIT, LinearSystem, SystemMatrix};
+pub use system::{DENSE_LIMIT, LinearSolverType, LinearSystem, SystemMatrix};

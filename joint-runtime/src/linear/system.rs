@@ -4,7 +4,21 @@ use super::accumulate::{DenseMatrix, PatternRecorder};
 use super::dense_lu::{DenseLu, SingularColumn};
 use super::sparse_lu::SparseLu;
 use super::sparse_matrix::SparseMatrix;
-use crate::solver::settings::LinearSolverType;
+
+/// `linearSolver.solverType`: which LU factorizes the iteration matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LinearSolverType {
+    /// `EXUdense`, Exudyn's default: chosen by size here — dense LU up to
+    /// [`crate::linear::DENSE_LIMIT`] unknowns, sparse LU above. Exudyn factorizes densely
+    /// whatever the size; the two differ by round-off only (spec/solver.md §8.11), and a
+    /// dense LU of a 1000-body chain would be cubic in its size.
+    #[default]
+    ExuDense,
+    /// `EigenDense`: dense LU with partial pivoting, whatever the size.
+    EigenDense,
+    /// `EigenSparse`: sparse LU (faer, COLAMD ordering, partial pivoting), whatever the size.
+    EigenSparse,
+}
 
 /// With [`LinearSolverType::ExuDense`] (Exudyn's default), systems of at most this many
 /// unknowns use the dense LU, larger ones the sparse LU.

@@ -4,12 +4,12 @@ use serde_json::{Map, Value};
 
 use super::fields::{Dict, Owner, describe};
 use crate::error::{Error, ItemRef, Result};
+use crate::items::OutputVariable;
 use crate::items::{
     Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object, ObjectIndex, Sensor,
     SensorTarget,
 };
 use crate::joints::{ExtraKeyKind, JointObject, JointRegistry, JointType, JointVisualization};
-use crate::output::OutputVariable;
 use joint_core::ParameterShape;
 
 /// Tolerance for derived keys (`referenceHT`, `localHT`) that must agree with the primary ones.

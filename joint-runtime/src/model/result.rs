@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::sensors::SensorRows;
+use crate::simulation::SensorRows;
 use crate::simulation::Simulation;
 use crate::system::MultibodySystem;
 

@@ -3,8 +3,8 @@
 use serde_json::{Value, json};
 
 use super::{SolveKind, read_model, result_json};
+use crate::items::OutputVariable;
 use crate::items::{Load, Marker, Node, Object, SensorTarget};
-use crate::output::OutputVariable;
 use crate::solver::settings::LinearSolverType;
 
 const CASES: &str = concat!(

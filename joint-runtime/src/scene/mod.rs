@@ -34,10 +34,10 @@ use std::collections::HashMap;
 use nalgebra::{Matrix3, Rotation3, SymmetricEigen, UnitQuaternion, Vector3};
 
 use crate::error::{Error, Result};
+use crate::items::OutputVariable;
 use crate::items::{Load, Node, Object};
 use crate::joints::Drawing;
 use crate::model::{Color, Model, Visualization};
-use crate::output::OutputVariable;
 use crate::simulation::Simulation;
 use mesh::{Mesh, Primitive, cuboid, graphics_primitives, rgba, sphere, unit_cylinder};
 pub use motion::Motion;
@@ -145,18 +145,22 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
         nodes.push(match node {
             Node::GenericODE2 { .. } => None,
             Node::Point { .. } => Some((
-                vec3(&sim.node_output(i, OutputVariable::Position)?),
+                vec3(&sim.outputs().node_output(i, OutputVariable::Position)?),
                 Matrix3::identity(),
             )),
             _ => Some((
-                vec3(&sim.node_output(i, OutputVariable::Position)?),
-                Matrix3::from_row_slice(&sim.node_output(i, OutputVariable::RotationMatrix)?),
+                vec3(&sim.outputs().node_output(i, OutputVariable::Position)?),
+                Matrix3::from_row_slice(
+                    &sim.outputs()
+                        .node_output(i, OutputVariable::RotationMatrix)?,
+                ),
             )),
         });
     }
     let markers = (0..sim.mbs.markers.len())
         .map(|m| {
-            sim.marker_output(m, OutputVariable::Position)
+            sim.outputs()
+                .marker_output(m, OutputVariable::Position)
                 .ok()
                 .map(|p| vec3(&p))
         })
@@ -166,9 +170,18 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
         let mut frames = Vec::new();
         if let Object::KinematicTree { parameters, .. } = object {
             for link in 0..parameters.link_masses.len() {
-                let p = sim.kinematic_tree_output(i, link, [0.0; 3], OutputVariable::Position)?;
-                let r =
-                    sim.kinematic_tree_output(i, link, [0.0; 3], OutputVariable::RotationMatrix)?;
+                let p = sim.outputs().kinematic_tree_output(
+                    i,
+                    link,
+                    [0.0; 3],
+                    OutputVariable::Position,
+                )?;
+                let r = sim.outputs().kinematic_tree_output(
+                    i,
+                    link,
+                    [0.0; 3],
+                    OutputVariable::RotationMatrix,
+                )?;
                 frames.push((vec3(&p), Matrix3::from_row_slice(&r)));
             }
         }

@@ -4,6 +4,7 @@
 
 use super::settings::NewtonSettings;
 use crate::linear::SingularColumn;
+pub use crate::simulation::NewtonStatistics;
 
 /// What Newton needs of a problem; the state lives in the problem.
 pub trait NewtonProblem {
@@ -17,13 +18,6 @@ pub trait NewtonProblem {
     fn diverged(&self, max_norm: f64) -> bool;
     /// Reset to the start of the step and redo the predictor.
     fn restart(&mut self);
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct NewtonStatistics {
-    pub iterations: usize,
-    pub jacobians: usize,
-    pub rejected_modified_newton_steps: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

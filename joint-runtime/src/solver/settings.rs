@@ -1,6 +1,9 @@
 //! Simulation settings with Exudyn's names (snake_case here, camelCase in model files) and
 //! Exudyn 1.13.6's defaults (spec/solver.md §7).
 
+/// Defined with the linear solvers it selects; a setting of the solve.
+pub use crate::linear::LinearSolverType;
+
 /// `newton.numericalDifferentiation`
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumericalDifferentiation {
@@ -227,21 +230,6 @@ impl Default for SolutionSettings {
             file: SolutionFileSettings::default(),
         }
     }
-}
-
-/// `linearSolver.solverType`: which LU factorizes the iteration matrix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum LinearSolverType {
-    /// `EXUdense`, Exudyn's default: chosen by size here — dense LU up to
-    /// [`crate::linear::DENSE_LIMIT`] unknowns, sparse LU above. Exudyn factorizes densely
-    /// whatever the size; the two differ by round-off only (spec/solver.md §8.11), and a
-    /// dense LU of a 1000-body chain would be cubic in its size.
-    #[default]
-    ExuDense,
-    /// `EigenDense`: dense LU with partial pivoting, whatever the size.
-    EigenDense,
-    /// `EigenSparse`: sparse LU (faer, COLAMD ordering, partial pivoting), whatever the size.
-    EigenSparse,
 }
 
 /// Exudyn's SimulationSettings.

@@ -3,47 +3,15 @@
 
 use crate::assemble::Topology;
 use crate::error::{Error, Result};
-use crate::sensors::SensorRows;
-use crate::solver::newton::NewtonStatistics;
+use crate::items::{MarkerIndex, NodeIndex, ObjectIndex, OutputVariable, SensorIndex};
+use crate::output::Outputs;
 use crate::system::MultibodySystem;
 
-/// The state of the system (Exudyn's "current" configuration).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct State {
-    pub time: f64,
-    /// ODE2 coordinates (displacements relative to the reference).
-    pub q: Vec<f64>,
-    pub v: Vec<f64>,
-    /// True accelerations.
-    pub a: Vec<f64>,
-    /// AE coordinates (Lagrange multipliers, unscaled).
-    pub lambda: Vec<f64>,
-}
+mod sensor_rows;
+mod state;
 
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SolverStatistics {
-    pub steps: usize,
-    pub newton: NewtonStatistics,
-    pub last_step_size: f64,
-    pub solver_seconds: f64,
-    /// Whether the iteration matrix was factorized by the sparse LU (else the dense one).
-    pub sparse_solver: bool,
-    /// Stored entries of the sparse iteration matrix's pattern (0 with the dense LU).
-    pub matrix_nonzeros: usize,
-    /// Stored entries of the sparse LU factors at the end of the solve (0 with the dense LU).
-    pub factor_nonzeros: usize,
-    /// How the sparse LU's factorizations were done (all zero with the dense LU).
-    pub sparse_factorizations: crate::linear::FactorizationCounts,
-}
-
-/// Where a running solve is (passed to progress callbacks after each step).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Progress {
-    pub time: f64,
-    pub start_time: f64,
-    pub end_time: f64,
-    pub steps: usize,
-}
+pub use sensor_rows::SensorRows;
+pub use state::{NewtonStatistics, Progress, SolverStatistics, State};
 
 /// A system after `assemble()`.
 #[derive(Clone, Debug)]
@@ -85,10 +53,76 @@ impl MultibodySystem {
         // Evaluate every sensor once so that an output variable the item does not have is
         // reported now, not in the middle of a run; this also gives each sensor's row width.
         for i in 0..self.sensors.len() {
-            let values = sim.sensor_value(i)?.len();
+            let values = sim.sensor_value(SensorIndex(i))?.len();
             sim.sensor_data.push(SensorRows::new(values));
         }
         Ok(sim)
+    }
+}
+
+/// Exudyn's output functions (`mbs.Get…Output`, Current configuration), read from
+/// [`Simulation::outputs`].
+impl Simulation {
+    /// The outputs at the current state.
+    pub fn outputs(&self) -> Outputs<'_> {
+        Outputs {
+            mbs: &self.mbs,
+            topology: &self.topology,
+            state: &self.state,
+        }
+    }
+
+    /// Exudyn's `mbs.GetNodeOutput(node, variable)`.
+    pub fn node_output(&self, node: NodeIndex, var: OutputVariable) -> Result<Vec<f64>> {
+        self.outputs().node_output(node.0, var)
+    }
+
+    /// Exudyn's `mbs.GetObjectOutputBody(body, variable, localPosition)`.
+    pub fn body_output(
+        &self,
+        body: ObjectIndex,
+        local_position: [f64; 3],
+        var: OutputVariable,
+    ) -> Result<Vec<f64>> {
+        self.outputs().body_output(body.0, local_position, var)
+    }
+
+    /// SensorKinematicTree's values: link `link` of the kinematic tree `object` at
+    /// `local_position` of the link frame.
+    pub fn kinematic_tree_output(
+        &self,
+        object: ObjectIndex,
+        link: usize,
+        local_position: [f64; 3],
+        var: OutputVariable,
+    ) -> Result<Vec<f64>> {
+        self.outputs()
+            .kinematic_tree_output(object.0, link, local_position, var)
+    }
+
+    /// Exudyn's `mbs.GetObjectOutputSuperElement(body, variable, meshNodeNumber)`.
+    pub fn super_element_output(
+        &self,
+        body: ObjectIndex,
+        mesh_node: usize,
+        var: OutputVariable,
+    ) -> Result<Vec<f64>> {
+        self.outputs().super_element_output(body.0, mesh_node, var)
+    }
+
+    /// Exudyn's `mbs.GetMarkerOutput(marker, variable)`.
+    pub fn marker_output(&self, marker: MarkerIndex, var: OutputVariable) -> Result<Vec<f64>> {
+        self.outputs().marker_output(marker.0, var)
+    }
+
+    /// Exudyn's `mbs.GetObjectOutput(object, variable)`.
+    pub fn object_output(&self, object: ObjectIndex, var: OutputVariable) -> Result<Vec<f64>> {
+        self.outputs().object_output(object.0, var)
+    }
+
+    /// The current values of sensor `sensor` (what a row records after the time).
+    pub fn sensor_value(&self, sensor: SensorIndex) -> Result<Vec<f64>> {
+        self.outputs().sensor_value(sensor.0)
     }
 }
 

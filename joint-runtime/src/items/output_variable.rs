@@ -1,0 +1,156 @@
+//! Output variable types (Exudyn's OutputVariableType), as far as the runtime's items have them,
+//! and how each lays out its values (Rotation as Rxyz angles, matrices row-major).
+
+use std::fmt;
+use std::str::FromStr;
+
+use nalgebra::{Matrix3, Vector3};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutputVariable {
+    Position,
+    Displacement,
+    Velocity,
+    VelocityLocal,
+    Acceleration,
+    AccelerationLocal,
+    Rotation,
+    RotationMatrix,
+    AngularVelocity,
+    AngularVelocityLocal,
+    AngularAcceleration,
+    AngularAccelerationLocal,
+    Coordinates,
+    CoordinatesT,
+    CoordinatesTT,
+    CoordinatesTotal,
+    Force,
+    ForceLocal,
+    Distance,
+    DisplacementLocal,
+    TorqueLocal,
+    HomogeneousTransformation,
+    HomogeneousTransformationLocal,
+    /// The six stress components of an FFRF mesh node from `outputVariableModeBasis`.
+    StressLocal,
+    /// The six strain components of an FFRF mesh node from `outputVariableModeBasis`.
+    StrainLocal,
+    /// A named output of a joint defined with `joint!` (`output distance = …;`).
+    Named(&'static str),
+}
+
+impl OutputVariable {
+    pub const ALL: [OutputVariable; 25] = [
+        OutputVariable::Position,
+        OutputVariable::Displacement,
+        OutputVariable::Velocity,
+        OutputVariable::VelocityLocal,
+        OutputVariable::Acceleration,
+        OutputVariable::AccelerationLocal,
+        OutputVariable::Rotation,
+        OutputVariable::RotationMatrix,
+        OutputVariable::AngularVelocity,
+        OutputVariable::AngularVelocityLocal,
+        OutputVariable::AngularAcceleration,
+        OutputVariable::AngularAccelerationLocal,
+        OutputVariable::Coordinates,
+        OutputVariable::CoordinatesT,
+        OutputVariable::CoordinatesTT,
+        OutputVariable::CoordinatesTotal,
+        OutputVariable::Force,
+        OutputVariable::ForceLocal,
+        OutputVariable::Distance,
+        OutputVariable::DisplacementLocal,
+        OutputVariable::TorqueLocal,
+        OutputVariable::HomogeneousTransformation,
+        OutputVariable::HomogeneousTransformationLocal,
+        OutputVariable::StressLocal,
+        OutputVariable::StrainLocal,
+    ];
+
+    /// Exudyn's member name (a joint output's own name for [`OutputVariable::Named`]).
+    pub fn exudyn_name(self) -> &'static str {
+        match self {
+            OutputVariable::Position => "Position",
+            OutputVariable::Displacement => "Displacement",
+            OutputVariable::Velocity => "Velocity",
+            OutputVariable::VelocityLocal => "VelocityLocal",
+            OutputVariable::Acceleration => "Acceleration",
+            OutputVariable::AccelerationLocal => "AccelerationLocal",
+            OutputVariable::Rotation => "Rotation",
+            OutputVariable::RotationMatrix => "RotationMatrix",
+            OutputVariable::AngularVelocity => "AngularVelocity",
+            OutputVariable::AngularVelocityLocal => "AngularVelocityLocal",
+            OutputVariable::AngularAcceleration => "AngularAcceleration",
+            OutputVariable::AngularAccelerationLocal => "AngularAccelerationLocal",
+            OutputVariable::Coordinates => "Coordinates",
+            OutputVariable::CoordinatesT => "Coordinates_t",
+            OutputVariable::CoordinatesTT => "Coordinates_tt",
+            OutputVariable::CoordinatesTotal => "CoordinatesTotal",
+            OutputVariable::Force => "Force",
+            OutputVariable::ForceLocal => "ForceLocal",
+            OutputVariable::Distance => "Distance",
+            OutputVariable::DisplacementLocal => "DisplacementLocal",
+            OutputVariable::TorqueLocal => "TorqueLocal",
+            OutputVariable::HomogeneousTransformation => "HomogeneousTransformation",
+            OutputVariable::HomogeneousTransformationLocal => "HomogeneousTransformationLocal",
+            OutputVariable::StressLocal => "StressLocal",
+            OutputVariable::StrainLocal => "StrainLocal",
+            OutputVariable::Named(name) => name,
+        }
+    }
+}
+
+impl fmt::Display for OutputVariable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.exudyn_name())
+    }
+}
+
+impl FromStr for OutputVariable {
+    type Err = String;
+    /// Accepts `Position` and `OutputVariableType.Position`.
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let s = s.strip_prefix("OutputVariableType.").unwrap_or(s);
+        OutputVariable::ALL
+            .iter()
+            .copied()
+            .find(|o| o.exudyn_name() == s)
+            .ok_or_else(|| format!("unknown or unsupported OutputVariableType `{s}`"))
+    }
+}
+
+/// Exudyn's `RotationMatrix2RotXYZ` (spec/items.md §2.5).
+pub fn rotation_matrix_to_rot_xyz(r: &Matrix3<f64>) -> [f64; 3] {
+    let c = (r[(1, 2)] * r[(1, 2)] + r[(2, 2)] * r[(2, 2)]).sqrt();
+    let psi1 = r[(0, 2)].atan2(c);
+    if c > 1e-14 {
+        [
+            (-r[(1, 2)]).atan2(r[(2, 2)]),
+            psi1,
+            (-r[(0, 1)]).atan2(r[(0, 0)]),
+        ]
+    } else {
+        [0.0, psi1, r[(1, 0)].atan2(r[(1, 1)])]
+    }
+}
+
+/// Append the row-major entries of `m`.
+pub(crate) fn put_row_major(out: &mut Vec<f64>, m: &Matrix3<f64>) {
+    for r in 0..3 {
+        out.extend((0..3).map(|c| m[(r, c)]));
+    }
+}
+
+pub(crate) fn put3(out: &mut Vec<f64>, v: Vector3<f64>) {
+    out.extend_from_slice(v.as_slice());
+}
+
+/// Append the 4 × 4 homogeneous transformation `[[r, p], [0, 1]]`, row-major.
+pub(crate) fn put_homogeneous(out: &mut Vec<f64>, r: &Matrix3<f64>, p: &Vector3<f64>) {
+    for row in 0..3 {
+        out.extend((0..3).map(|c| r[(row, c)]));
+        out.push(p[row]);
+    }
+    out.extend_from_slice(&[0.0, 0.0, 0.0, 1.0]);
+}
