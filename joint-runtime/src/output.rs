@@ -9,7 +9,7 @@ use crate::items::output_variable::{put_row_major, put3, rotation_matrix_to_rot_
 use crate::items::{Node, Object, SensorTarget};
 use crate::kernels::marker_kinematics::kinematic_tree::LinkFrame;
 use crate::physics::{ConnectorForce, MarkerState};
-use crate::simulation::State;
+use crate::simulation::state::State;
 use crate::system::MultibodySystem;
 
 /// Kept while code moves to `crate::items::OutputVariable`.

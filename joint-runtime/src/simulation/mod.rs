@@ -7,8 +7,8 @@ use crate::items::{MarkerIndex, NodeIndex, ObjectIndex, OutputVariable, SensorIn
 use crate::output::Outputs;
 use crate::system::MultibodySystem;
 
-mod sensor_rows;
-mod state;
+pub mod sensor_rows;
+pub mod state;
 
 pub use sensor_rows::SensorRows;
 pub use state::{NewtonStatistics, Progress, SolverStatistics, State};
