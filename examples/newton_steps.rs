@@ -7,7 +7,7 @@
 //! cargo run --release --example newton_steps -- MODEL.json > ours.json
 //! ```
 
-use joint::runtime::model::{SolveKind, read_model};
+use joint::runtime::model::read_model;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args()
@@ -20,10 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let n = &s.statistics.newton;
         rows.push((p.time, n.iterations as u64, n.jacobians as u64));
     };
-    match model.solve {
-        SolveKind::Dynamic => sim.solve_dynamic_observed(&model.settings, &mut observer)?,
-        SolveKind::Static => sim.solve_static_observed(&model.settings, &mut observer)?,
-    }
+    sim.solve_observed(model.solve, &model.settings, &mut observer)?;
     let text: Vec<String> = rows
         .iter()
         .map(|(t, i, j)| format!("[{t:?}, {i}, {j}]"))

@@ -116,10 +116,11 @@ fn count(mbs: &MultibodySystem, settings: &SimulationSettings, solve: SolveKind)
         last = p.steps;
         at_last = COUNT.load(Ordering::Relaxed);
     };
-    let result = match solve {
-        SolveKind::Dynamic => sim.solve_dynamic_with_progress(settings, &mut progress),
-        SolveKind::Static => sim.solve_static_with_progress(settings, &mut progress),
-    };
+    let result = sim.solve_observed(solve, settings, &mut |_, p| {
+        if p.steps > 0 {
+            progress(p)
+        }
+    });
     ARMED.store(false, Ordering::Relaxed);
     result.expect("solve");
     Counted {
@@ -137,36 +138,32 @@ fn with_every_output(mbs: &MultibodySystem) -> MultibodySystem {
     let local = [0.1, -0.2, 0.3];
     let mut out = mbs.clone();
     for var in OutputVariable::ALL {
-        for i in 0..mbs.nodes.len() {
-            if sim.outputs().node_output(i, var).is_ok() {
-                out.add_sensor(Sensor::node(NodeIndex(i), var));
-            }
-        }
+        let mut targets: Vec<SensorTarget> = (0..mbs.nodes.len())
+            .map(|i| SensorTarget::Node(NodeIndex(i)))
+            .collect();
         for i in 0..mbs.objects.len() {
-            if sim.outputs().object_output(i, var).is_ok() {
-                out.add_sensor(Sensor::object(ObjectIndex(i), var));
-            }
-            if sim.outputs().body_output(i, local, var).is_ok() {
-                out.add_sensor(Sensor::body(ObjectIndex(i), local, var));
-            }
-            if sim
-                .outputs()
-                .kinematic_tree_output(i, 0, local, var)
-                .is_ok()
-            {
-                out.add_sensor(Sensor {
-                    target: SensorTarget::KinematicTree {
-                        object: ObjectIndex(i),
-                        link: 0,
-                        local_position: local,
-                    },
-                    ..Sensor::object(ObjectIndex(i), var)
-                });
-            }
+            let object = ObjectIndex(i);
+            targets.extend([
+                SensorTarget::Object(object),
+                SensorTarget::Body {
+                    body: object,
+                    local_position: local,
+                },
+                SensorTarget::KinematicTree {
+                    object,
+                    link: 0,
+                    local_position: local,
+                },
+                SensorTarget::SuperElement {
+                    body: object,
+                    mesh_node: 0,
+                },
+            ]);
         }
-        for i in 0..mbs.markers.len() {
-            if sim.outputs().marker_output(i, var).is_ok() {
-                out.add_sensor(Sensor::marker(MarkerIndex(i), var));
+        targets.extend((0..mbs.markers.len()).map(|i| SensorTarget::Marker(MarkerIndex(i))));
+        for target in targets {
+            if sim.outputs().output(&target, var).is_ok() {
+                out.add_sensor(Sensor::new(target, var));
             }
         }
     }

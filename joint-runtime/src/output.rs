@@ -110,9 +110,9 @@ impl Outputs<'_> {
         OutputMarkers { node, point }
     }
 
-    /// The markers sensor `i`'s output needs.
-    pub(crate) fn sensor_output_markers(&self, i: usize) -> OutputMarkers {
-        match &self.mbs.sensors[i].target {
+    /// The markers the output of `target` needs.
+    fn target_markers(&self, target: &SensorTarget) -> OutputMarkers {
+        match target {
             SensorTarget::Node(n) => self.node_output_markers(n.0),
             SensorTarget::Body {
                 body,
@@ -123,6 +123,28 @@ impl Outputs<'_> {
             }
             _ => OutputMarkers::default(),
         }
+    }
+
+    /// The markers sensor `i`'s output needs.
+    pub(crate) fn sensor_output_markers(&self, i: usize) -> OutputMarkers {
+        self.target_markers(&self.mbs.sensors[i].target)
+    }
+
+    /// Output `var` of `target` (a node, an object, a body point, a marker, a load, a kinematic
+    /// tree's link or a superelement's mesh node), as Exudyn's `mbs.Get…Output` functions give
+    /// it in the current configuration.
+    pub fn output(&self, target: &SensorTarget, var: OutputVariable) -> Result<Vec<f64>> {
+        let mut out = Vec::new();
+        let markers = self.target_markers(target);
+        self.target_values(target, var, &self.total(), &markers, &mut out)?;
+        Ok(out)
+    }
+
+    /// The current value of sensor `i` (without time).
+    pub fn sensor_value(&self, i: usize) -> Result<Vec<f64>> {
+        let s = &self.mbs.sensors[i];
+        self.output(&s.target, s.output)
+            .map_err(|e| self.sensor_error(i, e))
     }
 
     /// The markers of `super_element_output(body, mesh_node, …)`: a GenericODE2 mesh node's
@@ -177,15 +199,7 @@ impl Outputs<'_> {
         alpha
     }
 
-    /// Exudyn's `mbs.GetNodeOutput(node, variable)` (Current configuration).
-    pub fn node_output(&self, node: usize, var: OutputVariable) -> Result<Vec<f64>> {
-        let mut out = Vec::new();
-        let markers = self.node_output_markers(node);
-        self.node_values(node, var, &self.total(), &markers, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`Outputs::node_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::output`] of a node appended to `out`, at total coordinates `qt`.
     fn node_values(
         &self,
         node: usize,
@@ -240,20 +254,7 @@ impl Outputs<'_> {
         Ok(())
     }
 
-    /// Exudyn's `mbs.GetObjectOutputBody(body, variable, localPosition)`.
-    pub fn body_output(
-        &self,
-        body: usize,
-        local: [f64; 3],
-        var: OutputVariable,
-    ) -> Result<Vec<f64>> {
-        let mut out = Vec::new();
-        let markers = self.body_output_markers(body, local);
-        self.body_values(body, local, var, &self.total(), &markers, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`Outputs::body_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::output`] of a body point appended to `out`, at total coordinates `qt`.
     fn body_values(
         &self,
         body: usize,
@@ -353,20 +354,7 @@ impl Outputs<'_> {
         Ok(())
     }
 
-    /// SensorKinematicTree: outputs of the point `local` of link `link` of tree `object`.
-    pub fn kinematic_tree_output(
-        &self,
-        object: usize,
-        link: usize,
-        local: [f64; 3],
-        var: OutputVariable,
-    ) -> Result<Vec<f64>> {
-        let mut out = Vec::new();
-        self.kinematic_tree_values(object, link, local, var, &self.total(), &mut out)?;
-        Ok(out)
-    }
-
-    /// [`Outputs::kinematic_tree_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::output`] of a kinematic tree's link appended to `out`, at total coordinates `qt`.
     fn kinematic_tree_values(
         &self,
         object: usize,
@@ -429,21 +417,7 @@ impl Outputs<'_> {
         })
     }
 
-    /// Exudyn's `mbs.GetObjectOutputSuperElement(body, variable, meshNodeNumber)` (Current
-    /// configuration), the values of SensorSuperElement.
-    pub fn super_element_output(
-        &self,
-        body: usize,
-        mesh_node: usize,
-        var: OutputVariable,
-    ) -> Result<Vec<f64>> {
-        let mut out = Vec::new();
-        let markers = self.super_element_output_markers(body, mesh_node);
-        self.super_element_values(body, mesh_node, var, &self.total(), &markers, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`Outputs::super_element_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::output`] of a superelement's mesh node appended to `out`, at total coordinates `qt`.
     ///
     /// A GenericODE2 mesh node gives its node's outputs. An FFRF mesh node i sits at the local
     /// point x_i = x_ref,i + Ψ_i ζ of the frame (p, A, ω, α); Exudyn's outputs are
@@ -556,14 +530,7 @@ impl Outputs<'_> {
         Ok(())
     }
 
-    /// Exudyn's `mbs.GetMarkerOutput(marker, variable)`.
-    pub fn marker_output(&self, marker: usize, var: OutputVariable) -> Result<Vec<f64>> {
-        let mut out = Vec::new();
-        self.marker_values(marker, var, &self.total(), &mut out)?;
-        Ok(out)
-    }
-
-    /// [`Outputs::marker_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::output`] of a marker appended to `out`, at total coordinates `qt`.
     fn marker_values(
         &self,
         marker: usize,
@@ -625,14 +592,7 @@ impl Outputs<'_> {
         (j, state(markers[0]), state(markers[1]))
     }
 
-    /// Exudyn's `mbs.GetObjectOutput(object, variable)` for connectors and joints.
-    pub fn object_output(&self, object: usize, var: OutputVariable) -> Result<Vec<f64>> {
-        let mut out = Vec::new();
-        self.object_values(object, var, &self.total(), &mut out)?;
-        Ok(out)
-    }
-
-    /// [`Outputs::object_output`] appended to `out`, at total coordinates `qt`.
+    /// [`Outputs::output`] of an object appended to `out`, at total coordinates `qt`.
     fn object_values(
         &self,
         object: usize,
@@ -721,12 +681,12 @@ impl Outputs<'_> {
         Ok(())
     }
 
-    /// The current value of sensor `i` (without time).
-    pub fn sensor_value(&self, i: usize) -> Result<Vec<f64>> {
-        let mut out = Vec::new();
-        let markers = self.sensor_output_markers(i);
-        self.sensor_values(i, &self.total(), &markers, &mut out)?;
-        Ok(out)
+    /// An item's output error, as sensor `i`'s.
+    fn sensor_error(&self, i: usize, e: Error) -> Error {
+        match e {
+            Error::Item { key, message, .. } => Error::item(self.mbs.sensor_ref(i), &key, message),
+            other => other,
+        }
     }
 
     /// [`Outputs::sensor_value`] appended to `out`, at total coordinates `qt`, with the
@@ -739,22 +699,28 @@ impl Outputs<'_> {
         out: &mut Vec<f64>,
     ) -> Result<()> {
         let s = &self.mbs.sensors[i];
-        let wrap = |e: Error| match e {
-            Error::Item { key, message, .. } => Error::item(self.mbs.sensor_ref(i), &key, message),
-            other => other,
-        };
-        match &s.target {
-            SensorTarget::Node(n) => self
-                .node_values(n.0, s.output, qt, markers, out)
-                .map_err(wrap),
-            SensorTarget::Object(o) => self.object_values(o.0, s.output, qt, out).map_err(wrap),
+        self.target_values(&s.target, s.output, qt, markers, out)
+            .map_err(|e| self.sensor_error(i, e))
+    }
+
+    /// [`Outputs::output`] appended to `out`, at total coordinates `qt`, with the markers of
+    /// [`Outputs::target_markers`].
+    fn target_values(
+        &self,
+        target: &SensorTarget,
+        var: OutputVariable,
+        qt: &[f64],
+        markers: &OutputMarkers,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        match target {
+            SensorTarget::Node(n) => self.node_values(n.0, var, qt, markers, out),
+            SensorTarget::Object(o) => self.object_values(o.0, var, qt, out),
             SensorTarget::Body {
                 body,
                 local_position,
-            } => self
-                .body_values(body.0, *local_position, s.output, qt, markers, out)
-                .map_err(wrap),
-            SensorTarget::Marker(m) => self.marker_values(m.0, s.output, qt, out).map_err(wrap),
+            } => self.body_values(body.0, *local_position, var, qt, markers, out),
+            SensorTarget::Marker(m) => self.marker_values(m.0, var, qt, out),
             SensorTarget::Load(l) => {
                 out.extend_from_slice(&self.mbs.loads[l.0].load_vector());
                 Ok(())
@@ -763,12 +729,10 @@ impl Outputs<'_> {
                 object,
                 link,
                 local_position,
-            } => self
-                .kinematic_tree_values(object.0, *link, *local_position, s.output, qt, out)
-                .map_err(wrap),
-            SensorTarget::SuperElement { body, mesh_node } => self
-                .super_element_values(body.0, *mesh_node, s.output, qt, markers, out)
-                .map_err(wrap),
+            } => self.kinematic_tree_values(object.0, *link, *local_position, var, qt, out),
+            SensorTarget::SuperElement { body, mesh_node } => {
+                self.super_element_values(body.0, *mesh_node, var, qt, markers, out)
+            }
         }
     }
 }

@@ -141,7 +141,7 @@ impl WriteSchedule {
 }
 
 /// Collects the solution file's text during a solve: pass [`SolutionFile::observe`] to
-/// `solve_dynamic_observed` / `solve_static_observed`, then take [`SolutionFile::finish`].
+/// `Simulation::solve_observed`, then take [`SolutionFile::finish`].
 #[derive(Clone, Debug)]
 pub struct SolutionFile {
     text: String,

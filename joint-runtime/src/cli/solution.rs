@@ -30,9 +30,6 @@ pub fn solve(
             progress(p);
         }
     };
-    let solved = match model.solve {
-        SolveKind::Dynamic => sim.solve_dynamic_observed(&model.settings, &mut observer),
-        SolveKind::Static => sim.solve_static_observed(&model.settings, &mut observer),
-    };
+    let solved = sim.solve_observed(model.solve, &model.settings, &mut observer);
     (solved, file)
 }

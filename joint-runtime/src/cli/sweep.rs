@@ -122,10 +122,7 @@ fn run_one(
     let outcome = (|| {
         let (model, mut sim) = prepare(registry, storage_limit, base, entry)
             .map_err(|message| Failure { code: 1, message })?;
-        let solved = match model.solve {
-            SolveKind::Dynamic => sim.solve_dynamic_with_progress(&model.settings, &mut |_| {}),
-            SolveKind::Static => sim.solve_static_with_progress(&model.settings, &mut |_| {}),
-        };
+        let solved = sim.solve_observed(model.solve, &model.settings, &mut |_, _| {});
         solved.map_err(|e| Failure {
             code: 3,
             message: e.to_string(),

@@ -50,7 +50,8 @@ impl Sensor {
         }
     }
 
-    fn new(target: SensorTarget, output: OutputVariable) -> Sensor {
+    /// A sensor of `output` at `target`, its rows kept (storeInternal) and not written to a file.
+    pub fn new(target: SensorTarget, output: OutputVariable) -> Sensor {
         Sensor {
             name: String::new(),
             target,

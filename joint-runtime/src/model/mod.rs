@@ -38,15 +38,7 @@ pub use visualization::{
     VisualizationSettings, read_visualization,
 };
 
-/// What the model file asks to run (`"solve"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum SolveKind {
-    /// `mbs.SolveDynamic(simulationSettings)` (the default).
-    #[default]
-    Dynamic,
-    /// `mbs.SolveStatic(simulationSettings)`.
-    Static,
-}
+pub use crate::solver::SolveKind;
 
 /// A model file's content.
 #[derive(Clone, Debug)]
@@ -60,10 +52,7 @@ impl Model {
     /// Assemble and run the requested solve.
     pub fn run(&self) -> Result<Simulation> {
         let mut sim = self.mbs.assemble()?;
-        match self.solve {
-            SolveKind::Dynamic => sim.solve_dynamic(&self.settings)?,
-            SolveKind::Static => sim.solve_static(&self.settings)?,
-        }
+        sim.solve_observed(self.solve, &self.settings, &mut |_, _| {})?;
         Ok(sim)
     }
 }

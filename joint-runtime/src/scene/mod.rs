@@ -35,7 +35,7 @@ use nalgebra::{Matrix3, Rotation3, SymmetricEigen, UnitQuaternion, Vector3};
 
 use crate::error::{Error, Result};
 use crate::items::OutputVariable;
-use crate::items::{Load, Node, Object};
+use crate::items::{Load, MarkerIndex, Node, NodeIndex, Object, ObjectIndex};
 use crate::joints::Drawing;
 use crate::model::{Color, Model, Visualization};
 use crate::simulation::Simulation;
@@ -145,22 +145,20 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
         nodes.push(match node {
             Node::GenericODE2 { .. } => None,
             Node::Point { .. } => Some((
-                vec3(&sim.outputs().node_output(i, OutputVariable::Position)?),
+                vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
                 Matrix3::identity(),
             )),
             _ => Some((
-                vec3(&sim.outputs().node_output(i, OutputVariable::Position)?),
+                vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
                 Matrix3::from_row_slice(
-                    &sim.outputs()
-                        .node_output(i, OutputVariable::RotationMatrix)?,
+                    &sim.node_output(NodeIndex(i), OutputVariable::RotationMatrix)?,
                 ),
             )),
         });
     }
     let markers = (0..sim.mbs.markers.len())
         .map(|m| {
-            sim.outputs()
-                .marker_output(m, OutputVariable::Position)
+            sim.marker_output(MarkerIndex(m), OutputVariable::Position)
                 .ok()
                 .map(|p| vec3(&p))
         })
@@ -170,14 +168,14 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
         let mut frames = Vec::new();
         if let Object::KinematicTree { parameters, .. } = object {
             for link in 0..parameters.link_masses.len() {
-                let p = sim.outputs().kinematic_tree_output(
-                    i,
+                let p = sim.kinematic_tree_output(
+                    ObjectIndex(i),
                     link,
                     [0.0; 3],
                     OutputVariable::Position,
                 )?;
-                let r = sim.outputs().kinematic_tree_output(
-                    i,
+                let r = sim.kinematic_tree_output(
+                    ObjectIndex(i),
                     link,
                     [0.0; 3],
                     OutputVariable::RotationMatrix,

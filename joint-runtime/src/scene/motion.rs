@@ -70,10 +70,7 @@ impl Motion {
                 progress(p);
             }
         };
-        match model.solve {
-            SolveKind::Dynamic => sim.solve_dynamic_observed(&model.settings, &mut observer)?,
-            SolveKind::Static => sim.solve_static_observed(&model.settings, &mut observer)?,
-        }
+        sim.solve_observed(model.solve, &model.settings, &mut observer)?;
         Ok(motion)
     }
 

@@ -3,7 +3,9 @@
 
 use crate::assemble::Topology;
 use crate::error::{Error, Result};
-use crate::items::{MarkerIndex, NodeIndex, ObjectIndex, OutputVariable, SensorIndex};
+use crate::items::{
+    MarkerIndex, NodeIndex, ObjectIndex, OutputVariable, SensorIndex, SensorTarget,
+};
 use crate::output::Outputs;
 use crate::system::MultibodySystem;
 
@@ -74,7 +76,7 @@ impl Simulation {
 
     /// Exudyn's `mbs.GetNodeOutput(node, variable)`.
     pub fn node_output(&self, node: NodeIndex, var: OutputVariable) -> Result<Vec<f64>> {
-        self.outputs().node_output(node.0, var)
+        self.outputs().output(&SensorTarget::Node(node), var)
     }
 
     /// Exudyn's `mbs.GetObjectOutputBody(body, variable, localPosition)`.
@@ -84,7 +86,13 @@ impl Simulation {
         local_position: [f64; 3],
         var: OutputVariable,
     ) -> Result<Vec<f64>> {
-        self.outputs().body_output(body.0, local_position, var)
+        self.outputs().output(
+            &SensorTarget::Body {
+                body,
+                local_position,
+            },
+            var,
+        )
     }
 
     /// SensorKinematicTree's values: link `link` of the kinematic tree `object` at
@@ -96,8 +104,12 @@ impl Simulation {
         local_position: [f64; 3],
         var: OutputVariable,
     ) -> Result<Vec<f64>> {
-        self.outputs()
-            .kinematic_tree_output(object.0, link, local_position, var)
+        let target = SensorTarget::KinematicTree {
+            object,
+            link,
+            local_position,
+        };
+        self.outputs().output(&target, var)
     }
 
     /// Exudyn's `mbs.GetObjectOutputSuperElement(body, variable, meshNodeNumber)`.
@@ -107,17 +119,18 @@ impl Simulation {
         mesh_node: usize,
         var: OutputVariable,
     ) -> Result<Vec<f64>> {
-        self.outputs().super_element_output(body.0, mesh_node, var)
+        self.outputs()
+            .output(&SensorTarget::SuperElement { body, mesh_node }, var)
     }
 
     /// Exudyn's `mbs.GetMarkerOutput(marker, variable)`.
     pub fn marker_output(&self, marker: MarkerIndex, var: OutputVariable) -> Result<Vec<f64>> {
-        self.outputs().marker_output(marker.0, var)
+        self.outputs().output(&SensorTarget::Marker(marker), var)
     }
 
     /// Exudyn's `mbs.GetObjectOutput(object, variable)`.
     pub fn object_output(&self, object: ObjectIndex, var: OutputVariable) -> Result<Vec<f64>> {
-        self.outputs().object_output(object.0, var)
+        self.outputs().output(&SensorTarget::Object(object), var)
     }
 
     /// The current values of sensor `sensor` (what a row records after the time).

@@ -299,27 +299,8 @@ impl NewtonProblem for StepProblem<'_> {
 }
 
 impl Simulation {
-    /// Exudyn's `mbs.SolveDynamic(simulationSettings)` with the implicit (generalized-α) solver.
-    pub fn solve_dynamic(&mut self, settings: &SimulationSettings) -> Result<()> {
-        self.solve_dynamic_with_progress(settings, &mut |_| {})
-    }
-
-    /// [`Simulation::solve_dynamic`], calling `progress` after every completed step.
-    pub fn solve_dynamic_with_progress(
-        &mut self,
-        settings: &SimulationSettings,
-        progress: &mut dyn FnMut(Progress),
-    ) -> Result<()> {
-        self.solve_dynamic_observed(settings, &mut |_, p| {
-            if p.steps > 0 {
-                progress(p)
-            }
-        })
-    }
-
-    /// [`Simulation::solve_dynamic_with_progress`], but `observer` also sees the simulation: once
-    /// with the initial state (`steps == 0`) and after every completed step.
-    pub fn solve_dynamic_observed(
+    /// The implicit dynamic solve behind [`Simulation::solve_observed`].
+    pub(super) fn run_dynamic(
         &mut self,
         settings: &SimulationSettings,
         observer: &mut dyn FnMut(&Simulation, Progress),

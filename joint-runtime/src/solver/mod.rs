@@ -5,3 +5,44 @@ pub mod newton;
 pub mod settings;
 pub mod static_solver;
 pub mod validate;
+
+use crate::error::Result;
+use crate::simulation::{Progress, Simulation};
+use settings::SimulationSettings;
+
+/// Which solve to run (a model file's `"solve"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SolveKind {
+    /// `mbs.SolveDynamic(simulationSettings)` (the default).
+    #[default]
+    Dynamic,
+    /// `mbs.SolveStatic(simulationSettings)`.
+    Static,
+}
+
+impl Simulation {
+    /// Exudyn's `mbs.SolveDynamic(simulationSettings)` with the implicit (generalized-α) solver.
+    pub fn solve_dynamic(&mut self, settings: &SimulationSettings) -> Result<()> {
+        self.solve_observed(SolveKind::Dynamic, settings, &mut |_, _| {})
+    }
+
+    /// Exudyn's `mbs.SolveStatic(simulationSettings)`.
+    pub fn solve_static(&mut self, settings: &SimulationSettings) -> Result<()> {
+        self.solve_observed(SolveKind::Static, settings, &mut |_, _| {})
+    }
+
+    /// The solve `kind`, with `observer` seeing the simulation once with the initial state
+    /// (`progress.steps == 0`) and after every completed (load) step: for progress reports,
+    /// solution files and recorded motions.
+    pub fn solve_observed(
+        &mut self,
+        kind: SolveKind,
+        settings: &SimulationSettings,
+        observer: &mut dyn FnMut(&Simulation, Progress),
+    ) -> Result<()> {
+        match kind {
+            SolveKind::Dynamic => self.run_dynamic(settings, observer),
+            SolveKind::Static => self.run_static(settings, observer),
+        }
+    }
+}

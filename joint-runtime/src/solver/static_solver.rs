@@ -133,27 +133,8 @@ impl NewtonProblem for StaticProblem<'_> {
 }
 
 impl Simulation {
-    /// Exudyn's `mbs.SolveStatic(simulationSettings)`.
-    pub fn solve_static(&mut self, settings: &SimulationSettings) -> Result<()> {
-        self.solve_static_with_progress(settings, &mut |_| {})
-    }
-
-    /// [`Simulation::solve_static`], calling `progress` after every load step.
-    pub fn solve_static_with_progress(
-        &mut self,
-        settings: &SimulationSettings,
-        progress: &mut dyn FnMut(Progress),
-    ) -> Result<()> {
-        self.solve_static_observed(settings, &mut |_, p| {
-            if p.steps > 0 {
-                progress(p)
-            }
-        })
-    }
-
-    /// [`Simulation::solve_static_with_progress`], but `observer` also sees the simulation: once
-    /// with the initial state (`steps == 0`) and after every completed load step.
-    pub fn solve_static_observed(
+    /// The static solve behind [`Simulation::solve_observed`].
+    pub(super) fn run_static(
         &mut self,
         settings: &SimulationSettings,
         observer: &mut dyn FnMut(&Simulation, Progress),
