@@ -65,15 +65,10 @@ impl Simulation {
     ) -> Result<()> {
         self.check_sensor_storage(settings, steps, duration, steps_key)?;
         self.clear_sensor_data();
-        let solution = &settings.solution;
-        if !solution.sensors_active {
+        let Some((rows, storing)) = self.stored_sensor_rows(settings, steps, duration) else {
             return Ok(());
-        }
-        let period = solution.sensors_write_period;
-        let rows = planned_rows(duration, period, steps, false);
-        let storing: Vec<usize> = (0..self.mbs.sensors.len())
-            .filter(|&i| self.mbs.sensors[i].store_internal)
-            .collect();
+        };
+        let period = settings.solution.sensors_write_period;
         let reserve = if adaptive {
             planned_rows(duration, period, steps, true).min(steps.saturating_mul(4).max(1024))
         } else {
@@ -85,6 +80,25 @@ impl Simulation {
         Ok(())
     }
 
+    /// The rows a run of `steps` steps over `duration` writes ([`planned_rows`]) and the sensors
+    /// that keep them (storeInternal); `None` with the sensors inactive.
+    fn stored_sensor_rows(
+        &self,
+        settings: &SimulationSettings,
+        steps: usize,
+        duration: f64,
+    ) -> Option<(usize, Vec<usize>)> {
+        let solution = &settings.solution;
+        if !solution.sensors_active {
+            return None;
+        }
+        let rows = planned_rows(duration, solution.sensors_write_period, steps, false);
+        let storing = (0..self.mbs.sensors.len())
+            .filter(|&i| self.mbs.sensors[i].store_internal)
+            .collect();
+        Some((rows, storing))
+    }
+
     /// The check of [`Simulation::prepare_sensor_data`]: the rows the sensors with
     /// `storeInternal` keep over a run of `steps` steps over `duration` fit in the storage limit.
     pub(crate) fn check_sensor_storage(
@@ -94,15 +108,10 @@ impl Simulation {
         duration: f64,
         steps_key: &str,
     ) -> Result<()> {
-        let solution = &settings.solution;
-        if !solution.sensors_active {
+        let Some((rows, storing)) = self.stored_sensor_rows(settings, steps, duration) else {
             return Ok(());
-        }
-        let period = solution.sensors_write_period;
-        let rows = planned_rows(duration, period, steps, false);
-        let storing: Vec<usize> = (0..self.mbs.sensors.len())
-            .filter(|&i| self.mbs.sensors[i].store_internal)
-            .collect();
+        };
+        let period = settings.solution.sensors_write_period;
         let values: usize = storing.iter().map(|&i| self.sensor_data[i].width()).sum();
         let bytes = (rows as f64) * (values as f64) * 8.0;
         let limit = settings.storage_limit_bytes();

@@ -109,9 +109,8 @@ impl JointObject {
         rotation_marker0: [[f64; 3]; 3],
         rotation_marker1: [[f64; 3]; 3],
     ) -> Self {
-        let mut p = rotation_marker0.as_flattened().to_vec();
-        p.extend_from_slice(rotation_marker1.as_flattened());
-        JointObject::of_type(JOINT_GENERIC, markers, p).with_constrained_axes(&constrained_axes)
+        rigid_frames::rigid_object(JOINT_GENERIC, markers, rotation_marker0, rotation_marker1)
+            .with_constrained_axes(&constrained_axes)
     }
 }
 

@@ -36,8 +36,11 @@ impl JointObject {
         rotation_marker0: [[f64; 3]; 3],
         rotation_marker1: [[f64; 3]; 3],
     ) -> Self {
-        let mut p = rotation_marker0.as_flattened().to_vec();
-        p.extend_from_slice(rotation_marker1.as_flattened());
-        JointObject::of_type(JOINT_REVOLUTE_Z, markers, p)
+        rigid_frames::rigid_object(
+            JOINT_REVOLUTE_Z,
+            markers,
+            rotation_marker0,
+            rotation_marker1,
+        )
     }
 }

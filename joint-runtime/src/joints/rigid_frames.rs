@@ -4,7 +4,9 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::joint_type::{Axes, Drawing, ExtraKey, JointType, OutputFn, ParameterKey};
+use super::object::JointObject;
 use super::outputs::JointOutputs;
+use crate::items::MarkerIndex;
 use crate::items::OutputVariable;
 use crate::items::output_variable::{put_homogeneous, put3, rotation_matrix_to_rot_xyz};
 use joint_core::JointDefinition;
@@ -26,6 +28,19 @@ pub const ROTATION_MARKER_KEYS: [ParameterKey; 2] = [
         default: Some(&IDENTITY),
     },
 ];
+
+/// An object of one of Exudyn's rigid joint types, its parameters `rotationMarker0` and
+/// `rotationMarker1` (row-major, one after the other).
+pub fn rigid_object(
+    joint_type: JointType,
+    markers: [MarkerIndex; 2],
+    rotation_marker0: [[f64; 3]; 3],
+    rotation_marker1: [[f64; 3]; 3],
+) -> JointObject {
+    let mut p = rotation_marker0.as_flattened().to_vec();
+    p.extend_from_slice(rotation_marker1.as_flattened());
+    JointObject::of_type(joint_type, markers, p)
+}
 
 /// The type of one of Exudyn's rigid joints: rotationMarker0/1 (turned by the markers' local
 /// rotations), drawn as spheres of `VaxisRadius`, markers on ground, bodies and nodes only.

@@ -321,54 +321,53 @@ impl<'a> Dict<'a> {
         Ok(Some(out))
     }
 
-    /// A vector of any length.
-    pub(crate) fn opt_dvec(&mut self, key: &'static str) -> Result<Option<Vec<f64>>> {
+    /// An array of any length whose elements `element` reads (their index, their value);
+    /// `what` names the elements in the error for a value that is not an array.
+    fn opt_list<T>(
+        &mut self,
+        key: &'static str,
+        what: &str,
+        element: impl Fn(&Self, usize, &Value) -> Result<T>,
+    ) -> Result<Option<Vec<T>>> {
         let Some(v) = self.get(key) else {
             return Ok(None);
         };
         let a = v.as_array().ok_or_else(|| {
             self.err(
                 key,
-                format!("expected an array of numbers, found {}", describe(v)),
+                format!("expected an array of {what}, found {}", describe(v)),
             )
         })?;
-        let mut out = Vec::with_capacity(a.len());
-        for (i, e) in a.iter().enumerate() {
-            out.push(
-                match e {
-                    Value::Number(n) => n.as_f64().filter(|f| f.is_finite()),
-                    _ => None,
-                }
-                .ok_or_else(|| {
-                    self.err(
-                        key,
-                        format!(
-                            "element {i}: expected a finite number, found {}",
-                            describe(e)
-                        ),
-                    )
-                })?,
-            );
-        }
-        Ok(Some(out))
+        let out: Result<Vec<T>> = a
+            .iter()
+            .enumerate()
+            .map(|(i, e)| element(self, i, e))
+            .collect();
+        out.map(Some)
+    }
+
+    /// A vector of any length.
+    pub(crate) fn opt_dvec(&mut self, key: &'static str) -> Result<Option<Vec<f64>>> {
+        self.opt_list(key, "numbers", |d, i, e| {
+            match e {
+                Value::Number(n) => n.as_f64().filter(|f| f.is_finite()),
+                _ => None,
+            }
+            .ok_or_else(|| {
+                d.err(
+                    key,
+                    format!(
+                        "element {i}: expected a finite number, found {}",
+                        describe(e)
+                    ),
+                )
+            })
+        })
     }
 
     /// A list of item numbers of any length.
     pub(crate) fn opt_index_list(&mut self, key: &'static str) -> Result<Option<Vec<usize>>> {
-        let Some(v) = self.get(key) else {
-            return Ok(None);
-        };
-        let a = v.as_array().ok_or_else(|| {
-            self.err(
-                key,
-                format!("expected an array of item numbers, found {}", describe(v)),
-            )
-        })?;
-        let mut out = Vec::with_capacity(a.len());
-        for (i, e) in a.iter().enumerate() {
-            out.push(self.to_index(key, e, Some(i))?);
-        }
-        Ok(Some(out))
+        self.opt_list(key, "item numbers", |d, i, e| d.to_index(key, e, Some(i)))
     }
 
     /// A dense matrix of any size: an array of equally long row arrays (`[]` is 0 × 0).
