@@ -4,7 +4,7 @@
 //! Newton tolerance (Exudyn: "sparse solvers give the same algorithm with round-off-level
 //! differences", spec/solver.md §8.11).
 
-use joint::runtime::linear::FactorizationCounts;
+use joint::runtime::FactorizationCounts;
 use joint::runtime::model::{SolveKind, read_model};
 use joint::runtime::solver::settings::LinearSolverType;
 

@@ -1,14 +1,56 @@
 //! # joint-runtime
 //!
-//! An Exudyn-compatible multibody system built on the kernels that `joint-macros` generates:
-//! items ([`items`]) are added to a [`MultibodySystem`]; [`assemble`] computes the topology
-//! once; [`physics`] evaluates the equations; [`solver`] runs Exudyn's generalized-α and
-//! static solvers; [`output`] and [`sensors`] give results as Exudyn does.
+//! An Exudyn-compatible multibody system built on the kernels that `joint-macros` generates.
+//!
+//! What a user works with, all exported here at the crate root:
+//!
+//! * **building a system**: [`MultibodySystem`] and its items ([`Node`], [`Object`], [`Marker`],
+//!   [`Load`], [`Sensor`], typed indices such as [`NodeIndex`]), the one-call `create_*` helpers
+//!   of [`create`], joints as objects ([`JointObject`]) of a [`JointType`] from a
+//!   [`JointRegistry`] (Exudyn's joints and any joint defined with [`joint!`]);
+//! * **simulating it**: [`MultibodySystem::assemble`] gives a [`Simulation`], whose
+//!   [`solve_dynamic`](Simulation::solve_dynamic), [`solve_static`](Simulation::solve_static)
+//!   and [`solve_observed`](Simulation::solve_observed) run Exudyn's solvers with
+//!   [`SimulationSettings`];
+//! * **reading results**: the `*_output` functions of [`Simulation`] (Exudyn's
+//!   `mbs.Get…Output`) or the [`Outputs`] view, and the sensors' rows ([`SensorRows`]);
+//! * **files**: Exudyn model files ([`model`]), Exudyn's solution files ([`solution_file`]),
+//!   glTF scenes ([`scene`]) and, with the default feature `cli`, the `jointsim` program
+//!   ([`cli`]);
+//! * **embedding kernels**: the generated kernels of Exudyn's joints and the marker kinematics
+//!   ([`kernels`]).
+//!
+//! Inside, data flows one way: items → model reader → assembly (the topology, computed once) →
+//! physics (the equations at a state) → solvers → the simulation; outputs and sensors read a
+//! state and a topology. The assembly, physics, marker, tree, superelement and linear-algebra
+//! modules are internal (ARCHITECTURE.md describes them); the feature `internals` exposes them,
+//! unstable and hidden from the documentation, for the workspace's own oracle tests.
 
 // `!(x > 0.0)` is used on purpose: it rejects NaN as well.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-pub mod assemble;
+/// Internal modules: `pub(crate)`, or hidden `pub` with the feature `internals` (for the
+/// workspace's oracle tests, which check the assembly and the marker kinematics directly).
+macro_rules! internal_modules {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        pub(crate) mod $name;
+    )*};
+}
+
+internal_modules!(
+    assemble,
+    linear,
+    markers,
+    physics,
+    sensors,
+    superelement,
+    tree
+);
+
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod create;
@@ -16,27 +58,24 @@ pub mod error;
 pub mod items;
 pub mod joints;
 pub mod kernels;
-pub mod linear;
-pub mod markers;
 pub mod model;
 pub mod output;
-pub mod physics;
 pub mod scene;
-pub mod sensors;
 pub mod simulation;
 pub mod solution_file;
 pub mod solver;
-pub mod summary;
-pub mod superelement;
+#[cfg(feature = "cli")]
+mod summary;
 pub mod system;
-pub mod tree;
 
 pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};
 pub use error::{Error, Result};
-pub use items::OutputVariable;
 pub use items::*;
 pub use joint_core::joint;
 pub use joints::{JointObject, JointRegistry, JointType};
-pub use simulation::{Simulation, State};
+pub use linear::{FactorizationCounts, LinearSolverType};
+pub use output::Outputs;
+pub use simulation::{NewtonStatistics, Progress, SensorRows, Simulation, SolverStatistics, State};
+pub use solver::SolveKind;
 pub use solver::settings::SimulationSettings;
 pub use system::MultibodySystem;

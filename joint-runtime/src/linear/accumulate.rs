@@ -25,6 +25,7 @@ impl DenseMatrix {
         }
     }
 
+    #[cfg(test)]
     pub fn size(&self) -> usize {
         self.n
     }
@@ -34,6 +35,7 @@ impl DenseMatrix {
         &self.values
     }
 
+    #[cfg(test)]
     pub fn get(&self, row: usize, column: usize) -> f64 {
         self.values[row * self.n + column]
     }

@@ -24,10 +24,6 @@ impl DenseLu {
         }
     }
 
-    pub fn size(&self) -> usize {
-        self.n
-    }
-
     /// Factorize the row-major `matrix` (n × n).
     pub fn factorize(&mut self, matrix: &[f64]) -> Result<(), SingularColumn> {
         let n = self.n;

@@ -3,7 +3,7 @@
 //!
 //! Following faer's split, the *symbolic* part — which entries of the iteration matrix can be
 //! non-zero, the fill-reducing column ordering and the elimination structure — is computed once
-//! per solve, from the same assembly code that later writes the values (a [`PatternRecorder`]
+//! per solve, from the same assembly code that later writes the values (a [`PatternRecorder`](accumulate::PatternRecorder)
 //! runs it, so the pattern is exactly the generated kernels' block structure). The *numeric* part
 //! (values, pivots, factors) is redone whenever Newton asks for a new Jacobian, into buffers that
 //! were sized beforehand.
@@ -15,9 +15,8 @@ mod sparse_lu;
 mod sparse_matrix;
 mod system;
 
-pub use accumulate::{DenseMatrix, MatrixAccumulator, PatternRecorder};
-pub use dense_lu::{DenseLu, SingularColumn};
-pub use sparse_lu::{FactorizationCounts, SparseLu};
-pub use sparse_matrix::SparseMatrix;
+pub use accumulate::MatrixAccumulator;
+pub use dense_lu::SingularColumn;
+pub use sparse_lu::FactorizationCounts;
 pub(crate) use system::assemble_into;
-pub use system::{DENSE_LIMIT, LinearSolverType, LinearSystem, SystemMatrix};
+pub use system::{LinearSolverType, LinearSystem, SystemMatrix};

@@ -41,7 +41,7 @@ pub struct SparseLu {
     counts: FactorizationCounts,
 }
 
-/// How the factorizations of a [`SparseLu`] were done.
+/// How the sparse LU's factorizations were done during a solve.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FactorizationCounts {
     /// By faer (pivot search and elimination structure included).
@@ -119,10 +119,6 @@ impl SparseLu {
     /// How many factorizations were full and how many replayed.
     pub fn counts(&self) -> FactorizationCounts {
         self.counts
-    }
-
-    pub fn size(&self) -> usize {
-        self.n
     }
 
     /// Stored entries of L and U after the last factorization (the fill the ordering left).

@@ -97,6 +97,7 @@ impl SparseMatrix {
     }
 
     /// The stored value at a position, or 0 outside the pattern.
+    #[cfg(test)]
     pub fn get(&self, row: usize, column: usize) -> f64 {
         self.position(row, column).map_or(0.0, |k| self.values[k])
     }

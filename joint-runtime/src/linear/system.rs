@@ -9,7 +9,7 @@ use super::sparse_matrix::SparseMatrix;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LinearSolverType {
     /// `EXUdense`, Exudyn's default: chosen by size here — dense LU up to
-    /// [`crate::linear::DENSE_LIMIT`] unknowns, sparse LU above. Exudyn factorizes densely
+    /// 40 unknowns (`DENSE_LIMIT`), sparse LU above. Exudyn factorizes densely
     /// whatever the size; the two differ by round-off only (spec/solver.md §8.11), and a
     /// dense LU of a 1000-body chain would be cubic in its size.
     #[default]
@@ -128,6 +128,7 @@ impl LinearSystem {
         &mut self.matrix
     }
 
+    #[cfg(test)]
     pub fn matrix(&self) -> &SystemMatrix {
         &self.matrix
     }
