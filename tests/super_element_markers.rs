@@ -21,9 +21,9 @@ use std::collections::BTreeSet;
 use std::ops::Index;
 
 use joint::runtime::Simulation;
-use joint::runtime::assemble::ResolvedMarker;
+use joint::runtime::markers::MarkerState;
+use joint::runtime::markers::ResolvedMarker;
 use joint::runtime::model::read_model;
-use joint::runtime::physics::MarkerState;
 use joint::runtime::{Marker, Node, Object};
 
 const OWN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/own_cases/");

@@ -6,83 +6,15 @@ use nalgebra::{DMatrix, Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Load, Marker, MatrixContainer, Node, Object};
-use crate::joints::{Axes, JointObject};
+use crate::joints::{Axes, JointKernel, JointObject, JointTopology};
+use crate::markers::{MarkerModel, ResolvedMarker};
 use crate::markers::kinematic_tree::KinematicTreeMarker;
 use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};
-use crate::output::OutputVariable;
+use crate::items::OutputVariable;
 use crate::system::MultibodySystem;
 use crate::tree::KinematicTreeData;
-use joint_core::{Capability, JointDefinition, MarkerKind, Pairing};
+use joint_core::{Capability, MarkerKind};
 use std::sync::Arc;
-
-/// How a marker's kinematics are computed.
-#[derive(Clone, Debug)]
-pub enum MarkerModel {
-    /// A built-in kind of the compiler: its coordinates are the marker's contiguous `columns`.
-    Kind {
-        kind: MarkerKind,
-        /// Kernel parameters (local position, ground pose, …).
-        parameters: Vec<f64>,
-    },
-    /// BodyMass on an FFRFreducedOrder object (`body` indexes `Topology::bodies`): the
-    /// mass-weighted Jacobian of the object.
-    FfrfMass { body: usize },
-    /// MarkerSuperElementPosition / MarkerSuperElementRigid.
-    SuperElement(Box<SuperElementMarker>),
-    /// MarkerKinematicTreeRigid: its columns are the joints on the path to the base.
-    KinematicTree(Box<KinematicTreeMarker>),
-}
-
-/// A marker resolved against its body or node.
-#[derive(Clone, Debug)]
-pub struct ResolvedMarker {
-    pub model: MarkerModel,
-    /// Global ODE2 index of each column of the marker's Jacobians.
-    pub columns: Vec<usize>,
-    /// Mass factor of a BodyMass marker's Jacobian (0 on ground).
-    pub mass: f64,
-    pub provides_position: bool,
-    pub provides_orientation: bool,
-    /// The rotation of a BodyRigid/NodeRigid marker's localHT (`None`: identity); the marker
-    /// frame is `A_body·R`, its local angular velocity `Rᵀω̄_body`, its Jacobians the body's.
-    pub local_rotation: Option<Matrix3<f64>>,
-}
-
-impl ResolvedMarker {
-    pub fn kind(&self) -> Option<MarkerKind> {
-        match &self.model {
-            MarkerModel::Kind { kind, .. } => Some(*kind),
-            _ => None,
-        }
-    }
-
-    /// The module of the marker's generated kinematics, as the summary names it
-    /// (`marker_kinematics::rigid_ep_point`).
-    pub fn kinematics_name(&self) -> &'static str {
-        match &self.model {
-            MarkerModel::Kind { kind, .. } => kind.snake_name(),
-            MarkerModel::FfrfMass { .. } => "ffrf_body_mass",
-            MarkerModel::SuperElement(se) => match (&se.frame, se.rotation.is_some()) {
-                (SuperElementFrame::None { .. }, false) => "super_element_position_generic_ode2",
-                (SuperElementFrame::None { .. }, true) => "super_element_rigid_generic_ode2",
-                (SuperElementFrame::Ffrf { .. }, false) => "super_element_position_ffrf",
-                (SuperElementFrame::Ffrf { .. }, true) => "super_element_rigid_ffrf",
-            },
-            MarkerModel::KinematicTree(_) => "kinematic_tree_rigid",
-        }
-    }
-
-    fn of_kind(kind: MarkerKind, start: usize, n: usize, parameters: Vec<f64>) -> Self {
-        ResolvedMarker {
-            model: MarkerModel::Kind { kind, parameters },
-            columns: (start..start + n).collect(),
-            mass: 0.0,
-            provides_position: true,
-            provides_orientation: false,
-            local_rotation: None,
-        }
-    }
-}
 
 /// Rotation parametrization of a rigid node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,64 +86,6 @@ pub struct ConnectorTopology {
     /// markers, not by superelement or kinematic-tree markers); otherwise it differentiates the
     /// connector's LHS numerically (spec/solver.md §2.5).
     pub analytic_jacobian: bool,
-}
-
-/// How a joint's equations are evaluated.
-#[derive(Clone, Copy, Debug)]
-pub enum JointKernel {
-    /// The generated kernels of the two markers' kinds.
-    Pairing(&'static Pairing),
-    /// The joint's marker-level kernels, composed with the markers' own Jacobians (superelement
-    /// and kinematic-tree markers, whose Jacobians have run-time size).
-    MarkerLevel,
-}
-
-/// A constraint (a joint of any type) with its generated kernels.
-#[derive(Clone, Debug)]
-pub struct JointTopology {
-    pub object: usize,
-    pub markers: [usize; 2],
-    /// The joint as the compiler defined it.
-    pub definition: &'static JointDefinition,
-    pub kernel: JointKernel,
-    /// The definition's parameters, as the kernels take them (markers' local rotations folded
-    /// into the frame parameters of Exudyn's rigid joints).
-    pub parameters: Vec<f64>,
-    /// First AE coordinate; the joint owns `rows()` of them.
-    pub ae: usize,
-    /// Per AE row: the kernel row that is its equation, or `None` for a free row (`g = λ`).
-    pub equations: Vec<Option<usize>>,
-    pub active: bool,
-}
-
-impl JointTopology {
-    /// Number of AE rows (algebraic equations and free λ rows).
-    pub fn rows(&self) -> usize {
-        self.equations.len()
-    }
-
-    /// Number of rows the joint's kernels evaluate (≥ its AE rows).
-    pub fn kernel_rows(&self) -> usize {
-        self.definition.rows()
-    }
-
-    /// The kernel row of AE row `k`, `None` if the row is free.
-    pub fn row_kernel(&self, k: usize) -> Option<usize> {
-        self.equations[k]
-    }
-
-    /// Whether row `k` is an equation of the joint (`false`: `g = λ`).
-    pub fn row_constrained(&self, k: usize) -> bool {
-        self.active && self.equations[k].is_some()
-    }
-
-    /// The kernel's name, as the summary prints it (`revolute_z::ground_point_to_rigid_ep_point`).
-    pub fn kernel_name(&self) -> String {
-        match self.kernel {
-            JointKernel::Pairing(p) => p.path(),
-            JointKernel::MarkerLevel => format!("{}::marker_level", self.definition.module),
-        }
-    }
 }
 
 /// The Euler-parameter constraint of a NodeRigidBodyEP.
@@ -1070,7 +944,7 @@ fn assemble_joint(
         offset += n;
     }
     if let Some(check) = jt.check {
-        check(joint).map_err(|(key, message)| Error::item(item.clone(), key, message))?;
+        check(&joint.parameters).map_err(|(key, message)| Error::item(item.clone(), key, message))?;
     }
     if !joint.visualization.size.is_finite() {
         return Err(Error::item(

@@ -3,17 +3,17 @@
 
 use nalgebra::{Matrix3, Vector3};
 
-use crate::assemble::{JointTopology, MarkerModel, ResolvedMarker, Topology};
+use crate::assemble::Topology;
 use crate::error::{Error, ItemRef, Result};
 use crate::items::output_variable::{put_row_major, put3, rotation_matrix_to_rot_xyz};
-use crate::items::{Node, Object, SensorTarget};
+use crate::items::{Node, Object, OutputVariable, SensorTarget};
+use crate::joints::JointTopology;
 use crate::kernels::marker_kinematics::kinematic_tree::LinkFrame;
-use crate::physics::{ConnectorForce, MarkerState};
+use crate::markers::{MarkerModel, MarkerState, ResolvedMarker};
+use crate::physics::ConnectorForce;
 use crate::simulation::state::State;
 use crate::system::MultibodySystem;
 
-/// Kept while code moves to `crate::items::OutputVariable`.
-pub use crate::items::OutputVariable;
 use joint_core::MarkerKind;
 
 fn unsupported(item: ItemRef, var: OutputVariable) -> Error {
@@ -611,7 +611,7 @@ impl Outputs<'_> {
             Object::Joint(joint) => {
                 let (j, m0, m1) = self.constraint_and_markers(object, joint.markers, qt);
                 let ctx = crate::joints::JointOutputs {
-                    object: joint,
+                    parameters: &joint.parameters,
                     topology: j,
                     m0,
                     m1,

@@ -30,8 +30,8 @@ pub static CONNECTOR_DISTANCE: JointType = JointType {
     extra_keys: &[],
 };
 
-fn check(object: &JointObject) -> Result<(), (&'static str, String)> {
-    let d = object.parameters.first().copied().unwrap_or(f64::NAN);
+fn check(parameters: &[f64]) -> Result<(), (&'static str, String)> {
+    let d = parameters.first().copied().unwrap_or(f64::NAN);
     if d.is_finite() && d > 0.0 {
         Ok(())
     } else {

@@ -3,7 +3,6 @@
 
 use joint_core::{Joint, JointDefinition};
 
-use super::object::JointObject;
 use super::outputs::JointOutputs;
 use crate::items::OutputVariable;
 
@@ -50,9 +49,9 @@ pub enum Drawing {
 /// `None` not an output of this item (then the generic ones are tried, if the type has them).
 pub type OutputFn = fn(&JointOutputs, OutputVariable, &mut Vec<f64>) -> Option<()>;
 
-/// A check of an item's values that the shapes cannot express (ConnectorDistance's distance > 0):
-/// `Err((key, message))`.
-pub type CheckFn = fn(&JointObject) -> Result<(), (&'static str, String)>;
+/// A check of an item's parameters (the definition's, in its order) that the shapes cannot
+/// express (ConnectorDistance's distance > 0): `Err((key, message))`.
+pub type CheckFn = fn(&[f64]) -> Result<(), (&'static str, String)>;
 
 /// One type of joint object.
 #[derive(Clone, Copy, Debug)]

@@ -25,6 +25,7 @@ mod prismatic_x;
 mod revolute_z;
 mod rigid_frames;
 mod spherical;
+mod topology;
 
 pub use distance::CONNECTOR_DISTANCE;
 pub use generic::{JOINT_GENERIC, generic_joint_rows};
@@ -32,10 +33,12 @@ pub use joint_type::{
     Axes, CheckFn, Drawing, ExtraKey, ExtraKeyKind, JointType, OutputFn, ParameterKey,
 };
 pub use object::{JointObject, JointVisualization};
-pub use outputs::{JointOutputs, generic, generic_names};
+pub use outputs::{JointOutputs, generic};
 pub use prismatic_x::JOINT_PRISMATIC_X;
 pub use revolute_z::JOINT_REVOLUTE_Z;
 pub use spherical::JOINT_SPHERICAL;
+pub use topology::{ConstraintLevel, JointKernel, JointTopology};
+pub(crate) use topology::{SIZES_CHECKED, joint_kernel_rows};
 
 use joint_core::Joint;
 

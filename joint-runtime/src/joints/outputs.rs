@@ -3,14 +3,15 @@
 
 use joint_core::MarkerQuantities;
 
-use super::object::JointObject;
-use crate::assemble::JointTopology;
+use super::topology::{ConstraintLevel, JointTopology, joint_kernel_rows};
 use crate::items::OutputVariable;
-use crate::physics::{ConstraintLevel, MarkerState, joint_kernel_rows};
+use crate::markers::MarkerState;
 
 /// One joint at one state, for its outputs.
 pub struct JointOutputs<'a> {
-    pub object: &'a JointObject,
+    /// The object's parameters as the item gives them (the topology's may have the markers'
+    /// local rotations folded in).
+    pub parameters: &'a [f64],
     pub topology: &'a JointTopology,
     pub m0: MarkerState<'a>,
     pub m1: MarkerState<'a>,
@@ -62,20 +63,4 @@ pub fn generic(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> O
         _ => return None,
     }
     Some(())
-}
-
-/// The output variables [`generic`] gives for a joint (named ones included).
-pub fn generic_names(object: &JointObject) -> Vec<String> {
-    let mut names: Vec<String> = ["Force", "Displacement", "Velocity"]
-        .map(str::to_owned)
-        .to_vec();
-    names.extend(
-        object
-            .joint_type
-            .definition
-            .outputs
-            .iter()
-            .map(|o| o.name.to_owned()),
-    );
-    names
 }

@@ -72,7 +72,7 @@ pub const fn rigid_joint(
 
 /// The joint frames A_J0, A_J1 (rotationMarker0/1 are the definition's first two parameters).
 pub fn frames(ctx: &JointOutputs) -> (Matrix3<f64>, Matrix3<f64>) {
-    let p = &ctx.object.parameters;
+    let p = ctx.parameters;
     let r0 = Matrix3::from_row_slice(&p[0..9]);
     let r1 = Matrix3::from_row_slice(&p[9..18]);
     (ctx.m0.rotation() * r0, ctx.m1.rotation() * r1)

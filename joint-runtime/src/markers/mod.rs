@@ -1,5 +1,12 @@
-//! Markers with run-time structure: superelement markers, and rotation-vector helpers.
+//! Markers: how assembly resolves them ([`ResolvedMarker`]), their kinematics at a state
+//! ([`MarkerState`], one [`MarkerKinematics`] per model), and the models with run-time
+//! structure (superelement and kinematic-tree markers, rotation-vector helpers).
 
 pub mod kinematic_tree;
+pub mod resolved;
 pub mod rotation_vector;
+pub mod state;
 pub mod super_element;
+
+pub use resolved::{MarkerModel, ResolvedMarker};
+pub use state::{KindMarker, MarkerAt, MarkerKinematics, MarkerState};

@@ -474,7 +474,7 @@ fn read_joint(index: usize, value: &Value, jt: &JointType) -> Result<Object> {
         visualization,
     };
     if let Some(check) = jt.check {
-        check(&object).map_err(|(key, message)| d.err(key, message))?;
+        check(&object.parameters).map_err(|(key, message)| d.err(key, message))?;
     }
     d.finish()?;
     Ok(Object::Joint(object))

@@ -5,8 +5,9 @@
 use super::newton::{NewtonOutcome, NewtonProblem, newton};
 use super::settings::{LinearSolverType, SimulationSettings, TimeIntegrationSettings};
 use crate::error::{Error, Result};
+use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
-use crate::physics::{ConstraintLevel, Scratch};
+use crate::physics::Scratch;
 use crate::simulation::{Progress, Simulation};
 
 /// Integration constants of one run.

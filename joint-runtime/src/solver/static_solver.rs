@@ -4,8 +4,9 @@
 use super::newton::{NewtonOutcome, NewtonProblem, newton};
 use super::settings::SimulationSettings;
 use crate::error::{Error, Result};
+use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
-use crate::physics::{ConstraintLevel, Scratch};
+use crate::physics::Scratch;
 use crate::simulation::{Progress, Simulation};
 
 struct StaticProblem<'a> {

@@ -1,0 +1,105 @@
+//! A joint as assembly resolved it: its markers, its AE rows and which kernel rows they are, its
+//! parameters as the kernels take them, and the evaluation of its residual rows through the
+//! generated kernels.
+
+use joint_core::{JointDefinition, Pairing};
+
+use crate::markers::MarkerState;
+
+/// Which level the constraints are evaluated at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstraintLevel {
+    Position,
+    Velocity,
+}
+
+/// How a joint's equations are evaluated.
+#[derive(Clone, Copy, Debug)]
+pub enum JointKernel {
+    /// The generated kernels of the two markers' kinds.
+    Pairing(&'static Pairing),
+    /// The joint's marker-level kernels, composed with the markers' own Jacobians (superelement
+    /// and kinematic-tree markers, whose Jacobians have run-time size).
+    MarkerLevel,
+}
+
+/// A constraint (a joint of any type) with its generated kernels.
+#[derive(Clone, Debug)]
+pub struct JointTopology {
+    pub object: usize,
+    pub markers: [usize; 2],
+    /// The joint as the compiler defined it.
+    pub definition: &'static JointDefinition,
+    pub kernel: JointKernel,
+    /// The definition's parameters, as the kernels take them (markers' local rotations folded
+    /// into the frame parameters of Exudyn's rigid joints).
+    pub parameters: Vec<f64>,
+    /// First AE coordinate; the joint owns `rows()` of them.
+    pub ae: usize,
+    /// Per AE row: the kernel row that is its equation, or `None` for a free row (`g = λ`).
+    pub equations: Vec<Option<usize>>,
+    pub active: bool,
+}
+
+impl JointTopology {
+    /// Number of AE rows (algebraic equations and free λ rows).
+    pub fn rows(&self) -> usize {
+        self.equations.len()
+    }
+
+    /// Number of rows the joint's kernels evaluate (≥ its AE rows).
+    pub fn kernel_rows(&self) -> usize {
+        self.definition.rows()
+    }
+
+    /// The kernel row of AE row `k`, `None` if the row is free.
+    pub fn row_kernel(&self, k: usize) -> Option<usize> {
+        self.equations[k]
+    }
+
+    /// Whether row `k` is an equation of the joint (`false`: `g = λ`).
+    pub fn row_constrained(&self, k: usize) -> bool {
+        self.active && self.equations[k].is_some()
+    }
+
+    /// The kernel's name, as the summary prints it (`revolute_z::ground_point_to_rigid_ep_point`).
+    pub fn kernel_name(&self) -> String {
+        match self.kernel {
+            JointKernel::Pairing(p) => p.path(),
+            JointKernel::MarkerLevel => format!("{}::marker_level", self.definition.module),
+        }
+    }
+}
+
+/// Why a kernel call cannot fail on sizes.
+pub(crate) const SIZES_CHECKED: &str = "kernel sizes checked at assemble";
+
+/// A joint's residual rows at `level` into `out` (the kernel's `kernel_rows()` entries), through
+/// its generated kernel.
+pub(crate) fn joint_kernel_rows(
+    j: &JointTopology,
+    level: ConstraintLevel,
+    m0: &MarkerState,
+    m1: &MarkerState,
+    out: &mut [f64],
+) {
+    use ConstraintLevel::{Position, Velocity};
+    match j.kernel {
+        JointKernel::Pairing(p) => {
+            let f = match level {
+                Position => p.position_residual,
+                Velocity => p.velocity_residual,
+            };
+            f(&j.parameters, m0.kernel_args(), m1.kernel_args(), out).expect(SIZES_CHECKED);
+        }
+        JointKernel::MarkerLevel => {
+            let (q0, q1) = (m0.quantities(), m1.quantities());
+            let ml = &j.definition.marker_level;
+            let f = match level {
+                Position => ml.position_residual,
+                Velocity => ml.velocity_residual,
+            };
+            f(&j.parameters, &q0, &q1, out).expect(SIZES_CHECKED);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! A marker resolved at assembly against its body or node: how its kinematics are computed
+//! (its model) and which global ODE2 columns its Jacobians span.
+
+use nalgebra::Matrix3;
+
+use super::kinematic_tree::KinematicTreeMarker;
+use super::super_element::{SuperElementFrame, SuperElementMarker};
+use joint_core::MarkerKind;
+
+/// How a marker's kinematics are computed.
+#[derive(Clone, Debug)]
+pub enum MarkerModel {
+    /// A built-in kind of the compiler: its coordinates are the marker's contiguous `columns`.
+    Kind {
+        kind: MarkerKind,
+        /// Kernel parameters (local position, ground pose, …).
+        parameters: Vec<f64>,
+    },
+    /// BodyMass on an FFRFreducedOrder object (`body` indexes `Topology::bodies`): the
+    /// mass-weighted Jacobian of the object.
+    FfrfMass { body: usize },
+    /// MarkerSuperElementPosition / MarkerSuperElementRigid.
+    SuperElement(Box<SuperElementMarker>),
+    /// MarkerKinematicTreeRigid: its columns are the joints on the path to the base.
+    KinematicTree(Box<KinematicTreeMarker>),
+}
+
+/// A marker resolved against its body or node.
+#[derive(Clone, Debug)]
+pub struct ResolvedMarker {
+    pub model: MarkerModel,
+    /// Global ODE2 index of each column of the marker's Jacobians.
+    pub columns: Vec<usize>,
+    /// Mass factor of a BodyMass marker's Jacobian (0 on ground).
+    pub mass: f64,
+    pub provides_position: bool,
+    pub provides_orientation: bool,
+    /// The rotation of a BodyRigid/NodeRigid marker's localHT (`None`: identity); the marker
+    /// frame is `A_body·R`, its local angular velocity `Rᵀω̄_body`, its Jacobians the body's.
+    pub local_rotation: Option<Matrix3<f64>>,
+}
+
+impl ResolvedMarker {
+    pub fn kind(&self) -> Option<MarkerKind> {
+        match &self.model {
+            MarkerModel::Kind { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+
+    /// The module of the marker's generated kinematics, as the summary names it
+    /// (`marker_kinematics::rigid_ep_point`).
+    pub fn kinematics_name(&self) -> &'static str {
+        match &self.model {
+            MarkerModel::Kind { kind, .. } => kind.snake_name(),
+            MarkerModel::FfrfMass { .. } => "ffrf_body_mass",
+            MarkerModel::SuperElement(se) => match (&se.frame, se.rotation.is_some()) {
+                (SuperElementFrame::None { .. }, false) => "super_element_position_generic_ode2",
+                (SuperElementFrame::None { .. }, true) => "super_element_rigid_generic_ode2",
+                (SuperElementFrame::Ffrf { .. }, false) => "super_element_position_ffrf",
+                (SuperElementFrame::Ffrf { .. }, true) => "super_element_rigid_ffrf",
+            },
+            MarkerModel::KinematicTree(_) => "kinematic_tree_rigid",
+        }
+    }
+
+    pub(crate) fn of_kind(kind: MarkerKind, start: usize, n: usize, parameters: Vec<f64>) -> Self {
+        ResolvedMarker {
+            model: MarkerModel::Kind { kind, parameters },
+            columns: (start..start + n).collect(),
+            mass: 0.0,
+            provides_position: true,
+            provides_orientation: false,
+            local_rotation: None,
+        }
+    }
+}

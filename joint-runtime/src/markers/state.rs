@@ -1,0 +1,392 @@
+//! A marker's kinematics at a state: position, velocity, orientation, angular velocity and the
+//! Jacobians over its columns, whatever model computes them.
+//!
+//! Each marker model implements [`MarkerKinematics`] once: a built-in kind through the
+//! generated kernels ([`KindMarker`]), superelement markers through their weighted-node maps,
+//! kinematic-tree markers through the tree's link frames. [`MarkerState`] picks the model when
+//! it is built, so connectors, loads, outputs and the marker-level joint kernels ask one
+//! question of every marker.
+
+use nalgebra::{Matrix3, Vector3};
+
+use super::kinematic_tree::KinematicTreeMarker;
+use super::resolved::{MarkerModel, ResolvedMarker};
+use super::super_element::SuperElementMarker;
+use crate::kernels::marker_kinematics as mk;
+use joint_core::{MarkerArgs, MarkerQuantities};
+
+fn v3(a: [f64; 3]) -> Vector3<f64> {
+    Vector3::new(a[0], a[1], a[2])
+}
+
+fn m3(a: [[f64; 3]; 3]) -> Matrix3<f64> {
+    Matrix3::from_row_slice(a.as_flattened())
+}
+
+/// Where a marker is evaluated: the system's total coordinates `qt` and velocities `v` (global
+/// ODE2 vectors) and the global columns of the marker's Jacobians.
+#[derive(Clone, Copy, Debug)]
+pub struct MarkerAt<'a> {
+    /// Total coordinates (reference + displacement), global.
+    pub qt: &'a [f64],
+    /// Velocities, global.
+    pub v: &'a [f64],
+    /// Global ODE2 index of each Jacobian column.
+    pub columns: &'a [usize],
+}
+
+/// The kinematics of one marker model at a state. Jacobians are row-major 3 × columns over the
+/// marker's own columns.
+pub trait MarkerKinematics {
+    /// Global position of the marker point.
+    fn position(&self, at: MarkerAt) -> Vector3<f64>;
+    /// Global velocity of the marker point.
+    fn velocity(&self, at: MarkerAt) -> Vector3<f64>;
+    /// Rotation matrix of the marker frame; identity for markers without orientation.
+    fn rotation(&self, at: MarkerAt) -> Matrix3<f64>;
+    /// Global angular velocity ω (zero without orientation).
+    fn angular_velocity(&self, at: MarkerAt) -> Vector3<f64>;
+    /// Angular velocity in the marker frame, `Rᵀω`.
+    fn angular_velocity_local(&self, at: MarkerAt) -> Vector3<f64>;
+    /// Position Jacobian ∂p/∂q into `out`.
+    fn position_jacobian(&self, at: MarkerAt, out: &mut [f64]);
+    /// Rotation Jacobian ∂ω/∂q̇ into `out`.
+    fn rotation_jacobian(&self, at: MarkerAt, out: &mut [f64]);
+    /// ∂(J_posᵀ f)/∂q (columns × columns) into `out`.
+    fn position_jacobian_t_times_vector_q(&self, at: MarkerAt, f: &[f64; 3], out: &mut [f64]);
+
+    /// What the marker-level joint kernels see.
+    fn quantities(&self, at: MarkerAt) -> MarkerQuantities {
+        quantities(
+            self.position(at),
+            self.velocity(at),
+            self.rotation(at),
+            self.angular_velocity(at),
+        )
+    }
+}
+
+fn quantities(
+    p: Vector3<f64>,
+    v: Vector3<f64>,
+    r: Matrix3<f64>,
+    w: Vector3<f64>,
+) -> MarkerQuantities {
+    MarkerQuantities {
+        position: [p[0], p[1], p[2]],
+        velocity: [v[0], v[1], v[2]],
+        rotation: [
+            [r[(0, 0)], r[(0, 1)], r[(0, 2)]],
+            [r[(1, 0)], r[(1, 1)], r[(1, 2)]],
+            [r[(2, 0)], r[(2, 1)], r[(2, 2)]],
+        ],
+        angular_velocity: [w[0], w[1], w[2]],
+    }
+}
+
+/// A marker of a built-in kind: the generated kernels of the kind over its contiguous
+/// coordinates, with a BodyRigid/NodeRigid marker's local rotation `R` (frame `A·R`).
+#[derive(Clone, Copy, Debug)]
+pub struct KindMarker<'a> {
+    /// The kind's index in the generated kinematics (`MarkerKind::index`).
+    pub kind: usize,
+    /// Kernel parameters (local position, ground pose, …).
+    pub parameters: &'a [f64],
+    /// The marker's contiguous coordinates (total).
+    pub coordinates: &'a [f64],
+    /// The marker's contiguous velocities.
+    pub velocities: &'a [f64],
+    /// The rotation of the marker's localHT, `None` for identity.
+    pub local_rotation: Option<&'a Matrix3<f64>>,
+}
+
+const RESOLVED: &str = "resolved marker";
+
+impl MarkerKinematics for KindMarker<'_> {
+    fn position(&self, _: MarkerAt) -> Vector3<f64> {
+        v3(mk::position(self.kind, self.parameters, self.coordinates).expect(RESOLVED))
+    }
+
+    fn velocity(&self, _: MarkerAt) -> Vector3<f64> {
+        v3(mk::velocity(self.kind, self.parameters, self.coordinates, self.velocities)
+            .expect(RESOLVED))
+    }
+
+    fn rotation(&self, _: MarkerAt) -> Matrix3<f64> {
+        let a = mk::rotation(self.kind, self.parameters, self.coordinates)
+            .map_or_else(Matrix3::identity, m3);
+        match self.local_rotation {
+            Some(r) => a * r,
+            None => a,
+        }
+    }
+
+    fn angular_velocity(&self, _: MarkerAt) -> Vector3<f64> {
+        mk::angular_velocity(self.kind, self.parameters, self.coordinates, self.velocities)
+            .map_or_else(Vector3::zeros, v3)
+    }
+
+    fn angular_velocity_local(&self, _: MarkerAt) -> Vector3<f64> {
+        let w =
+            mk::angular_velocity_local(self.kind, self.parameters, self.coordinates, self.velocities)
+                .map_or_else(Vector3::zeros, v3);
+        match self.local_rotation {
+            Some(r) => r.transpose() * w,
+            None => w,
+        }
+    }
+
+    fn position_jacobian(&self, _: MarkerAt, out: &mut [f64]) {
+        mk::position_jacobian(self.kind, self.parameters, self.coordinates, out).expect(RESOLVED);
+    }
+
+    fn rotation_jacobian(&self, _: MarkerAt, out: &mut [f64]) {
+        mk::rotation_jacobian(self.kind, self.parameters, self.coordinates, out)
+            .expect("orientation marker");
+    }
+
+    fn position_jacobian_t_times_vector_q(&self, _: MarkerAt, f: &[f64; 3], out: &mut [f64]) {
+        mk::position_jacobian_t_times_vector_q(self.kind, self.parameters, self.coordinates, f, out)
+            .expect(RESOLVED);
+    }
+}
+
+impl MarkerKinematics for KinematicTreeMarker {
+    fn position(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).position
+    }
+
+    fn velocity(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).velocity
+    }
+
+    fn rotation(&self, at: MarkerAt) -> Matrix3<f64> {
+        self.state(at.qt, at.v).rotation
+    }
+
+    fn angular_velocity(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).angular_velocity
+    }
+
+    fn angular_velocity_local(&self, at: MarkerAt) -> Vector3<f64> {
+        let st = self.state(at.qt, at.v);
+        st.rotation.transpose() * st.angular_velocity
+    }
+
+    fn position_jacobian(&self, at: MarkerAt, out: &mut [f64]) {
+        KinematicTreeMarker::position_jacobian(self, at.qt, at.v, out);
+    }
+
+    fn rotation_jacobian(&self, at: MarkerAt, out: &mut [f64]) {
+        KinematicTreeMarker::rotation_jacobian(self, at.qt, at.v, out);
+    }
+
+    fn position_jacobian_t_times_vector_q(&self, at: MarkerAt, f: &[f64; 3], out: &mut [f64]) {
+        KinematicTreeMarker::position_jacobian_t_times_vector_q(
+            self, at.qt, at.v, f, at.columns, out,
+        );
+    }
+}
+
+impl MarkerKinematics for SuperElementMarker {
+    fn position(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).position
+    }
+
+    fn velocity(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).velocity
+    }
+
+    fn rotation(&self, at: MarkerAt) -> Matrix3<f64> {
+        match self.rotation {
+            Some(_) => self.state(at.qt, at.v).rotation,
+            None => Matrix3::identity(),
+        }
+    }
+
+    fn angular_velocity(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).angular_velocity
+    }
+
+    fn angular_velocity_local(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).angular_velocity_local
+    }
+
+    fn position_jacobian(&self, at: MarkerAt, out: &mut [f64]) {
+        SuperElementMarker::position_jacobian(self, at.qt, at.v, out);
+    }
+
+    fn rotation_jacobian(&self, at: MarkerAt, out: &mut [f64]) {
+        SuperElementMarker::rotation_jacobian(self, at.qt, at.v, out);
+    }
+
+    fn position_jacobian_t_times_vector_q(&self, at: MarkerAt, f: &[f64; 3], out: &mut [f64]) {
+        SuperElementMarker::position_jacobian_t_times_vector_q(self, at.qt, at.v, f, out);
+    }
+
+    /// One evaluation of the weighted-node map for all four quantities (its rotation even
+    /// without a rotation part: the marker-level kernels read the state's own).
+    fn quantities(&self, at: MarkerAt) -> MarkerQuantities {
+        let st = self.state(at.qt, at.v);
+        quantities(st.position, st.velocity, st.rotation, st.angular_velocity)
+    }
+}
+
+/// A marker whose kinematics no kernel reads (BodyMass on an FFRF object, whose mass-weighted
+/// Jacobian the load assembly applies directly): at the origin, at rest, unrotated.
+struct NoKinematics;
+
+impl MarkerKinematics for NoKinematics {
+    fn position(&self, _: MarkerAt) -> Vector3<f64> {
+        Vector3::zeros()
+    }
+
+    fn velocity(&self, _: MarkerAt) -> Vector3<f64> {
+        Vector3::zeros()
+    }
+
+    fn rotation(&self, _: MarkerAt) -> Matrix3<f64> {
+        Matrix3::identity()
+    }
+
+    fn angular_velocity(&self, _: MarkerAt) -> Vector3<f64> {
+        Vector3::zeros()
+    }
+
+    fn angular_velocity_local(&self, _: MarkerAt) -> Vector3<f64> {
+        Vector3::zeros()
+    }
+
+    fn position_jacobian(&self, _: MarkerAt, out: &mut [f64]) {
+        out.fill(0.0);
+    }
+
+    fn rotation_jacobian(&self, _: MarkerAt, out: &mut [f64]) {
+        out.fill(0.0);
+    }
+
+    fn position_jacobian_t_times_vector_q(&self, _: MarkerAt, _: &[f64; 3], out: &mut [f64]) {
+        out.fill(0.0);
+    }
+}
+
+/// The model a [`MarkerState`] evaluates: a built-in kind borrows the state's coordinates, the
+/// run-time models are the resolved marker's own.
+enum Model<'a> {
+    Kind(KindMarker<'a>),
+    Other(&'a dyn MarkerKinematics),
+}
+
+/// Kinematics of one resolved marker at a state (`qt` total coordinates, `v` velocities, both
+/// global).
+pub struct MarkerState<'a> {
+    /// The marker as assembly resolved it.
+    pub marker: &'a ResolvedMarker,
+    at: MarkerAt<'a>,
+    model: Model<'a>,
+}
+
+impl<'a> MarkerState<'a> {
+    /// The marker at total coordinates `qt` and velocities `v`.
+    pub fn new(marker: &'a ResolvedMarker, qt: &'a [f64], v: &'a [f64]) -> Self {
+        let model = match &marker.model {
+            MarkerModel::Kind { kind, parameters } => {
+                let (coordinates, velocities): (&[f64], &[f64]) = match marker.columns.first() {
+                    Some(&start) => {
+                        let r = start..start + marker.columns.len();
+                        (&qt[r.clone()], &v[r])
+                    }
+                    None => (&[], &[]),
+                };
+                Model::Kind(KindMarker {
+                    kind: kind.index(),
+                    parameters,
+                    coordinates,
+                    velocities,
+                    local_rotation: marker.local_rotation.as_ref(),
+                })
+            }
+            MarkerModel::KinematicTree(t) => Model::Other(&**t),
+            MarkerModel::SuperElement(se) => Model::Other(&**se),
+            MarkerModel::FfrfMass { .. } => Model::Other(&NoKinematics),
+        };
+        MarkerState {
+            marker,
+            at: MarkerAt {
+                qt,
+                v,
+                columns: &marker.columns,
+            },
+            model,
+        }
+    }
+
+    fn kinematics(&self) -> &dyn MarkerKinematics {
+        match &self.model {
+            Model::Kind(k) => k,
+            Model::Other(o) => *o,
+        }
+    }
+
+    /// Global position of the marker point.
+    pub fn position(&self) -> Vector3<f64> {
+        self.kinematics().position(self.at)
+    }
+
+    /// Global velocity of the marker point.
+    pub fn velocity(&self) -> Vector3<f64> {
+        self.kinematics().velocity(self.at)
+    }
+
+    /// Rotation matrix; identity for markers without orientation (mass points, point nodes).
+    pub fn rotation(&self) -> Matrix3<f64> {
+        self.kinematics().rotation(self.at)
+    }
+
+    /// Global angular velocity ω.
+    pub fn angular_velocity(&self) -> Vector3<f64> {
+        self.kinematics().angular_velocity(self.at)
+    }
+
+    /// Angular velocity in the marker frame.
+    pub fn angular_velocity_local(&self) -> Vector3<f64> {
+        self.kinematics().angular_velocity_local(self.at)
+    }
+
+    /// Position Jacobian over the marker's columns, row-major 3 × columns, into `out`.
+    pub fn position_jacobian(&self, out: &mut [f64]) {
+        self.kinematics().position_jacobian(self.at, out);
+    }
+
+    /// Rotation Jacobian ∂ω/∂q̇ over the marker's columns.
+    pub fn rotation_jacobian(&self, out: &mut [f64]) {
+        self.kinematics().rotation_jacobian(self.at, out);
+    }
+
+    /// ∂(J_posᵀ f)/∂q over the marker's columns (columns × columns).
+    pub fn position_jacobian_t_times_vector_q(&self, f: &[f64; 3], out: &mut [f64]) {
+        self.kinematics()
+            .position_jacobian_t_times_vector_q(self.at, f, out);
+    }
+
+    /// Slices for the specialized pairing kernels (built-in kinds only; empty otherwise).
+    pub fn kernel_args(&self) -> MarkerArgs<'a> {
+        match &self.model {
+            Model::Kind(k) => MarkerArgs {
+                parameters: k.parameters,
+                coordinates: k.coordinates,
+                velocities: k.velocities,
+            },
+            Model::Other(_) => MarkerArgs {
+                parameters: &[],
+                coordinates: &[],
+                velocities: &[],
+            },
+        }
+    }
+
+    /// What the marker-level joint kernel sees.
+    pub fn quantities(&self) -> MarkerQuantities {
+        self.kinematics().quantities(self.at)
+    }
+}
