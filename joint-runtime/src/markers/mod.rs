@@ -1,5 +1,5 @@
 //! Markers: how assembly resolves them ([`ResolvedMarker`]), their kinematics at a state
-//! ([`MarkerState`], one [`MarkerKinematics`] per model), and the models with run-time
+//! ([`MarkerState`], one [`state::MarkerKinematics`] per model), and the models with run-time
 //! structure (superelement and kinematic-tree markers, rotation-vector helpers).
 
 pub mod kinematic_tree;
@@ -9,4 +9,4 @@ pub mod state;
 pub mod super_element;
 
 pub use resolved::{MarkerModel, ResolvedMarker};
-pub use state::{KindMarker, MarkerAt, MarkerKinematics, MarkerState};
+pub use state::MarkerState;

@@ -1,0 +1,108 @@
+//! Body outputs at a local point (Exudyn's `mbs.GetObjectOutputBody`, SensorBody): ground,
+//! mass points and rigid bodies.
+
+use nalgebra::{Matrix3, Vector3};
+
+use super::{OutputMarkers, Outputs, entry, unsupported};
+use crate::error::{Error, Result};
+use crate::items::output_variable::{put_row_major, put3, rotation_matrix_to_rot_xyz};
+use crate::items::{Object, OutputVariable};
+use crate::markers::MarkerState;
+
+impl Outputs<'_> {
+    /// [`Outputs::output`] of a body point appended to `out`, at total coordinates `qt`.
+    pub(super) fn body_values(
+        &self,
+        body: usize,
+        local: [f64; 3],
+        var: OutputVariable,
+        qt: &[f64],
+        markers: &OutputMarkers,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let item = || self.mbs.object_ref(body);
+        let object = entry(&self.mbs.objects, body, item, "bodyNumber", "object")?;
+        use OutputVariable as O;
+        let st = &self.state;
+        match object {
+            Object::Ground {
+                reference_position,
+                reference_rotation,
+                ..
+            } => {
+                let r = Matrix3::from_row_slice(reference_rotation.as_flattened());
+                let p = r * Vector3::from(local) + Vector3::from(*reference_position);
+                match var {
+                    O::Position => put3(out, p),
+                    O::Displacement | O::Velocity | O::AngularVelocity => {
+                        out.extend_from_slice(&[0.0; 3]);
+                    }
+                    O::RotationMatrix => put_row_major(out, &r),
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
+            Object::MassPoint { .. } => {
+                let m = markers
+                    .node
+                    .as_ref()
+                    .expect("checked at assemble: mass points have a position node");
+                let ms = MarkerState::new(m, qt, &st.v);
+                let s = m.columns[0];
+                match var {
+                    O::Position => put3(out, ms.position() + Vector3::from(local)),
+                    O::Displacement => out.extend_from_slice(&st.q[s..s + 3]),
+                    O::Velocity => put3(out, ms.velocity()),
+                    O::Acceleration => out.extend_from_slice(&st.a[s..s + 3]),
+                    O::RotationMatrix => put_row_major(out, &Matrix3::identity()),
+                    O::Rotation | O::AngularVelocity | O::AngularVelocityLocal => {
+                        out.extend_from_slice(&[0.0; 3]);
+                    }
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
+            Object::RigidBody { .. } => {
+                let (Some(node_m), Some(m)) = (&markers.node, &markers.point) else {
+                    panic!("checked at assemble: rigid bodies have a rigid node");
+                };
+                let ms = MarkerState::new(m, qt, &st.v);
+                let a = ms.rotation();
+                let s = m.columns[0];
+                let alpha = self.angular_acceleration(node_m, qt);
+                let omega = ms.angular_velocity();
+                let acc = || {
+                    let ab = a * Vector3::from(local);
+                    Vector3::new(st.a[s], st.a[s + 1], st.a[s + 2])
+                        + alpha.cross(&ab)
+                        + omega.cross(&omega.cross(&ab))
+                };
+                match var {
+                    O::Position => put3(out, ms.position()),
+                    O::Displacement => {
+                        let reference = &self.topology.reference;
+                        let ms_ref = MarkerState::new(m, reference, &st.v);
+                        put3(out, ms.position() - ms_ref.position());
+                    }
+                    O::Velocity => put3(out, ms.velocity()),
+                    O::VelocityLocal => put3(out, a.transpose() * ms.velocity()),
+                    O::Acceleration => put3(out, acc()),
+                    O::AccelerationLocal => put3(out, a.transpose() * acc()),
+                    O::RotationMatrix => put_row_major(out, &a),
+                    O::Rotation => out.extend_from_slice(&rotation_matrix_to_rot_xyz(&a)),
+                    O::AngularVelocity => put3(out, omega),
+                    O::AngularVelocityLocal => put3(out, ms.angular_velocity_local()),
+                    O::AngularAcceleration => put3(out, alpha),
+                    O::AngularAccelerationLocal => put3(out, a.transpose() * alpha),
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
+            other => {
+                return Err(Error::item(
+                    item(),
+                    "bodyNumber",
+                    format!("a {} is not a body", other.type_name()),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,141 @@
+//! The outputs of nodes, bodies, markers, objects, loads and sensors at a state, as Exudyn's
+//! `mbs.Get…Output` functions give them: one file per kind of item, all reading the same
+//! [`Outputs`] view (items, topology, state).
+
+mod bodies;
+mod kinematic_tree;
+mod markers;
+mod nodes;
+mod objects;
+mod output_markers;
+mod super_element;
+
+use crate::assemble::Topology;
+use crate::error::{Error, ItemRef, Result};
+use crate::items::{OutputVariable, SensorTarget};
+use crate::markers::ResolvedMarker;
+use crate::simulation::state::State;
+use crate::system::MultibodySystem;
+
+fn unsupported(item: ItemRef, var: OutputVariable) -> Error {
+    Error::item(
+        item,
+        "outputVariableType",
+        format!("the item has no output variable {var}"),
+    )
+}
+
+/// Entry `i` of `items`, or the error "no such …" on the key that refers to it (`item` names
+/// the referring item only when there is an error: the sensors' rows allocate nothing).
+fn entry<'t, T>(
+    items: &'t [T],
+    i: usize,
+    item: impl FnOnce() -> ItemRef,
+    key: &str,
+    what: &str,
+) -> Result<&'t T> {
+    items
+        .get(i)
+        .ok_or_else(|| Error::item(item(), key, format!("no such {what}")))
+}
+
+/// The markers a node or body output needs that the topology does not hold: built per call by
+/// the `*_output` functions, once per solve for the sensors (so that recording a row allocates
+/// nothing).
+#[derive(Clone, Debug, Default)]
+pub struct OutputMarkers {
+    /// The node's marker (nodes with a position), or a body's node's.
+    node: Option<ResolvedMarker>,
+    /// A rigid body's marker at the local position.
+    point: Option<ResolvedMarker>,
+}
+
+/// The outputs of a system at a state: what the `*_output` functions and the sensors read, and
+/// all they read (the items, the topology and the state). [`crate::Simulation::outputs`]
+/// gives the view of a simulation.
+#[derive(Clone, Copy)]
+pub struct Outputs<'a> {
+    pub mbs: &'a MultibodySystem,
+    pub topology: &'a Topology,
+    pub state: &'a State,
+}
+
+impl Outputs<'_> {
+    /// Output `var` of `target` (a node, an object, a body point, a marker, a load, a kinematic
+    /// tree's link or a superelement's mesh node), as Exudyn's `mbs.Get…Output` functions give
+    /// it in the current configuration.
+    pub fn output(&self, target: &SensorTarget, var: OutputVariable) -> Result<Vec<f64>> {
+        let mut out = Vec::new();
+        let markers = self.target_markers(target);
+        self.target_values(target, var, &self.total(), &markers, &mut out)?;
+        Ok(out)
+    }
+
+    /// The current value of sensor `i` (without time).
+    pub fn sensor_value(&self, i: usize) -> Result<Vec<f64>> {
+        let s = &self.mbs.sensors[i];
+        self.output(&s.target, s.output)
+            .map_err(|e| self.sensor_error(i, e))
+    }
+
+    fn total(&self) -> Vec<f64> {
+        let mut qt = vec![0.0; self.topology.n_ode2];
+        self.topology.total_coordinates(&self.state.q, &mut qt);
+        qt
+    }
+
+    /// An item's output error, as sensor `i`'s.
+    fn sensor_error(&self, i: usize, e: Error) -> Error {
+        match e {
+            Error::Item { key, message, .. } => Error::item(self.mbs.sensor_ref(i), &key, message),
+            other => other,
+        }
+    }
+
+    /// [`Outputs::sensor_value`] appended to `out`, at total coordinates `qt`, with the
+    /// markers of [`Outputs::sensor_output_markers`]: allocates nothing once `out` has room.
+    pub(crate) fn sensor_values(
+        &self,
+        i: usize,
+        qt: &[f64],
+        markers: &OutputMarkers,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let s = &self.mbs.sensors[i];
+        self.target_values(&s.target, s.output, qt, markers, out)
+            .map_err(|e| self.sensor_error(i, e))
+    }
+
+    /// [`Outputs::output`] appended to `out`, at total coordinates `qt`, with the markers of
+    /// [`Outputs::target_markers`].
+    fn target_values(
+        &self,
+        target: &SensorTarget,
+        var: OutputVariable,
+        qt: &[f64],
+        markers: &OutputMarkers,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        match target {
+            SensorTarget::Node(n) => self.node_values(n.0, var, qt, markers, out),
+            SensorTarget::Object(o) => self.object_values(o.0, var, qt, out),
+            SensorTarget::Body {
+                body,
+                local_position,
+            } => self.body_values(body.0, *local_position, var, qt, markers, out),
+            SensorTarget::Marker(m) => self.marker_values(m.0, var, qt, out),
+            SensorTarget::Load(l) => {
+                out.extend_from_slice(&self.mbs.loads[l.0].load_vector());
+                Ok(())
+            }
+            SensorTarget::KinematicTree {
+                object,
+                link,
+                local_position,
+            } => self.kinematic_tree_values(object.0, *link, *local_position, var, qt, out),
+            SensorTarget::SuperElement { body, mesh_node } => {
+                self.super_element_values(body.0, *mesh_node, var, qt, markers, out)
+            }
+        }
+    }
+}

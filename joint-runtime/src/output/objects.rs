@@ -1,0 +1,118 @@
+//! Object outputs (Exudyn's `mbs.GetObjectOutput`, SensorObject): joints through their joint
+//! type's outputs, connectors through their forces.
+
+use nalgebra::{Matrix3, Vector3};
+
+use super::{Outputs, entry, unsupported};
+use crate::error::{Error, Result};
+use crate::items::output_variable::put3;
+use crate::items::{Object, OutputVariable};
+use crate::joints::JointTopology;
+use crate::markers::MarkerState;
+use crate::physics::ConnectorForce;
+
+impl Outputs<'_> {
+    /// A constraint object's topology and its two markers' states at total coordinates `qt`.
+    pub(super) fn constraint_and_markers<'a>(
+        &'a self,
+        object: usize,
+        markers: [crate::items::MarkerIndex; 2],
+        qt: &'a [f64],
+    ) -> (&'a JointTopology, MarkerState<'a>, MarkerState<'a>) {
+        let j = self
+            .topology
+            .joints
+            .iter()
+            .find(|j| j.object == object)
+            .expect("every constraint object has a topology");
+        let state = |m: crate::items::MarkerIndex| {
+            MarkerState::new(&self.topology.markers[m.0], qt, &self.state.v)
+        };
+        (j, state(markers[0]), state(markers[1]))
+    }
+
+    /// [`Outputs::output`] of an object appended to `out`, at total coordinates `qt`.
+    pub(super) fn object_values(
+        &self,
+        object: usize,
+        var: OutputVariable,
+        qt: &[f64],
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let item = || self.mbs.object_ref(object);
+        let o = entry(&self.mbs.objects, object, item, "objectNumber", "object")?;
+        use OutputVariable as O;
+        match o {
+            Object::Joint(joint) => {
+                let (j, m0, m1) = self.constraint_and_markers(object, joint.markers, qt);
+                let ctx = crate::joints::JointOutputs {
+                    parameters: &joint.parameters,
+                    topology: j,
+                    m0,
+                    m1,
+                    lambda: &self.state.lambda[j.ae..j.ae + j.rows()],
+                };
+                let jt = &joint.joint_type;
+                let handled = jt.outputs.and_then(|f| f(&ctx, var, out)).or_else(|| {
+                    jt.generic_outputs
+                        .then(|| crate::joints::generic(&ctx, var, out))
+                        .flatten()
+                });
+                if handled.is_none() {
+                    return Err(unsupported(item(), var));
+                }
+            }
+            Object::ConnectorSpringDamper { .. }
+            | Object::ConnectorCartesianSpringDamper { .. } => {
+                let c = self
+                    .topology
+                    .connectors
+                    .iter()
+                    .position(|c| c.object == object)
+                    .expect("connector topology");
+                let cf = self
+                    .topology
+                    .connector_force(c, qt, &self.state.v)
+                    .unwrap_or_else(|| {
+                        // inactive: no force, geometry still reported
+                        let con = &self.topology.connectors[c];
+                        let m0 = MarkerState::new(
+                            &self.topology.markers[con.markers[0]],
+                            qt,
+                            &self.state.v,
+                        );
+                        let m1 = MarkerState::new(
+                            &self.topology.markers[con.markers[1]],
+                            qt,
+                            &self.state.v,
+                        );
+                        ConnectorForce {
+                            force: Vector3::zeros(),
+                            scalar: 0.0,
+                            delta_p: m1.position() - m0.position(),
+                            delta_v: m1.velocity() - m0.velocity(),
+                            d_force_d_delta_p: Matrix3::zeros(),
+                            d_force_d_delta_v: Matrix3::zeros(),
+                        }
+                    });
+                let spring = matches!(o, Object::ConnectorSpringDamper { .. });
+                match var {
+                    O::Distance => out.push(cf.delta_p.norm()),
+                    O::Displacement => put3(out, cf.delta_p),
+                    O::Velocity => put3(out, cf.delta_v),
+                    O::Force => put3(out, cf.force),
+                    O::ForceLocal if spring => out.push(cf.scalar),
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
+            _ => {
+                return Err(Error::item(
+                    item(),
+                    "objectNumber",
+                    "SensorObject on a body: use SensorBody (bodies have no object outputs)",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
