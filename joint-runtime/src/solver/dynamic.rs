@@ -4,6 +4,7 @@
 
 use super::newton::{NewtonOutcome, NewtonProblem, newton};
 use super::settings::{LinearSolverType, SimulationSettings, TimeIntegrationSettings};
+use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
@@ -331,9 +332,18 @@ impl Simulation {
         observer(self, initial);
 
         let h_max = (ti.end_time - ti.start_time) / ti.number_of_steps as f64;
-        let mut h = h_max;
+        let mut step = StepSize::new(
+            h_max,
+            h_max,
+            Adaptive {
+                minimum: ti.minimum_step_size,
+                decrease: ti.adaptive_step_decrease,
+                increase: ti.adaptive_step_increase,
+                recovery_steps: ti.adaptive_step_recovery_steps,
+                recovery_iterations: ti.adaptive_step_recovery_iterations,
+            },
+        );
         let mut step_index: usize = 0;
-        let mut steps_since_change: usize = 0;
         let mut jacobian_required = true;
         let mut writer = self.sensor_writer(settings);
         let end = ti.end_time;
@@ -345,8 +355,8 @@ impl Simulation {
             p.a_buf.copy_from_slice(&p.sim.state.a);
             while p.sim.state.time < end - 1e-10 {
                 let t_n = p.sim.state.time;
-                if ti.adaptive_step && t_n + h > end {
-                    h = end - t_n;
+                if ti.adaptive_step && t_n + step.h > end {
+                    step.h = end - t_n;
                 }
                 p.save_start_of_step();
                 if ti.newton.modified_newton_jac_update_per_step {
@@ -355,12 +365,12 @@ impl Simulation {
                 let mut t_new;
                 let iterations = loop {
                     t_new = if ti.adaptive_step {
-                        t_n + h
+                        t_n + step.h
                     } else {
-                        (step_index + 1) as f64 * h + ti.start_time
+                        (step_index + 1) as f64 * step.h + ti.start_time
                     };
                     p.sim.state.time = t_new;
-                    p.set_step_size(h);
+                    p.set_step_size(step.h);
                     p.predictor();
                     match newton(&mut p, &ti.newton, &mut jacobian_required, &mut stats) {
                         NewtonOutcome::Converged { iterations } => break iterations,
@@ -375,7 +385,7 @@ impl Simulation {
                                     ),
                                 });
                             }
-                            if h <= ti.minimum_step_size {
+                            if step.at_minimum() {
                                 return Err(Error::SolverFailed {
                                     message: format!(
                                         "Newton did not converge at t = {t_new} with the minimum step size {}",
@@ -385,36 +395,23 @@ impl Simulation {
                             }
                             p.restore_start_of_step();
                             p.sim.state.time = t_n;
-                            h = ti.minimum_step_size.max(h * ti.adaptive_step_decrease);
-                            steps_since_change = 0;
+                            step.reduce();
                         }
                     }
                 };
                 p.finalize();
                 step_index += 1;
-                p.sim.statistics.steps = step_index;
-                p.sim.statistics.last_step_size = h;
-                // the counts so far, for observers
-                p.sim.statistics.newton = stats;
-                writer.after_step(p.sim, h, end);
-                observer(
-                    p.sim,
-                    Progress {
-                        time: p.sim.state.time,
-                        start_time: ti.start_time,
-                        end_time: end,
-                        steps: step_index,
-                    },
-                );
-                steps_since_change += 1;
+                let h = step.h;
+                let progress = Progress {
+                    time: p.sim.state.time,
+                    start_time: ti.start_time,
+                    end_time: end,
+                    steps: step_index,
+                };
+                report_step(p.sim, stats, h, &mut writer, observer, progress);
                 // Newton iterations plus one discontinuous iteration per step (no contact items)
                 let discontinuous_iterations = 1;
-                if steps_since_change >= ti.adaptive_step_recovery_steps
-                    && iterations + discontinuous_iterations <= ti.adaptive_step_recovery_iterations
-                {
-                    h = h_max.min(ti.adaptive_step_increase * h);
-                    steps_since_change = 0;
-                }
+                step.accepted(iterations + discontinuous_iterations);
             }
             p.sim.statistics.factor_nonzeros = p.system.factor_nonzeros();
             p.sim.statistics.sparse_factorizations = p.system.factorization_counts();

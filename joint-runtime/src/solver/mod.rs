@@ -4,6 +4,7 @@ pub mod dynamic;
 pub mod newton;
 pub mod settings;
 pub mod static_solver;
+mod step_size;
 pub mod validate;
 
 use crate::error::Result;

@@ -3,6 +3,7 @@
 
 use super::newton::{NewtonOutcome, NewtonProblem, newton};
 use super::settings::SimulationSettings;
+use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
@@ -181,11 +182,22 @@ impl Simulation {
             None
         };
         let h_max = duration / n_steps as f64;
-        let mut h = if geometric_factor.is_some() {
+        let first = if geometric_factor.is_some() {
             duration / ss.load_step_geometric_range
         } else {
             h_max
         };
+        let mut step = StepSize::new(
+            first,
+            h_max,
+            Adaptive {
+                minimum: ss.minimum_step_size,
+                decrease: ss.adaptive_step_decrease,
+                increase: ss.adaptive_step_increase,
+                recovery_steps: ss.adaptive_step_recovery_steps,
+                recovery_iterations: ss.adaptive_step_recovery_iterations,
+            },
+        );
         let n2 = self.topology.n_ode2;
         let nae = self.topology.n_ae;
         let n = n2 + nae;
@@ -216,13 +228,12 @@ impl Simulation {
         p.sim.statistics.sparse_solver = p.system.is_sparse();
         p.sim.statistics.matrix_nonzeros = p.system.nonzeros();
         let mut steps = 0;
-        let mut since_change = 0;
         let mut jacobian_required = true;
         let mut tau = start;
         while tau < end - 1e-10 * duration {
             p.q_start.copy_from_slice(&p.sim.state.q);
             let iterations = loop {
-                let mut tau_new = tau + h;
+                let mut tau_new = tau + step.h;
                 if (tau_new - end).abs() <= 1e-10 * duration || tau_new > end {
                     tau_new = end;
                 }
@@ -243,10 +254,7 @@ impl Simulation {
                     }
                     NewtonOutcome::Failed { .. } => {
                         // Exudyn ignores adaptiveStep with geometric load steps.
-                        if !ss.adaptive_step
-                            || geometric_factor.is_some()
-                            || h <= ss.minimum_step_size
-                        {
+                        if !ss.adaptive_step || geometric_factor.is_some() || step.at_minimum() {
                             return Err(Error::SolverFailed {
                                 message: format!(
                                     "static Newton did not converge at load step τ = {tau_new}"
@@ -254,34 +262,21 @@ impl Simulation {
                             });
                         }
                         p.sim.state.q.copy_from_slice(&p.q_start);
-                        h = ss.minimum_step_size.max(ss.adaptive_step_decrease * h);
-                        since_change = 0;
+                        step.reduce();
                     }
                 }
             };
             steps += 1;
-            p.sim.statistics.steps = steps;
-            p.sim.statistics.last_step_size = h;
-            // the counts so far, for observers
-            p.sim.statistics.newton = stats;
-            writer.after_step(p.sim, h, end);
-            observer(
-                p.sim,
-                Progress {
-                    time: tau,
-                    start_time: start,
-                    end_time: end,
-                    steps,
-                },
-            );
-            since_change += 1;
-            if let Some(f) = geometric_factor {
-                h = (tau - start) * (f - 1.0);
-            } else if since_change >= ss.adaptive_step_recovery_steps
-                && iterations <= ss.adaptive_step_recovery_iterations
-            {
-                h = h_max.min(ss.adaptive_step_increase * h);
-                since_change = 0;
+            let progress = Progress {
+                time: tau,
+                start_time: start,
+                end_time: end,
+                steps,
+            };
+            report_step(p.sim, stats, step.h, &mut writer, observer, progress);
+            match geometric_factor {
+                Some(f) => step.h = (tau - start) * (f - 1.0),
+                None => step.accepted(iterations),
             }
         }
         p.sim.statistics.factor_nonzeros = p.system.factor_nonzeros();
