@@ -1,6 +1,8 @@
 //! The generated kernels: marker kinematics of every kind, and the joints defined with the
 //! constraint compiler. Nothing in this file is a hand-written residual or Jacobian.
 
+// `marker_kinematics`: every marker kind's position, velocity, rotation, angular velocities and
+// Jacobians, generated from the compiler's kinematics tables.
 joint_macros::marker_kinematics!();
 
 joint_core::joint! {

@@ -116,9 +116,13 @@ pub fn expand() -> TokenStream {
             /// and origin velocity, all global.
             #[derive(Clone, Copy, Debug, Default, PartialEq)]
             pub struct LinkFrame {
+                /// The link frame's rotation matrix (global ← link), row-major.
                 pub rotation: [[f64; 3]; 3],
+                /// The link frame's origin, global.
                 pub position: [f64; 3],
+                /// Its angular velocity, global.
                 pub angular_velocity: [f64; 3],
+                /// Its origin's velocity, global.
                 pub velocity: [f64; 3],
             }
 

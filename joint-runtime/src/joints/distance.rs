@@ -8,6 +8,7 @@ use crate::items::OutputVariable;
 use crate::items::output_variable::put3;
 use crate::kernels::distance;
 
+/// Exudyn's ObjectConnectorDistance: the markers' distance is `distance`.
 pub static CONNECTOR_DISTANCE: JointType = JointType {
     type_name: "ConnectorDistance",
     spellings: &["ObjectConnectorDistance", "DistanceConstraint"],

@@ -10,6 +10,7 @@ use crate::items::OutputVariable;
 use crate::items::output_variable::put3;
 use crate::kernels::generic_rows;
 
+/// Exudyn's ObjectJointGeneric: `constrainedAxes` picks which of the three relative translations and three relative rotations of the joint frames are locked.
 pub static JOINT_GENERIC: JointType = rigid_frames::rigid_joint(
     "JointGeneric",
     &["ObjectJointGeneric", "GenericJoint"],

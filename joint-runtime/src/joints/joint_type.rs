@@ -17,7 +17,9 @@ pub enum Axes {
     /// `count` entries choose `count` of the kernel's rows (`select(locked)`: per AE row the
     /// kernel row that is its equation, or `None` for a free row). ObjectJointGeneric.
     Select {
+        /// Number of `constrainedAxes` entries.
         count: usize,
+        /// Per AE row, the kernel row that is its equation (`None`: free), from the locked axes.
         select: fn(&[bool]) -> Vec<Option<usize>>,
     },
 }
@@ -60,16 +62,20 @@ pub struct JointType {
     pub type_name: &'static str,
     /// `objectType` spellings a model file may use.
     pub spellings: &'static [&'static str],
+    /// The joint as the compiler defined it: rows, kernels per pairing, outputs.
     pub definition: &'static JointDefinition,
     /// Model-file keys of the definition's parameters (empty: each parameter by its own name,
     /// required).
     pub parameter_keys: &'static [ParameterKey],
+    /// How `constrainedAxes` selects the rows.
     pub axes: Axes,
     /// Whether the generic outputs (Force = λ per row, Displacement and Velocity = the position
     /// and velocity residuals, the definition's named outputs) are the type's outputs. Exudyn's
     /// items have their own lists.
     pub generic_outputs: bool,
+    /// The item's own outputs (tried before the generic ones).
     pub outputs: Option<OutputFn>,
+    /// A check of the parameters beyond their shapes, run when the item is read or assembled.
     pub check: Option<CheckFn>,
     /// The parameters that a marker's localHT rotation turns, as it turns the marker frame:
     /// `A_J = A_body·R_local·rotationMarker`. `None`: a marker with a local rotation is evaluated
@@ -78,9 +84,11 @@ pub struct JointType {
     /// Whether markers without a generated kind (superelement, kinematic tree) are accepted,
     /// through the marker-level kernels.
     pub marker_level: bool,
+    /// How scenes draw the joint.
     pub drawing: Drawing,
     /// The visualization key of the drawing's size and its default (≤ 0: the scene's default).
     pub size_key: &'static str,
+    /// The default of `size_key`.
     pub default_size: f64,
     /// Further model-file keys of the item (Exudyn's keys that change nothing here).
     pub extra_keys: &'static [ExtraKey],
@@ -89,18 +97,27 @@ pub struct JointType {
 /// A model-file key of an item that is not one of its definition's parameters.
 #[derive(Clone, Copy, Debug)]
 pub struct ExtraKey {
+    /// The key as model files spell it.
     pub key: &'static str,
+    /// What values it accepts.
     pub kind: ExtraKeyKind,
 }
 
+/// What an [`ExtraKey`] accepts.
 #[derive(Clone, Copy, Debug)]
 pub enum ExtraKeyKind {
     /// A Python user function: accepted only as 0 (none).
     UserFunction,
     /// A list of `len` numbers, read and unused.
-    Unused { len: usize },
+    Unused {
+        /// The list's length.
+        len: usize,
+    },
     /// A flag this runtime does not support: only `false` is accepted; the message says why.
-    False { message: &'static str },
+    False {
+        /// Why the flag is not supported.
+        message: &'static str,
+    },
 }
 
 impl JointType {

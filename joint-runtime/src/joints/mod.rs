@@ -99,6 +99,7 @@ impl JointRegistry {
         self.types.iter().find(|t| t.is_spelled(name))
     }
 
+    /// Every registered type, Exudyn's first, in registration order.
     pub fn types(&self) -> &[JointType] {
         &self.types
     }

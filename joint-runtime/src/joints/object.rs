@@ -8,6 +8,7 @@ use crate::items::MarkerIndex;
 /// What scenes read of a joint (`Vshow`, the type's size key, `Vcolor`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointVisualization {
+    /// `Vshow`: whether scenes draw the joint.
     pub show: bool,
     /// Sphere radius (`VjointRadius`, `VaxisRadius`) or drawing size (`VdrawSize`); ≤ 0 means the
     /// scene's default.
@@ -30,8 +31,12 @@ impl JointVisualization {
 /// A joint between two markers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JointObject {
+    /// What kind of joint it is.
     pub joint_type: JointType,
+    /// The item's `name` (empty: none given).
     pub name: String,
+    /// `markerNumbers`: the joint acts between these two markers (marker 0's frame is the
+    /// joint frame of Exudyn's rigid joints).
     pub markers: [MarkerIndex; 2],
     /// The definition's parameters, in its order, each flattened (matrices row-major): the
     /// slice its kernels take.
@@ -40,6 +45,7 @@ pub struct JointObject {
     pub constrained_axes: Vec<i64>,
     /// `activeConnector`: an inactive joint's rows are `λ = 0`.
     pub active: bool,
+    /// How scenes draw it.
     pub visualization: JointVisualization,
 }
 
@@ -77,10 +83,12 @@ impl JointObject {
     /// assert_eq!(joint.parameters, [0.0, 0.0, 0.5]);
     /// assert_eq!(joint.constrained_axes, [1, 1, 1]);
     /// ```
+    /// A joint of a type defined with `joint!`, with its typed parameters.
     pub fn new<J: Joint>(markers: [MarkerIndex; 2], parameters: J::Parameters) -> Self {
         Self::of_type(JointType::of::<J>(), markers, parameters.to_values())
     }
 
+    /// With the item's `name`.
     pub fn named(mut self, name: &str) -> Self {
         self.name = name.to_owned();
         self

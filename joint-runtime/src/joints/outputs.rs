@@ -12,8 +12,11 @@ pub struct JointOutputs<'a> {
     /// The object's parameters as the item gives them (the topology's may have the markers'
     /// local rotations folded in).
     pub parameters: &'a [f64],
+    /// The joint as assembled.
     pub topology: &'a JointTopology,
+    /// Marker 0 at the state.
     pub m0: MarkerState<'a>,
+    /// Marker 1 at the state.
     pub m1: MarkerState<'a>,
     /// λ of the joint's AE rows.
     pub lambda: &'a [f64],

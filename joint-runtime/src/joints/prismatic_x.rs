@@ -8,6 +8,7 @@ use crate::items::MarkerIndex;
 use crate::items::OutputVariable;
 use crate::kernels::prismatic_x;
 
+/// Exudyn's ObjectJointPrismaticX: marker 1 slides along marker 0's x axis without rotating.
 pub static JOINT_PRISMATIC_X: JointType = rigid_frames::rigid_joint(
     "JointPrismaticX",
     &["ObjectJointPrismaticX", "PrismaticJointX"],

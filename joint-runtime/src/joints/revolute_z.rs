@@ -9,6 +9,7 @@ use crate::items::OutputVariable;
 use crate::items::output_variable::put3;
 use crate::kernels::revolute_z;
 
+/// Exudyn's ObjectJointRevoluteZ: the markers' positions coincide and marker 1 turns only about marker 0's z axis.
 pub static JOINT_REVOLUTE_Z: JointType = rigid_frames::rigid_joint(
     "JointRevoluteZ",
     &["ObjectJointRevoluteZ", "RevoluteJointZ"],

@@ -8,6 +8,7 @@ use crate::items::OutputVariable;
 use crate::items::output_variable::put3;
 use crate::kernels::spherical;
 
+/// Exudyn's ObjectJointSpherical: the markers' positions coincide, per global axis (`constrainedAxes`).
 pub static JOINT_SPHERICAL: JointType = JointType {
     type_name: "JointSpherical",
     spellings: &["ObjectJointSpherical", "SphericalJoint"],

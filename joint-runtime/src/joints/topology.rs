@@ -9,7 +9,9 @@ use crate::markers::MarkerState;
 /// Which level the constraints are evaluated at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConstraintLevel {
+    /// The position-level residual `g(q)` (index 3).
     Position,
+    /// The velocity-level residual `ġ(q, q̇)` (index 2, and a joint's Velocity output).
     Velocity,
 }
 
@@ -26,10 +28,13 @@ pub enum JointKernel {
 /// A constraint (a joint of any type) with its generated kernels.
 #[derive(Clone, Debug)]
 pub struct JointTopology {
+    /// Index of the joint's object in the system's objects.
     pub object: usize,
+    /// Indices of its two markers in the system's (and the topology's) markers.
     pub markers: [usize; 2],
     /// The joint as the compiler defined it.
     pub definition: &'static JointDefinition,
+    /// Which kernels evaluate it.
     pub kernel: JointKernel,
     /// The definition's parameters, as the kernels take them (markers' local rotations folded
     /// into the frame parameters of Exudyn's rigid joints).
@@ -38,6 +43,7 @@ pub struct JointTopology {
     pub ae: usize,
     /// Per AE row: the kernel row that is its equation, or `None` for a free row (`g = λ`).
     pub equations: Vec<Option<usize>>,
+    /// `activeConnector`: an inactive joint's rows are `λ = 0`.
     pub active: bool,
 }
 

@@ -55,8 +55,11 @@ pub struct OutputMarkers {
 /// gives the view of a simulation.
 #[derive(Clone, Copy)]
 pub struct Outputs<'a> {
+    /// The items.
     pub mbs: &'a MultibodySystem,
+    /// The assembled topology of the items.
     pub topology: &'a Topology,
+    /// The state the outputs are read at.
     pub state: &'a State,
 }
 

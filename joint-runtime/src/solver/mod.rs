@@ -1,11 +1,11 @@
 //! Exudyn's solvers: settings, Newton control, the implicit dynamic solver and the static solver.
 
-pub mod dynamic;
-pub mod newton;
+mod dynamic;
+mod newton;
 pub mod settings;
-pub mod static_solver;
+mod static_solver;
 mod step_size;
-pub mod validate;
+mod validate;
 
 use crate::error::Result;
 use crate::simulation::{Progress, Simulation};
