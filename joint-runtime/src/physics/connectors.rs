@@ -1,0 +1,300 @@
+//! Connectors (SpringDamper, CartesianSpringDamper): their forces from the markers' relative
+//! motion, and their Jacobians — analytic from the force's derivatives where Exudyn takes them
+//! so, by forward differences where its markers give no Jacobian derivative.
+
+use nalgebra::{Matrix3, Vector3};
+
+use super::{Scratch, v3};
+use crate::assemble::{ConnectorKind, Topology};
+use crate::linear::MatrixAccumulator;
+use crate::markers::MarkerState;
+
+impl Topology {
+    /// Connector force on marker 1 (global), or None if inactive.
+    pub fn connector_force(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<ConnectorForce> {
+        let con = &self.connectors[c];
+        if !con.active {
+            return None;
+        }
+        let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
+        let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
+        let dp = m1.position() - m0.position();
+        let dv = m1.velocity() - m0.velocity();
+        Some(match &con.kind {
+            ConnectorKind::SpringDamper {
+                reference_length,
+                stiffness,
+                damping,
+                force,
+                velocity_offset,
+            } => {
+                let length = dp.norm();
+                let e = if length != 0.0 {
+                    dp / length
+                } else {
+                    let nv = dv.norm();
+                    if nv != 0.0 { dv / nv } else { dv }
+                };
+                let scalar = stiffness * (length - reference_length)
+                    + damping * (dv.dot(&e) - velocity_offset)
+                    + force;
+                // ∂(F e)/∂Δp = F/L (I − e eᵀ) + e (k eᵀ + d Δvᵀ (I − e eᵀ)/L); ∂(F e)/∂Δv = d e eᵀ
+                let (dfdp, dfdv) = if length != 0.0 {
+                    let p = Matrix3::identity() - e * e.transpose();
+                    let dfdp = p * (scalar / length)
+                        + e * (*stiffness * e.transpose() + *damping * dv.transpose() * p / length);
+                    (dfdp, *damping * e * e.transpose())
+                } else {
+                    (Matrix3::zeros(), Matrix3::zeros())
+                };
+                ConnectorForce {
+                    force: e * scalar,
+                    scalar,
+                    delta_p: dp,
+                    delta_v: dv,
+                    d_force_d_delta_p: dfdp,
+                    d_force_d_delta_v: dfdv,
+                }
+            }
+            ConnectorKind::CartesianSpringDamper {
+                stiffness,
+                damping,
+                offset,
+            } => {
+                let d = dp - v3(*offset);
+                let force = Vector3::new(
+                    stiffness[0] * d[0] + damping[0] * dv[0],
+                    stiffness[1] * d[1] + damping[1] * dv[1],
+                    stiffness[2] * d[2] + damping[2] * dv[2],
+                );
+                ConnectorForce {
+                    force,
+                    scalar: force.norm(),
+                    delta_p: d,
+                    delta_v: dv,
+                    d_force_d_delta_p: Matrix3::from_diagonal(&v3(*stiffness)),
+                    d_force_d_delta_v: Matrix3::from_diagonal(&v3(*damping)),
+                }
+            }
+        })
+    }
+
+    /// The LHS of connector `c` over its markers' columns, marker 0's then marker 1's
+    /// (−J_0ᵀf, then J_1ᵀf), into `out[..n_0 + n_1]`; `jac` holds a marker's position Jacobian.
+    /// False (and `out` untouched) if the connector is inactive.
+    pub(super) fn connector_lhs_local(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+        out: &mut [f64],
+        jac: &mut [f64],
+    ) -> bool {
+        let Some(cf) = self.connector_force(c, qt, v) else {
+            return false;
+        };
+        let con = &self.connectors[c];
+        let mut offset = 0;
+        for (k, s) in [(0usize, -1.0), (1, 1.0)] {
+            let marker = &self.markers[con.markers[k]];
+            let n = marker.columns.len();
+            if n == 0 {
+                continue;
+            }
+            let jac = &mut jac[..3 * n];
+            MarkerState::new(marker, qt, v).position_jacobian(jac);
+            for col in 0..n {
+                let val: f64 = (0..3).map(|r| jac[r * n + col] * cf.force[r]).sum();
+                out[offset + col] = s * val;
+            }
+            offset += n;
+        }
+        true
+    }
+
+    /// The columns of connector `c`'s markers, marker 0's then marker 1's.
+    pub(super) fn connector_columns(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        self.connectors[c]
+            .markers
+            .iter()
+            .flat_map(|&m| self.markers[m].columns.iter().copied())
+    }
+
+    /// Add `sign`·LHS of connector `c` (+J1ᵀf, −J0ᵀf) into `f`.
+    pub(super) fn add_connector_lhs(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+        sign: f64,
+        f: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        let local = &mut scratch.lhs2;
+        if self.connector_lhs_local(c, qt, v, local, &mut scratch.jac_a) {
+            for (row, g) in self.connector_columns(c).enumerate() {
+                f[g] += sign * local[row];
+            }
+        }
+    }
+
+    /// Add `factor_k`·K + `factor_d`·D of the connectors (K = ∂LHS/∂q, D = ∂LHS/∂v) into the
+    /// matrix `m`, analytically, for the connectors whose markers all provide the Jacobian
+    /// derivative (the others are in [`Self::add_connector_jacobians_fd`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_connector_jacobians(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        factor_k: f64,
+        factor_d: f64,
+        m: &mut impl MatrixAccumulator,
+        scratch: &mut Scratch,
+    ) {
+        for c in 0..self.connectors.len() {
+            if !self.connectors[c].analytic_jacobian {
+                continue;
+            }
+            let Some(cf) = self.connector_force(c, qt, v) else {
+                continue;
+            };
+            let con = &self.connectors[c];
+            let signs = [-1.0, 1.0];
+            for a in 0..2 {
+                let ma = &self.markers[con.markers[a]];
+                let na = ma.columns.len();
+                if na == 0 {
+                    continue;
+                }
+                let sa = MarkerState::new(ma, qt, v);
+                sa.position_jacobian(&mut scratch.jac_a[..3 * na]);
+                // ∂(J_aᵀ f)/∂q_a with the sign of marker a
+                let f_arr = [cf.force[0], cf.force[1], cf.force[2]];
+                sa.position_jacobian_t_times_vector_q(&f_arr, &mut scratch.block[..na * na]);
+                for (i, &gi) in ma.columns.iter().enumerate() {
+                    for (j, &gj) in ma.columns.iter().enumerate() {
+                        m.add(gi, gj, factor_k * signs[a] * scratch.block[i * na + j]);
+                    }
+                }
+                for b in 0..2 {
+                    let mb = &self.markers[con.markers[b]];
+                    let nb = mb.columns.len();
+                    if nb == 0 {
+                        continue;
+                    }
+                    let sb = MarkerState::new(mb, qt, v);
+                    sb.position_jacobian(&mut scratch.jac_b[..3 * nb]);
+                    let s = signs[a] * signs[b];
+                    for i in 0..na {
+                        for j in 0..nb {
+                            let mut kk = 0.0;
+                            let mut dd = 0.0;
+                            for r in 0..3 {
+                                for t in 0..3 {
+                                    let ja = scratch.jac_a[r * na + i];
+                                    let jb = scratch.jac_b[t * nb + j];
+                                    kk += ja * cf.d_force_d_delta_p[(r, t)] * jb;
+                                    dd += ja * cf.d_force_d_delta_v[(r, t)] * jb;
+                                }
+                            }
+                            m.add(
+                                ma.columns[i],
+                                mb.columns[j],
+                                s * (factor_k * kk + factor_d * dd),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Add `factor_k`·K + `factor_d`·D of the connectors with a superelement or kinematic-tree
+    /// marker, by Exudyn's object-wise forward differences of the connector's LHS: Exudyn takes
+    /// the analytic connector Jacobian only when every marker provides the Jacobian derivative,
+    /// which those markers do not (spec/solver.md §2.5). The differences also hold the terms the
+    /// analytic form lacks for them, ∂(J_q q̇)/∂q of a marker on a rotating frame among them.
+    ///
+    /// Each coordinate is perturbed once (ε = relEps·max(minCoord, |x|), x the displacement or
+    /// the velocity) even when both markers read it; the connector's block is summed, K and D
+    /// columns together, before it is added, as Exudyn adds an object's local Jacobian. `qt` is
+    /// perturbed in place and restored.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_connector_jacobians_fd(
+        &self,
+        q: &[f64],
+        qt: &mut [f64],
+        v: &[f64],
+        factor_k: f64,
+        factor_d: f64,
+        rel_eps: f64,
+        min_coord: f64,
+        m: &mut impl MatrixAccumulator,
+        scratch: &mut Scratch,
+    ) {
+        if self.connectors.iter().all(|c| c.analytic_jacobian) {
+            return;
+        }
+        let mut velocities = std::mem::take(&mut scratch.fd_velocities);
+        velocities.clear();
+        velocities.extend_from_slice(v);
+        for c in 0..self.connectors.len() {
+            if self.connectors[c].analytic_jacobian || !self.connectors[c].active {
+                continue;
+            }
+            let rows = self.connector_columns(c).count();
+            let columns = &mut scratch.fd_columns;
+            columns.clear();
+            for g in self.connector_columns(c) {
+                if !columns.contains(&g) {
+                    columns.push(g);
+                }
+            }
+            let n = columns.len();
+            let (base, out) = (&mut scratch.fd_base[..rows], &mut scratch.fd_out[..rows]);
+            self.connector_lhs_local(c, qt, &velocities, base, &mut scratch.jac_a);
+            let block = &mut scratch.block[..rows * n];
+            block.fill(0.0);
+            for (which, factor) in [(0, factor_k), (1, factor_d)] {
+                if factor == 0.0 {
+                    continue;
+                }
+                for (j, &g) in columns.iter().enumerate() {
+                    let x = if which == 0 { q[g] } else { v[g] };
+                    let eps = rel_eps * min_coord.max(x.abs());
+                    let saved = qt[g];
+                    if which == 0 {
+                        qt[g] = self.reference[g] + (x + eps);
+                    } else {
+                        velocities[g] = x + eps;
+                    }
+                    self.connector_lhs_local(c, qt, &velocities, out, &mut scratch.jac_a);
+                    qt[g] = saved;
+                    velocities[g] = v[g];
+                    let scale = (1.0 / eps) * factor;
+                    for row in 0..rows {
+                        block[row * n + j] += (out[row] - base[row]) * scale;
+                    }
+                }
+            }
+            for (row, r) in self.connector_columns(c).enumerate() {
+                for (j, &g) in columns.iter().enumerate() {
+                    m.add(r, g, block[row * n + j]);
+                }
+            }
+        }
+        scratch.fd_velocities = velocities;
+    }
+}
+
+/// A connector's force and its derivatives with respect to the relative motion.
+pub struct ConnectorForce {
+    /// Force vector on marker 1 (global).
+    pub force: Vector3<f64>,
+    /// Signed scalar force (SpringDamper) or |f| (Cartesian).
+    pub scalar: f64,
+    pub delta_p: Vector3<f64>,
+    pub delta_v: Vector3<f64>,
+    pub d_force_d_delta_p: Matrix3<f64>,
+    pub d_force_d_delta_v: Matrix3<f64>,
+}

@@ -1,0 +1,413 @@
+//! Constraints: the joints' and Euler-parameter constraints' residuals, Jacobian rows and
+//! blocks, the convective term ∂(C_q v)/∂q, the geometric stiffness ∂(C_qᵀλ)/∂q (generated
+//! where the joint has second-order terms, by differences otherwise) and the reaction forces
+//! C_qᵀλ.
+
+
+use super::Scratch;
+use crate::assemble::Topology;
+use crate::joints::{ConstraintLevel, JointKernel, JointTopology, SIZES_CHECKED, joint_kernel_rows};
+use crate::linear::MatrixAccumulator;
+use crate::markers::MarkerState;
+
+impl Topology {
+    /// Add the constraint blocks of an iteration matrix (ODE2 unknowns first, then AE):
+    /// `cq_factor`·C_q in the AE rows, C_qᵀ in the ODE2 rows, and `lambda_factor`·∂g/∂λ on the AE diagonal (free axes, inactive joints).
+    pub fn add_constraint_blocks(
+        &self,
+        qt: &[f64],
+        cq_factor: f64,
+        lambda_factor: f64,
+        m: &mut impl MatrixAccumulator,
+        scratch: &mut Scratch,
+    ) {
+        let n2 = self.n_ode2;
+        self.for_each_constraint_jacobian_row(qt, scratch, |row, cols, vals| {
+            let r = n2 + row;
+            for (c, x) in cols.iter().zip(vals) {
+                m.add(r, *c, cq_factor * x);
+                m.add(*c, r, *x);
+            }
+        });
+        for j in &self.joints {
+            for k in 0..j.rows() {
+                if !j.row_constrained(k) {
+                    let r = n2 + j.ae + k;
+                    m.add(r, r, lambda_factor);
+                }
+            }
+        }
+    }
+
+    /// Constraint residuals `g` (all AE equations) at the given level.
+    pub fn constraint_residual(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        lambda: &[f64],
+        level: ConstraintLevel,
+        g: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        for ep in &self.ep_constraints {
+            let t = &qt[ep.ode2..ep.ode2 + 4];
+            g[ep.ae] = match level {
+                ConstraintLevel::Position => {
+                    t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3] - 1.0
+                }
+                ConstraintLevel::Velocity => {
+                    let tt = &v[ep.ode2..ep.ode2 + 4];
+                    2.0 * (t[0] * tt[0] + t[1] * tt[1] + t[2] * tt[2] + t[3] * tt[3])
+                }
+            };
+        }
+        for j in &self.joints {
+            let n = j.rows();
+            let out = &mut g[j.ae..j.ae + n];
+            if !j.active {
+                out.copy_from_slice(&lambda[j.ae..j.ae + n]);
+                continue;
+            }
+            let m0 = MarkerState::new(&self.markers[j.markers[0]], qt, v);
+            let m1 = MarkerState::new(&self.markers[j.markers[1]], qt, v);
+            let kernel_rows = &mut scratch.rows[..j.kernel_rows()];
+            joint_kernel_rows(j, level, &m0, &m1, kernel_rows);
+            for k in 0..n {
+                out[k] = match j.row_kernel(k) {
+                    Some(r) => kernel_rows[r],
+                    None => lambda[j.ae + k],
+                };
+            }
+        }
+    }
+
+    /// A joint's Jacobian blocks C_q (kernel rows × each marker's columns, row-major) into
+    /// `scratch.jac_a` and `scratch.jac_b`: the pairing's kernel, or the marker-level kernel
+    /// composed with the markers' own Jacobians, C_q,i = ∂r/∂v_i·J_pos,i + ∂r/∂ω_i·J_rot,i.
+    pub(super) fn joint_jacobian(&self, j: &JointTopology, qt: &[f64], scratch: &mut Scratch) {
+        let mk0 = &self.markers[j.markers[0]];
+        let mk1 = &self.markers[j.markers[1]];
+        let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+        let rows = j.kernel_rows();
+        // The Jacobian does not depend on velocities: pass the coordinates in their place.
+        let m0 = MarkerState::new(mk0, qt, qt);
+        let m1 = MarkerState::new(mk1, qt, qt);
+        let (j0, j1) = (
+            &mut scratch.jac_a[..rows * n0],
+            &mut scratch.jac_b[..rows * n1],
+        );
+        match j.kernel {
+            JointKernel::Pairing(p) => {
+                (p.jacobian)(&j.parameters, m0.kernel_args(), m1.kernel_args(), j0, j1)
+                    .expect(SIZES_CHECKED);
+            }
+            JointKernel::MarkerLevel => {
+                let ml = &mut scratch.marker_level[..12 * rows];
+                (j.definition.marker_level.jacobian)(
+                    &j.parameters,
+                    &m0.quantities(),
+                    &m1.quantities(),
+                    ml,
+                )
+                .expect(SIZES_CHECKED);
+                let (ml0, ml1) = ml.split_at(6 * rows);
+                for (ms, out, n, ml) in [(&m0, &mut *j0, n0, ml0), (&m1, &mut *j1, n1, ml1)] {
+                    let (d_velocity, d_angular) = ml.split_at(3 * rows);
+                    let mut jp = std::mem::take(&mut scratch.jac_c);
+                    jp.resize(3 * n, 0.0);
+                    ms.position_jacobian(&mut jp);
+                    let rotational = d_angular.iter().any(|x| *x != 0.0);
+                    let mut jr = std::mem::take(&mut scratch.jac_d);
+                    jr.resize(3 * n, 0.0);
+                    if rotational {
+                        ms.rotation_jacobian(&mut jr);
+                    }
+                    for k in 0..rows {
+                        for c in 0..n {
+                            let mut x = 0.0;
+                            for t in 0..3 {
+                                x += d_velocity[3 * k + t] * jp[t * n + c];
+                                if rotational {
+                                    x += d_angular[3 * k + t] * jr[t * n + c];
+                                }
+                            }
+                            out[k * n + c] = x;
+                        }
+                    }
+                    scratch.jac_c = jp;
+                    scratch.jac_d = jr;
+                }
+            }
+        }
+    }
+
+    /// Visit every nonzero block of C_q: `visit(ae_row, global columns, row values)`. Rows of
+    /// free axes and inactive joints are skipped (they are zero).
+    pub fn for_each_constraint_jacobian_row(
+        &self,
+        qt: &[f64],
+        scratch: &mut Scratch,
+        mut visit: impl FnMut(usize, &[usize], &[f64]),
+    ) {
+        for ep in &self.ep_constraints {
+            let t = &qt[ep.ode2..ep.ode2 + 4];
+            let row = [2.0 * t[0], 2.0 * t[1], 2.0 * t[2], 2.0 * t[3]];
+            let cols = [ep.ode2, ep.ode2 + 1, ep.ode2 + 2, ep.ode2 + 3];
+            visit(ep.ae, &cols, &row);
+        }
+        for j in &self.joints {
+            if !j.active {
+                continue;
+            }
+            self.joint_jacobian(j, qt, scratch);
+            let mk0 = &self.markers[j.markers[0]];
+            let mk1 = &self.markers[j.markers[1]];
+            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+            for k in 0..j.rows() {
+                let Some(r) = j.row_kernel(k) else {
+                    continue;
+                };
+                if n0 > 0 {
+                    visit(j.ae + k, &mk0.columns, &scratch.jac_a[r * n0..(r + 1) * n0]);
+                }
+                if n1 > 0 {
+                    visit(j.ae + k, &mk1.columns, &scratch.jac_b[r * n1..(r + 1) * n1]);
+                }
+            }
+        }
+    }
+
+    /// c = −(∂(C_q v)/∂q)·v, the convective term of the acceleration-level constraints, into
+    /// `c` (one entry per AE equation; free axes and inactive joints get 0). Exact: the EP
+    /// constraint's −2θ̇·θ̇ and the joints' generated ∂(C_q v)/∂q; joints without second-order
+    /// kernels (marker-level ones, and custom joints defined without `second_order`) by forward
+    /// differences of their velocity-level residual over their markers' columns.
+    pub fn convective_constraint_term(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        c: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        c.fill(0.0);
+        for ep in &self.ep_constraints {
+            let tt = &v[ep.ode2..ep.ode2 + 4];
+            c[ep.ae] = -2.0 * (tt[0] * tt[0] + tt[1] * tt[1] + tt[2] * tt[2] + tt[3] * tt[3]);
+        }
+        let mut qp = qt.to_vec();
+        for j in &self.joints {
+            if !j.active {
+                continue;
+            }
+            let mk0 = &self.markers[j.markers[0]];
+            let mk1 = &self.markers[j.markers[1]];
+            let rows = j.kernel_rows();
+            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+            let m0 = MarkerState::new(mk0, qt, v);
+            let m1 = MarkerState::new(mk1, qt, v);
+            let second_order = match j.kernel {
+                JointKernel::Pairing(p) => p.second_order,
+                JointKernel::MarkerLevel => None,
+            };
+            let row = &mut scratch.rows[..rows];
+            if let Some(so) = second_order {
+                let (b0, b1) = (
+                    &mut scratch.jac_a[..rows * n0],
+                    &mut scratch.jac_b[..rows * n1],
+                );
+                (so.velocity_residual_q)(&j.parameters, m0.kernel_args(), m1.kernel_args(), b0, b1)
+                    .expect(SIZES_CHECKED);
+                for (r, x) in row.iter_mut().enumerate() {
+                    let a: f64 = mk0
+                        .columns
+                        .iter()
+                        .enumerate()
+                        .map(|(c, &g)| b0[r * n0 + c] * v[g])
+                        .sum();
+                    let b: f64 = mk1
+                        .columns
+                        .iter()
+                        .enumerate()
+                        .map(|(c, &g)| b1[r * n1 + c] * v[g])
+                        .sum();
+                    *x = -(a + b);
+                }
+            } else {
+                row.fill(0.0);
+                let base = &mut scratch.rows2[..rows];
+                joint_kernel_rows(j, ConstraintLevel::Velocity, &m0, &m1, base);
+                let pert = &mut scratch.rows3[..rows];
+                for (i, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
+                    // a column both markers share is perturbed once
+                    if v[col] == 0.0 || (i >= mk0.columns.len() && mk0.columns.contains(&col)) {
+                        continue;
+                    }
+                    let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
+                    qp[col] = qt[col] + eps;
+                    let p0 = MarkerState::new(mk0, &qp, v);
+                    let p1 = MarkerState::new(mk1, &qp, v);
+                    joint_kernel_rows(j, ConstraintLevel::Velocity, &p0, &p1, pert);
+                    qp[col] = qt[col];
+                    for r in 0..rows {
+                        row[r] -= (pert[r] - base[r]) / eps * v[col];
+                    }
+                }
+            }
+            for k in 0..j.rows() {
+                if let Some(r) = j.row_kernel(k) {
+                    c[j.ae + k] = row[r];
+                }
+            }
+        }
+    }
+
+    /// Add `factor`·∂(C_qᵀλ)/∂q, the constraints' geometric stiffness, into the ODE2 block of
+    /// `m`: 2λ·I on each Euler-parameter node's θ block, and each joint's generated
+    /// `reaction_q` (free rows contribute nothing). Joints without second-order kernels
+    /// (marker-level ones, and custom joints defined without `second_order`) take forward
+    /// differences of C_qᵀλ over their markers' columns.
+    pub fn add_constraint_geometric_stiffness(
+        &self,
+        qt: &[f64],
+        lambda: &[f64],
+        factor: f64,
+        m: &mut impl MatrixAccumulator,
+        scratch: &mut Scratch,
+    ) {
+        for ep in &self.ep_constraints {
+            for i in 0..4 {
+                m.add(ep.ode2 + i, ep.ode2 + i, factor * 2.0 * lambda[ep.ae]);
+            }
+        }
+        for j in &self.joints {
+            if !j.active {
+                continue;
+            }
+            let rows = j.kernel_rows();
+            // λ per kernel row; rows no equation uses get 0
+            let mut l = std::mem::take(&mut scratch.rows);
+            l[..rows].fill(0.0);
+            for k in 0..j.rows() {
+                if let Some(r) = j.row_kernel(k) {
+                    l[r] = lambda[j.ae + k];
+                }
+            }
+            let mk0 = &self.markers[j.markers[0]];
+            let mk1 = &self.markers[j.markers[1]];
+            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+            let n = n0 + n1;
+            let second_order = match j.kernel {
+                JointKernel::Pairing(p) => p.second_order,
+                JointKernel::MarkerLevel => None,
+            };
+            let mut block = std::mem::take(&mut scratch.block);
+            block.resize(n * n, 0.0);
+            if let Some(so) = second_order {
+                let m0 = MarkerState::new(mk0, qt, qt);
+                let m1 = MarkerState::new(mk1, qt, qt);
+                (so.reaction_q)(
+                    &j.parameters,
+                    &l[..rows],
+                    m0.kernel_args(),
+                    m1.kernel_args(),
+                    &mut block[..n * n],
+                )
+                .expect(SIZES_CHECKED);
+            } else {
+                self.reaction_q_by_differences(j, qt, &l[..rows], &mut block[..n * n], scratch);
+            }
+            let cols = || mk0.columns.iter().chain(&mk1.columns);
+            for (r, &gr) in cols().enumerate() {
+                for (c, &gc) in cols().enumerate() {
+                    m.add(gr, gc, factor * block[r * n + c]);
+                }
+            }
+            scratch.block = block;
+            scratch.rows = l;
+        }
+    }
+
+    /// ∂(C_qᵀλ)/∂q of joint `j` by forward differences of C_qᵀλ over its markers' columns, into
+    /// the square `block` over the columns of m0 then m1 (a column both markers share gets the
+    /// same difference in both places).
+    pub(super) fn reaction_q_by_differences(
+        &self,
+        j: &JointTopology,
+        qt: &[f64],
+        l: &[f64],
+        block: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        let mk0 = &self.markers[j.markers[0]];
+        let mk1 = &self.markers[j.markers[1]];
+        let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+        let n = n0 + n1;
+        let reaction = |scratch: &Scratch, out: &mut [f64]| {
+            let (out0, out1) = out.split_at_mut(n0);
+            for (c, x) in out0.iter_mut().enumerate() {
+                *x = l
+                    .iter()
+                    .enumerate()
+                    .map(|(r, l)| l * scratch.jac_a[r * n0 + c])
+                    .sum();
+            }
+            for (c, x) in out1.iter_mut().enumerate() {
+                *x = l
+                    .iter()
+                    .enumerate()
+                    .map(|(r, l)| l * scratch.jac_b[r * n1 + c])
+                    .sum();
+            }
+        };
+        self.joint_jacobian(j, qt, scratch);
+        let mut base = std::mem::take(&mut scratch.fd_base);
+        base.resize(n, 0.0);
+        reaction(scratch, &mut base);
+        let mut pert = std::mem::take(&mut scratch.fd_out);
+        pert.resize(n, 0.0);
+        let mut qp = std::mem::take(&mut scratch.fd_q);
+        qp.clear();
+        qp.extend_from_slice(qt);
+        for (ci, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
+            let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
+            qp[col] = qt[col] + eps;
+            self.joint_jacobian(j, &qp, scratch);
+            qp[col] = qt[col];
+            reaction(scratch, &mut pert);
+            for r in 0..n {
+                block[r * n + ci] = (pert[r] - base[r]) / eps;
+            }
+        }
+        scratch.fd_base = base;
+        scratch.fd_out = pert;
+        scratch.fd_q = qp;
+    }
+
+    /// ∂g/∂λ diagonal: 1 for free axes and inactive joints, 0 elsewhere.
+    pub fn constraint_lambda_diagonal(&self, d: &mut [f64]) {
+        d.fill(0.0);
+        for j in &self.joints {
+            for k in 0..j.rows() {
+                if !j.row_constrained(k) {
+                    d[j.ae + k] = 1.0;
+                }
+            }
+        }
+    }
+
+    /// Add C_qᵀ λ into `r` (ODE2).
+    pub fn add_reaction_forces(
+        &self,
+        qt: &[f64],
+        lambda: &[f64],
+        r: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        self.for_each_constraint_jacobian_row(qt, scratch, |row, cols, vals| {
+            let l = lambda[row];
+            for (c, x) in cols.iter().zip(vals) {
+                r[*c] += x * l;
+            }
+        });
+    }
+}

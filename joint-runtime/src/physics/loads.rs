@@ -1,0 +1,154 @@
+//! Loads: forces, torques and mass-proportional loads on their markers, body-fixed or global,
+//! and their Jacobians by forward differences (Exudyn's `computeLoadsJacobian`).
+
+
+use super::{Scratch, v3};
+use crate::assemble::{BodyTopology, LoadKind, Topology};
+use crate::linear::MatrixAccumulator;
+use crate::markers::{MarkerModel, MarkerState};
+
+impl Topology {
+    /// Generalized load vector, scaled by `load_factor`, added into `f`.
+    pub fn add_loads(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        load_factor: f64,
+        f: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        for l in &self.loads {
+            self.add_load(l.load, qt, v, load_factor, f, scratch);
+        }
+    }
+
+    /// One load's generalized force (by position in `self.loads`), added into `f`.
+    pub fn add_load(
+        &self,
+        index: usize,
+        qt: &[f64],
+        v: &[f64],
+        load_factor: f64,
+        f: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        let marker = &self.markers[self.loads[index].marker];
+        let n = marker.columns.len();
+        if n == 0 {
+            return; // loads on ground are skipped
+        }
+        let mut local = std::mem::take(&mut scratch.load);
+        local.resize(n, 0.0);
+        self.load_vector_local(index, qt, v, load_factor, &mut local, scratch);
+        for (c, x) in marker.columns.iter().zip(&local) {
+            f[*c] += x;
+        }
+        scratch.load = local;
+    }
+
+    /// A load's generalized force over its marker's columns.
+    pub(super) fn load_vector_local(
+        &self,
+        index: usize,
+        qt: &[f64],
+        v: &[f64],
+        load_factor: f64,
+        out: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        let l = &self.loads[index];
+        let marker = &self.markers[l.marker];
+        let n = marker.columns.len();
+        let ms = MarkerState::new(marker, qt, v);
+        let vector = v3(l.vector) * load_factor;
+        let jac = &mut scratch.jac_a[..3 * n];
+        let (vec, factor) = match l.kind {
+            LoadKind::MassProportional => {
+                match &marker.model {
+                    MarkerModel::FfrfMass { body } => {
+                        let BodyTopology::Ffrf {
+                            frame, modal, data, ..
+                        } = &self.bodies[*body]
+                        else {
+                            unreachable!("FfrfMass markers point at FFRF bodies")
+                        };
+                        crate::superelement::ffrf::mass_proportional_jacobian(
+                            data,
+                            &qt[*frame..*frame + 7],
+                            &qt[*modal..*modal + data.modes()],
+                            jac,
+                        );
+                    }
+                    _ => ms.position_jacobian(jac),
+                }
+                (vector, marker.mass)
+            }
+            LoadKind::Force => {
+                ms.position_jacobian(jac);
+                let f = if l.body_fixed {
+                    ms.rotation() * vector
+                } else {
+                    vector
+                };
+                (f, 1.0)
+            }
+            LoadKind::Torque => {
+                ms.rotation_jacobian(jac);
+                let t = if l.body_fixed {
+                    ms.rotation() * vector
+                } else {
+                    vector
+                };
+                (t, 1.0)
+            }
+        };
+        for c in 0..n {
+            let s: f64 = (0..3).map(|r| jac[r * n + c] * vec[r]).sum();
+            out[c] = factor * s;
+        }
+    }
+
+    /// Add `factor`·∂Q/∂q of every load by forward differences over its marker's columns
+    /// (Exudyn's numerical load Jacobian, ε = relEps·max(minCoord, |q_i|)). `qt` is perturbed
+    /// in place and restored.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_load_jacobians_fd(
+        &self,
+        q: &[f64],
+        qt: &mut [f64],
+        v: &[f64],
+        load_factor: f64,
+        factor: f64,
+        rel_eps: f64,
+        min_coord: f64,
+        m: &mut impl MatrixAccumulator,
+        scratch: &mut Scratch,
+    ) {
+        let mut base = std::mem::take(&mut scratch.load);
+        let mut pert = std::mem::take(&mut scratch.load2);
+        for index in 0..self.loads.len() {
+            let marker = &self.markers[self.loads[index].marker];
+            let n = marker.columns.len();
+            if n == 0 {
+                continue;
+            }
+            base.resize(n, 0.0);
+            pert.resize(n, 0.0);
+            self.load_vector_local(index, qt, v, load_factor, &mut base, scratch);
+            for (i, &col) in marker.columns.iter().enumerate() {
+                let x = q[col];
+                let eps = rel_eps * min_coord.max(x.abs());
+                let saved = qt[col];
+                qt[col] = self.reference[col] + (x + eps);
+                self.load_vector_local(index, qt, v, load_factor, &mut pert, scratch);
+                qt[col] = saved;
+                for (row, &r) in marker.columns.iter().enumerate() {
+                    m.add(r, col, factor * (pert[row] - base[row]) / eps);
+                }
+                let _ = i;
+            }
+        }
+        scratch.load = base;
+        scratch.load2 = pert;
+    }
+}

@@ -1,0 +1,101 @@
+//! The ODE2 right-hand side `f = loads − LHS`: the bodies' own terms (rigid bodies'
+//! quadratic-velocity terms, GenericODE2's K, D and f, FFRF and kinematic trees) and the
+//! connectors' forces, with the loads added.
+
+
+use super::rigid_body::rigid_lhs;
+use super::Scratch;
+use crate::assemble::{BodyTopology, Topology};
+
+impl Topology {
+    /// f = load_factor·loads − LHS(bodies, connectors), over the ODE2 coordinates.
+    pub fn ode2_rhs(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        load_factor: f64,
+        f: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        f.fill(0.0);
+        self.add_loads(qt, v, load_factor, f, scratch);
+        for body in &self.bodies {
+            if let BodyTopology::Rigid {
+                ode2,
+                rotation,
+                mass,
+                inertia,
+                center_of_mass,
+            } = body
+            {
+                let n = ode2.len();
+                let lhs = &mut scratch.lhs[..n];
+                rigid_lhs(
+                    *rotation,
+                    *mass,
+                    inertia,
+                    center_of_mass,
+                    &qt[ode2.clone()],
+                    &v[ode2.clone()],
+                    lhs,
+                );
+                for i in 0..n {
+                    f[ode2.start + i] -= lhs[i];
+                }
+            }
+        }
+        for body in &self.bodies {
+            match body {
+                BodyTopology::GenericODE2 {
+                    columns,
+                    stiffness,
+                    damping,
+                    force,
+                    ..
+                } => {
+                    // LHS = K q + D q̇ − f, on displacements q (reference coordinates excluded)
+                    for (i, &ci) in columns.iter().enumerate() {
+                        let mut lhs = -force[i];
+                        for (j, &cj) in columns.iter().enumerate() {
+                            lhs += stiffness[(i, j)] * (qt[cj] - self.reference[cj])
+                                + damping[(i, j)] * v[cj];
+                        }
+                        f[ci] -= lhs;
+                    }
+                }
+                BodyTopology::Ffrf {
+                    frame, modal, data, ..
+                } => {
+                    let nm = data.modes();
+                    let out = &mut scratch.lhs[..7 + nm];
+                    crate::superelement::ffrf::lhs(
+                        data,
+                        &qt[*frame..*frame + 7],
+                        &v[*frame..*frame + 7],
+                        &qt[*modal..*modal + nm],
+                        &v[*modal..*modal + nm],
+                        out,
+                    );
+                    for i in 0..7 {
+                        f[frame + i] -= out[i];
+                    }
+                    for i in 0..nm {
+                        f[modal + i] -= out[7 + i];
+                    }
+                }
+                BodyTopology::KinematicTree { start, data, .. } => {
+                    let n = data.links();
+                    let out = &mut scratch.lhs[..n];
+                    data.lhs(&qt[*start..*start + n], &v[*start..*start + n], out);
+                    for i in 0..n {
+                        f[start + i] -= out[i];
+                    }
+                }
+                _ => {}
+            }
+        }
+        for c in 0..self.connectors.len() {
+            self.add_connector_lhs(c, qt, v, -1.0, f, scratch);
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! A rigid body's own terms with Euler parameters or Tait–Bryan angles: its mass matrix and
+//! its LHS (the quadratic-velocity terms), Exudyn's "version 1" equations (spec/items.md §3.3),
+//! from the node's generated kinematics (Ḡ and its rate).
+
+use nalgebra::{Matrix3, Vector3};
+
+use super::{m3, skew, v3};
+use crate::assemble::Rotation;
+use crate::kernels::marker_kinematics as mk;
+use joint_core::MarkerKind;
+
+/// Node-level kinematics kind of a rigid body's node.
+pub(super) fn node_kind(rotation: Rotation) -> MarkerKind {
+    match rotation {
+        Rotation::EulerParameters => MarkerKind::NodeEp,
+        Rotation::TaitBryanXyz => MarkerKind::NodeRxyz,
+    }
+}
+
+/// Rigid-body quantities at a state.
+pub(super) struct RigidState {
+    /// Ḡ, 3 × nθ, row-major.
+    g_local: [f64; 12],
+    n_rot: usize,
+    omega_local: Vector3<f64>,
+    /// Ḡ_t·θ̇ (zero for Euler parameters).
+    g_local_t_rates: Vector3<f64>,
+}
+
+/// Ḡ (ω̄ = Ḡθ̇) of a rigid node, row-major 3 × nθ.
+pub(super) fn rigid_g_local(rotation: Rotation, qt: &[f64]) -> [f64; 12] {
+    let kind = node_kind(rotation).index();
+    let n = qt.len();
+    let n_rot = n - 3;
+    let mut jac = [0.0; 21];
+    mk::rotation_jacobian_local(kind, &[], qt, &mut jac[..3 * n]).expect("rigid node");
+    let mut g_local = [0.0; 12];
+    for r in 0..3 {
+        for c in 0..n_rot {
+            g_local[r * n_rot + c] = jac[r * n + 3 + c];
+        }
+    }
+    g_local
+}
+
+pub(super) fn rigid_state(rotation: Rotation, qt: &[f64], v: &[f64]) -> RigidState {
+    let kind = node_kind(rotation).index();
+    let n_rot = qt.len() - 3;
+    let g_local = rigid_g_local(rotation, qt);
+    let omega_local = v3(mk::angular_velocity_local(kind, &[], qt, v).expect("rigid node"));
+    let g_local_t_rates = match rotation {
+        // Exudyn omits Ḡ_t·θ̇ for EP nodes (it vanishes identically).
+        Rotation::EulerParameters => Vector3::zeros(),
+        Rotation::TaitBryanXyz => {
+            v3(mk::angular_acceleration_local_rate_part(kind, &[], qt, v).expect("rigid node"))
+        }
+    };
+    RigidState {
+        g_local,
+        n_rot,
+        omega_local,
+        g_local_t_rates,
+    }
+}
+
+/// Mass matrix of a rigid body over its node's coordinates (row-major n × n, n = 3 + nθ).
+pub fn rigid_mass_matrix(
+    rotation: Rotation,
+    mass: f64,
+    inertia: &Matrix3<f64>,
+    com: &[f64; 3],
+    qt: &[f64],
+    out: &mut [f64],
+) {
+    // only Ḡ (and A for a centre-of-mass offset): not the velocities rigid_state also computes
+    let n = qt.len();
+    let nr = n - 3;
+    let g_local = rigid_g_local(rotation, qt);
+    out.fill(0.0);
+    for i in 0..3 {
+        out[i * n + i] = mass;
+    }
+    let g = |r: usize, c: usize| g_local[r * nr + c];
+    let m_theta = rigid_mass_theta(inertia, &g_local, nr);
+    for i in 0..nr {
+        out[(3 + i) * n + 3..(3 + i) * n + n].copy_from_slice(&m_theta[i * nr..(i + 1) * nr]);
+    }
+    if com.iter().any(|&c| c != 0.0) {
+        // M_uθ = −m A skew(c) Ḡ
+        let a = m3(mk::rotation(node_kind(rotation).index(), &[], qt).expect("rigid node"));
+        let ask = -mass * a * skew(&v3(*com));
+        for r in 0..3 {
+            for j in 0..nr {
+                let s: f64 = (0..3).map(|k| ask[(r, k)] * g(k, j)).sum();
+                out[r * n + 3 + j] = s;
+                out[(3 + j) * n + r] = s;
+            }
+        }
+    }
+}
+
+/// M_θθ = Ḡᵀ J Ḡ (row-major nθ × nθ).
+///
+/// Summed as s_ij = Σ_a Σ_b (Ḡ_ai J_ab) Ḡ_bj, the order with which every reference case
+/// reproduces Exudyn's Newton iteration counts: the products Ḡ_ai J_ab are formed once (the same
+/// values), which halves the multiplications without changing a bit of the result.
+pub(super) fn rigid_mass_theta(inertia: &Matrix3<f64>, g_local: &[f64; 12], nr: usize) -> [f64; 16] {
+    // The rotation parameter count as a constant, so the loops unroll; same sums either way.
+    match nr {
+        4 => mass_theta_n::<4>(inertia, g_local),
+        3 => mass_theta_n::<3>(inertia, g_local),
+        _ => unreachable!("rigid nodes have 3 or 4 rotation parameters, not {nr}"),
+    }
+}
+
+#[inline(always)]
+pub(super) fn mass_theta_n<const NR: usize>(inertia: &Matrix3<f64>, g_local: &[f64; 12]) -> [f64; 16] {
+    let mut gj = [[[0.0; 3]; 3]; NR];
+    for (i, gj_i) in gj.iter_mut().enumerate() {
+        for (a, gj_ia) in gj_i.iter_mut().enumerate() {
+            let g_ai = g_local[a * NR + i];
+            for (b, x) in gj_ia.iter_mut().enumerate() {
+                *x = g_ai * inertia[(a, b)];
+            }
+        }
+    }
+    let mut m = [0.0; 16];
+    for (i, gj_i) in gj.iter().enumerate() {
+        for j in 0..NR {
+            let mut s = 0.0;
+            for gj_ia in gj_i {
+                for (b, x) in gj_ia.iter().enumerate() {
+                    s += x * g_local[b * NR + j];
+                }
+            }
+            m[i * NR + j] = s;
+        }
+    }
+    m
+}
+
+/// The rigid body's LHS vector (quadratic velocity terms), over its node's coordinates.
+pub fn rigid_lhs(
+    rotation: Rotation,
+    mass: f64,
+    inertia: &Matrix3<f64>,
+    com: &[f64; 3],
+    qt: &[f64],
+    v: &[f64],
+    out: &mut [f64],
+) {
+    let st = rigid_state(rotation, qt, v);
+    let nr = st.n_rot;
+    let w = st.omega_local;
+    // LHS_θ = Ḡᵀ (ω̄ × J ω̄) + Ḡᵀ J (Ḡ_t θ̇)
+    let mut t = w.cross(&(inertia * w));
+    if rotation != Rotation::EulerParameters {
+        t += inertia * st.g_local_t_rates;
+    }
+    for c in 0..nr {
+        out[3 + c] = (0..3).map(|r| st.g_local[r * nr + c] * t[r]).sum();
+    }
+    if com.iter().any(|&c| c != 0.0) {
+        // LHS_u = A [ω̄ × (U × ω̄) + U × (Ḡ_t θ̇)], U = −m c
+        let u = -mass * v3(*com);
+        // A only here: most bodies have their centre of mass at the node
+        let a = m3(mk::rotation(node_kind(rotation).index(), &[], qt).expect("rigid node"));
+        let lu = a * (w.cross(&u.cross(&w)) + u.cross(&st.g_local_t_rates));
+        out[..3].copy_from_slice(lu.as_slice());
+    } else {
+        out[..3].fill(0.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `add_body_jacobians_fd` skips evaluating a rigid body's LHS for perturbed positions and
+    /// translational velocities, taking the unperturbed LHS instead. That is only exact if the
+    /// LHS does not read them at all, with the centre of mass at the node or off it.
+    #[test]
+    pub(super) fn rigid_lhs_ignores_translation_to_the_bit() {
+        let inertia = Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.5, 0.03, -0.02, 0.03, 0.7);
+        let cases: [(Rotation, Vec<f64>, Vec<f64>); 2] = [
+            (
+                Rotation::EulerParameters,
+                vec![0.1, -0.2, 0.3, 0.9, 0.1, -0.3, 0.2],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.2, 0.9],
+            ),
+            (
+                Rotation::TaitBryanXyz,
+                vec![0.1, -0.2, 0.3, 0.4, -1.1, 2.0],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.9],
+            ),
+        ];
+        let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for (rotation, q, v) in cases {
+            for com in [[0.0; 3], [0.1, -0.05, 0.2]] {
+                let n = q.len();
+                let mut base = vec![0.0; n];
+                rigid_lhs(rotation, 2.5, &inertia, &com, &q, &v, &mut base);
+                let translational = com != [0.0; 3];
+                assert!(base[3..].iter().any(|x| *x != 0.0), "{rotation:?}: LHS_θ");
+                assert_eq!(
+                    base[..3].iter().any(|x| *x != 0.0),
+                    translational,
+                    "{rotation:?}: LHS_u is zero exactly when the centre of mass is at the node"
+                );
+                for i in 0..3 {
+                    for (dq, dv) in [(1e-7, 0.0), (0.0, 1e-7), (3.0, -5.0)] {
+                        let (mut q2, mut v2) = (q.clone(), v.clone());
+                        q2[i] += dq;
+                        v2[i] += dv;
+                        let mut out = vec![f64::NAN; n];
+                        rigid_lhs(rotation, 2.5, &inertia, &com, &q2, &v2, &mut out);
+                        assert_eq!(
+                            bits(&out),
+                            bits(&base),
+                            "{rotation:?} {com:?}, coordinate {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

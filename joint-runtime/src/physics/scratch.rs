@@ -1,0 +1,82 @@
+//! Scratch space for one evaluation of the equations, sized from the topology once, so that
+//! the solvers' hot paths allocate nothing.
+
+
+use crate::assemble::Topology;
+
+/// Scratch space for one evaluation (sized for the topology at construction; no allocation
+/// afterwards).
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    pub jac_a: Vec<f64>,
+    pub jac_b: Vec<f64>,
+    pub jac_c: Vec<f64>,
+    pub jac_d: Vec<f64>,
+    pub block: Vec<f64>,
+    pub lhs: Vec<f64>,
+    pub lhs2: Vec<f64>,
+    pub load: Vec<f64>,
+    pub load2: Vec<f64>,
+    pub columns: Vec<usize>,
+    /// Forward differences of a kinematic tree's or FFRF object's LHS: perturbed coordinates
+    /// and velocities, the LHS at the state and perturbed, the object's columns.
+    pub fd_q: Vec<f64>,
+    pub fd_v: Vec<f64>,
+    pub fd_base: Vec<f64>,
+    pub fd_out: Vec<f64>,
+    pub fd_columns: Vec<usize>,
+    /// The velocities, perturbed one at a time (a connector's numerical D).
+    pub fd_velocities: Vec<f64>,
+    /// A joint's kernel rows (residuals, λ per kernel row, a perturbed residual).
+    pub rows: Vec<f64>,
+    pub rows2: Vec<f64>,
+    pub rows3: Vec<f64>,
+    /// A marker-level Jacobian: ∂r/∂v_0, ∂r/∂ω_0, ∂r/∂v_1, ∂r/∂ω_1, each rows × 3.
+    pub marker_level: Vec<f64>,
+}
+
+impl Scratch {
+    /// Buffers for markers and bodies with at most `n` columns.
+    /// Room for blocks over `n` columns and joints of up to `rows` kernel rows.
+    pub fn with_size(n: usize, rows: usize) -> Self {
+        let n = n.max(7);
+        let rows = rows.max(3);
+        Scratch {
+            jac_a: vec![0.0; rows * n],
+            jac_b: vec![0.0; rows * n],
+            jac_c: vec![0.0; 3 * n],
+            jac_d: vec![0.0; 3 * n],
+            block: vec![0.0; n * n],
+            lhs: vec![0.0; n],
+            lhs2: vec![0.0; n],
+            load: vec![0.0; n],
+            load2: vec![0.0; n],
+            columns: Vec::with_capacity(n),
+            fd_q: vec![0.0; n],
+            fd_v: vec![0.0; n],
+            fd_base: vec![0.0; n],
+            fd_out: vec![0.0; n],
+            fd_columns: Vec::with_capacity(n),
+            fd_velocities: Vec::new(),
+            rows: vec![0.0; rows],
+            rows2: vec![0.0; rows],
+            rows3: vec![0.0; rows],
+            marker_level: vec![0.0; 12 * rows],
+        }
+    }
+
+    /// Sized for the topology: a joint's blocks span both of its markers' columns.
+    pub fn for_topology(t: &Topology) -> Self {
+        Self::with_size(2 * t.max_columns, t.max_kernel_rows)
+    }
+
+    pub fn new() -> Self {
+        Self::with_size(7, 3)
+    }
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
