@@ -4,6 +4,7 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::{Outputs, unsupported};
+use crate::assemble::{BodyTopology, ObjectTopology};
 use crate::error::{Error, Result};
 use crate::items::OutputVariable;
 use crate::items::output_variable::{put_row_major, put3, rotation_matrix_to_rot_xyz};
@@ -21,12 +22,11 @@ impl Outputs<'_> {
         out: &mut Vec<f64>,
     ) -> Result<()> {
         let item = || self.mbs.object_ref(object);
-        let body = self
-            .topology
-            .bodies
-            .iter()
-            .find(|b| matches!(b, crate::assemble::BodyTopology::KinematicTree { object: o, .. } if *o == object));
-        let Some(crate::assemble::BodyTopology::KinematicTree { start, data, .. }) = body else {
+        let body = match self.topology.objects.get(object) {
+            Some(&ObjectTopology::Body(b)) => Some(&self.topology.bodies[b]),
+            _ => None,
+        };
+        let Some(BodyTopology::KinematicTree { start, data, .. }) = body else {
             return Err(Error::item(item(), "objectNumber", "not a KinematicTree"));
         };
         let n = data.links();

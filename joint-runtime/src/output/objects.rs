@@ -4,6 +4,7 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::{Outputs, entry, unsupported};
+use crate::assemble::ObjectTopology;
 use crate::error::{Error, Result};
 use crate::items::output_variable::put3;
 use crate::items::{Object, OutputVariable};
@@ -19,12 +20,10 @@ impl Outputs<'_> {
         markers: [crate::items::MarkerIndex; 2],
         qt: &'a [f64],
     ) -> (&'a JointTopology, MarkerState<'a>, MarkerState<'a>) {
-        let j = self
-            .topology
-            .joints
-            .iter()
-            .find(|j| j.object == object)
-            .expect("every constraint object has a topology");
+        let ObjectTopology::Joint(k) = self.topology.objects[object] else {
+            unreachable!("every joint object has a joint topology");
+        };
+        let j = &self.topology.joints[k];
         let state = |m: crate::items::MarkerIndex| {
             MarkerState::new(&self.topology.markers[m.0], qt, &self.state.v)
         };
@@ -64,12 +63,9 @@ impl Outputs<'_> {
             }
             Object::ConnectorSpringDamper { .. }
             | Object::ConnectorCartesianSpringDamper { .. } => {
-                let c = self
-                    .topology
-                    .connectors
-                    .iter()
-                    .position(|c| c.object == object)
-                    .expect("connector topology");
+                let ObjectTopology::Connector(c) = self.topology.objects[object] else {
+                    unreachable!("every connector object has a connector topology");
+                };
                 let cf = self
                     .topology
                     .connector_force(c, qt, &self.state.v)

@@ -1,0 +1,235 @@
+//! Joint assembly: a joint object's markers checked against what its definition needs, its
+//! parameters checked and turned by the markers' local rotations, its rows selected by
+//! `constrainedAxes`, and its kernel chosen (a pairing of marker kinds, or marker level).
+
+use nalgebra::Matrix3;
+
+use super::checks::finite;
+use crate::error::{Error, ItemRef, Result};
+use crate::joints::{Axes, JointKernel, JointObject, JointTopology};
+use crate::markers::ResolvedMarker;
+use crate::system::MultibodySystem;
+use joint_core::{Capability, MarkerKind};
+
+pub(super) fn check_position_markers(
+    mbs: &MultibodySystem,
+    item: &ItemRef,
+    m: [crate::items::MarkerIndex; 2],
+    resolved: &[ResolvedMarker],
+) -> Result<[usize; 2]> {
+    for (k, mk) in m.iter().enumerate() {
+        let marker = mbs.marker_checked(item, "markerNumbers", *mk)?;
+        if !resolved[mk.0].provides_position {
+            return Err(Error::item(
+                item.clone(),
+                "markerNumbers",
+                format!(
+                    "marker {} (markerNumbers[{k}]) is a {}, which gives no position; expected BodyPosition, BodyRigid, NodePosition, NodeRigid, SuperElementPosition, SuperElementRigid or KinematicTreeRigid",
+                    mk.0,
+                    marker.type_name()
+                ),
+            ));
+        }
+    }
+    if m[0] == m[1] {
+        return Err(Error::item(
+            item.clone(),
+            "markerNumbers",
+            format!(
+                "both entries are marker {}; a connector needs two markers",
+                m[0].0
+            ),
+        ));
+    }
+    Ok([m[0].0, m[1].0])
+}
+
+/// A constraint between two ground markers: no generated pairing exists (nothing to
+/// constrain).
+pub(super) fn both_on_ground(item: &ItemRef, k0: MarkerKind, k1: MarkerKind) -> Error {
+    Error::item(
+        item.clone(),
+        "markerNumbers",
+        format!(
+            "both markers lie on ground ({} and {}): a joint needs at least one marker with coordinates",
+            k0.name(),
+            k1.name()
+        ),
+    )
+}
+
+/// `constrainedAxes` as a mask (true = constrained); every entry must be 0 or 1.
+pub(super) fn constrained_axes_mask(item: &ItemRef, axes: &[i64]) -> Result<Vec<bool>> {
+    axes.iter()
+        .enumerate()
+        .map(|(k, &a)| match a {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(Error::item(
+                item.clone(),
+                "constrainedAxes",
+                format!("entry {k} is {other}; each entry must be 0 (free) or 1 (constrained)"),
+            )),
+        })
+        .collect()
+}
+
+/// A joint object's topology: its markers checked against what its definition needs, its
+/// parameters checked and (for Exudyn's rigid joints) turned by the markers' local rotations,
+/// its rows selected by `constrainedAxes`, and its kernel: the pairing of its markers' kinds,
+/// or the marker-level kernels for markers without a generated kind. `ae` is set by the caller.
+pub(super) fn assemble_joint(
+    mbs: &MultibodySystem,
+    item: &ItemRef,
+    object: usize,
+    joint: &JointObject,
+    markers: &[ResolvedMarker],
+) -> Result<JointTopology> {
+    let jt = &joint.joint_type;
+    let definition = jt.definition;
+    let idx = check_position_markers(mbs, item, joint.markers, markers)?;
+    for (k, &mi) in idx.iter().enumerate() {
+        let needs = definition.markers[k].capability;
+        if needs == Capability::Rigid && !markers[mi].provides_orientation {
+            return Err(Error::item(
+                item.clone(),
+                "markerNumbers",
+                format!(
+                    "marker {mi} (markerNumbers[{k}]) is a {}, which gives no orientation; a {} needs BodyRigid or NodeRigid markers",
+                    mbs.markers[mi].type_name(),
+                    jt.type_name
+                ),
+            ));
+        }
+    }
+    // parameters: their count, finite values, the type's own checks
+    let expected = definition.parameter_len();
+    if joint.parameters.len() != expected {
+        let list: Vec<String> = definition
+            .parameters
+            .iter()
+            .map(|p| format!("{} ({})", jt.key_of(p.name).0, p.shape.keyword()))
+            .collect();
+        return Err(Error::item(
+            item.clone(),
+            "parameters",
+            format!(
+                "{} values given; {} takes {expected}: {}",
+                joint.parameters.len(),
+                jt.type_name,
+                if list.is_empty() {
+                    "none".to_owned()
+                } else {
+                    list.join(", ")
+                }
+            ),
+        ));
+    }
+    let mut offset = 0;
+    for p in definition.parameters {
+        let n = p.shape.value_count();
+        finite(
+            item,
+            jt.key_of(p.name).0,
+            &joint.parameters[offset..offset + n],
+        )?;
+        offset += n;
+    }
+    if let Some(check) = jt.check {
+        check(&joint.parameters).map_err(|(key, message)| Error::item(item.clone(), key, message))?;
+    }
+    if !joint.visualization.size.is_finite() {
+        return Err(Error::item(
+            item.clone(),
+            jt.size_key,
+            "expected a finite size",
+        ));
+    }
+    // rows
+    let equations: Vec<Option<usize>> = match jt.axes {
+        Axes::Fixed => (0..definition.rows()).map(Some).collect(),
+        Axes::Mask | Axes::Select { .. } => {
+            let count = jt.axes_count();
+            if joint.constrained_axes.len() != count {
+                return Err(Error::item(
+                    item.clone(),
+                    "constrainedAxes",
+                    format!(
+                        "{} entries given; {} has {count}",
+                        joint.constrained_axes.len(),
+                        jt.type_name,
+                    ),
+                ));
+            }
+            let mask = constrained_axes_mask(item, &joint.constrained_axes)?;
+            match jt.axes {
+                Axes::Select { select, .. } => select(&mask),
+                _ => mask
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &c)| c.then_some(k))
+                    .collect(),
+            }
+        }
+    };
+    // kernel, and the local rotations of the markers
+    let mut parameters = joint.parameters.clone();
+    let kinds = (markers[idx[0]].kind(), markers[idx[1]].kind());
+    let local = [
+        markers[idx[0]].local_rotation,
+        markers[idx[1]].local_rotation,
+    ];
+    let turned = local.iter().any(Option::is_some);
+    let mut marker_level = false;
+    match (jt.frame_parameters, turned) {
+        (Some(frames), true) => {
+            // A marker's localHT rotation R_l turns its joint frame exactly as rotationMarker
+            // does: A_J = A_body·R_l·rotationMarker.
+            for (k, name) in frames.iter().enumerate() {
+                let (at, _) = definition
+                    .parameter(name)
+                    .expect("a frame parameter of the type's own definition");
+                let r = Matrix3::from_row_slice(&parameters[at..at + 9]);
+                let frame = local[k].unwrap_or_else(Matrix3::identity) * r;
+                for (i, x) in parameters[at..at + 9].iter_mut().enumerate() {
+                    *x = frame[(i / 3, i % 3)];
+                }
+            }
+        }
+        // the marker-level kernels see the markers' frames, local rotations included
+        (None, true) => marker_level = true,
+        _ => {}
+    }
+    let kernel = match kinds {
+        (Some(k0), Some(k1)) if k0.coordinate_count() + k1.coordinate_count() == 0 => {
+            return Err(both_on_ground(item, k0, k1));
+        }
+        (Some(k0), Some(k1)) if !marker_level => match definition.pairing(k0, k1) {
+            Some(p) => JointKernel::Pairing(p),
+            // kinds the definition was not generated for (`marker m0: Rigid(…)`)
+            None => JointKernel::MarkerLevel,
+        },
+        (Some(_), Some(_)) => JointKernel::MarkerLevel,
+        _ if jt.marker_level => JointKernel::MarkerLevel,
+        _ => {
+            return Err(Error::item(
+                item.clone(),
+                "markerNumbers",
+                format!(
+                    "{} supports markers on ground, mass points, rigid bodies and nodes; superelement and kinematic-tree markers are not supported yet",
+                    jt.type_name
+                ),
+            ));
+        }
+    };
+    Ok(JointTopology {
+        object,
+        markers: idx,
+        definition,
+        kernel,
+        parameters,
+        ae: 0,
+        equations,
+        active: joint.active,
+    })
+}

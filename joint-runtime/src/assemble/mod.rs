@@ -1,0 +1,247 @@
+//! Assemble: from items to the system's topology, computed once — coordinate layout in Exudyn's
+//! order, every marker resolved to a generated kinematics kind, every joint to its generated
+//! pairing kernel — with every check the items allow before anything runs.
+//!
+//! `Topology::build` runs the passes in Exudyn's item order: `nodes` (layout), `bodies`,
+//! `markers` (with `super_element_markers` and `kinematic_tree`), `objects` (joints through
+//! `joints`, connectors), `loads`, then the sensors' references (`checks`).
+
+mod bodies;
+mod checks;
+mod joints;
+mod kinematic_tree;
+mod loads;
+mod markers;
+mod nodes;
+mod objects;
+mod super_element_markers;
+
+use nalgebra::{DMatrix, Matrix3};
+
+use crate::error::{ItemRef, Result};
+use crate::joints::JointTopology;
+use crate::markers::ResolvedMarker;
+use crate::system::MultibodySystem;
+use crate::tree::KinematicTreeData;
+use std::sync::Arc;
+
+
+/// Rotation parametrization of a rigid node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rotation {
+    EulerParameters,
+    TaitBryanXyz,
+}
+
+#[derive(Clone, Debug)]
+pub enum BodyTopology {
+    MassPoint {
+        ode2: usize,
+        mass: f64,
+    },
+    /// ObjectGenericODE2: constant M, K, D and f over `columns` (the stacked node coordinates).
+    GenericODE2 {
+        columns: Vec<usize>,
+        mass: DMatrix<f64>,
+        stiffness: DMatrix<f64>,
+        damping: DMatrix<f64>,
+        force: Vec<f64>,
+    },
+    /// ObjectKinematicTree: its node's coordinates at `start`..+links.
+    KinematicTree {
+        object: usize,
+        start: usize,
+        data: Arc<KinematicTreeData>,
+    },
+    /// ObjectFFRFreducedOrder: EP frame at `frame`..+7, modal coordinates at `modal`..+n_m.
+    Ffrf {
+        object: usize,
+        frame: usize,
+        modal: usize,
+        data: Box<crate::superelement::ffrf::FfrfData>,
+    },
+    Rigid {
+        ode2: std::ops::Range<usize>,
+        rotation: Rotation,
+        mass: f64,
+        inertia: Matrix3<f64>,
+        center_of_mass: [f64; 3],
+    },
+}
+
+#[derive(Clone, Debug)]
+pub enum ConnectorKind {
+    SpringDamper {
+        reference_length: f64,
+        stiffness: f64,
+        damping: f64,
+        force: f64,
+        velocity_offset: f64,
+    },
+    CartesianSpringDamper {
+        stiffness: [f64; 3],
+        damping: [f64; 3],
+        offset: [f64; 3],
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct ConnectorTopology {
+    pub object: usize,
+    pub markers: [usize; 2],
+    pub kind: ConnectorKind,
+    pub active: bool,
+    /// Whether Exudyn takes the analytic connector Jacobian: only if both markers provide the
+    /// Jacobian derivative (`Marker::JacobianDerivativeAvailable`, set by the body and node
+    /// markers, not by superelement or kinematic-tree markers); otherwise it differentiates the
+    /// connector's LHS numerically (spec/solver.md §2.5).
+    pub analytic_jacobian: bool,
+}
+
+/// The Euler-parameter constraint of a NodeRigidBodyEP.
+#[derive(Clone, Debug)]
+pub struct EulerParameterConstraint {
+    pub node: usize,
+    /// ODE2 index of θ0.
+    pub ode2: usize,
+    pub ae: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct LoadTopology {
+    pub load: usize,
+    pub marker: usize,
+    pub kind: LoadKind,
+    pub vector: [f64; 3],
+    pub body_fixed: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadKind {
+    MassProportional,
+    Force,
+    Torque,
+}
+
+/// The topology of an assembled system: computed once, read by the solvers every step.
+#[derive(Clone, Debug)]
+pub struct Topology {
+    pub n_ode2: usize,
+    pub n_ae: usize,
+    /// First ODE2 index per node.
+    pub node_ode2: Vec<usize>,
+    /// AE index per node (EP constraint), if any.
+    pub node_ae: Vec<Option<usize>>,
+    pub reference: Vec<f64>,
+    pub markers: Vec<ResolvedMarker>,
+    pub bodies: Vec<BodyTopology>,
+    pub connectors: Vec<ConnectorTopology>,
+    pub joints: Vec<JointTopology>,
+    pub ep_constraints: Vec<EulerParameterConstraint>,
+    pub loads: Vec<LoadTopology>,
+    /// For every AE equation: the item it belongs to (for singular-system messages).
+    pub ae_owner: Vec<ItemRef>,
+    /// For every ODE2 coordinate: its node.
+    pub ode2_owner: Vec<ItemRef>,
+    /// Whether every body's mass matrix is constant (mass points, GenericODE2).
+    pub constant_mass_matrix: bool,
+    /// The largest number of Jacobian columns of a marker or coordinates of a body (sizes the
+    /// evaluation scratch space).
+    pub max_columns: usize,
+    /// The largest number of rows a joint's kernels evaluate (sizes the row buffers).
+    pub max_kernel_rows: usize,
+    /// Per object, what it became: resolved once, so that outputs and sensors index instead of
+    /// searching.
+    pub objects: Vec<ObjectTopology>,
+}
+
+/// What an object became in the topology.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectTopology {
+    /// Ground and objects without equations of their own.
+    None,
+    /// A body: its index in `Topology::bodies`.
+    Body(usize),
+    /// A joint: its index in `Topology::joints`.
+    Joint(usize),
+    /// A connector: its index in `Topology::connectors`.
+    Connector(usize),
+}
+
+pub fn rigid_inertia(j: &[f64; 6]) -> Matrix3<f64> {
+    // [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]
+    Matrix3::new(j[0], j[5], j[4], j[5], j[1], j[3], j[4], j[3], j[2])
+}
+
+impl Topology {
+    /// The topology of `mbs`, or the first problem found, naming the item and the key.
+    pub fn build(mbs: &MultibodySystem) -> Result<Topology> {
+        let nodes::NodeLayout {
+            node_ode2,
+            node_ae,
+            reference,
+            mut ae_owner,
+            ode2_owner,
+            ep_constraints,
+        } = nodes::node_layout(mbs)?;
+        let n_ode2 = reference.len();
+        let (bodies, object_body) = bodies::bodies(mbs, &node_ode2)?;
+        let markers = markers::resolve_markers(mbs, &node_ode2, &object_body, &bodies)?;
+        let (joints, connectors) = objects::joints_and_connectors(mbs, &markers, &mut ae_owner)?;
+        let loads = loads::loads(mbs)?;
+        checks::check_sensors(mbs)?;
+
+        let constant_mass_matrix = bodies.iter().all(|b| {
+            matches!(
+                b,
+                BodyTopology::MassPoint { .. } | BodyTopology::GenericODE2 { .. }
+            )
+        });
+        let max_columns = markers
+            .iter()
+            .map(|m| m.columns.len())
+            .chain(bodies.iter().map(|b| match b {
+                BodyTopology::MassPoint { .. } => 3,
+                BodyTopology::Rigid { ode2, .. } => ode2.len(),
+                BodyTopology::GenericODE2 { columns, .. } => columns.len(),
+                BodyTopology::Ffrf { data, .. } => 7 + data.modes(),
+                BodyTopology::KinematicTree { data, .. } => data.links(),
+            }))
+            .max()
+            .unwrap_or(0);
+        let max_kernel_rows = joints
+            .iter()
+            .map(JointTopology::kernel_rows)
+            .max()
+            .unwrap_or(0);
+        let mut objects: Vec<ObjectTopology> = object_body
+            .iter()
+            .map(|b| b.map_or(ObjectTopology::None, ObjectTopology::Body))
+            .collect();
+        for (k, j) in joints.iter().enumerate() {
+            objects[j.object] = ObjectTopology::Joint(k);
+        }
+        for (k, c) in connectors.iter().enumerate() {
+            objects[c.object] = ObjectTopology::Connector(k);
+        }
+        Ok(Topology {
+            n_ode2,
+            n_ae: ae_owner.len(),
+            node_ode2,
+            node_ae,
+            reference,
+            markers,
+            bodies,
+            connectors,
+            joints,
+            ep_constraints,
+            loads,
+            ae_owner,
+            ode2_owner,
+            constant_mass_matrix,
+            max_columns,
+            max_kernel_rows,
+            objects,
+        })
+    }
+}

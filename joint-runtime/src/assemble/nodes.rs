@@ -1,0 +1,82 @@
+//! The nodes' layout: each node's ODE2 coordinates in node order (Exudyn's), the AE coordinate
+//! of a NodeRigidBodyEP's Euler-parameter constraint, and the node checks.
+
+
+use super::checks::finite;
+use super::EulerParameterConstraint;
+use crate::error::{Error, ItemRef, Result};
+use crate::items::Node;
+use crate::system::MultibodySystem;
+
+/// The coordinates of the nodes.
+pub(super) struct NodeLayout {
+    /// First ODE2 index per node.
+    pub node_ode2: Vec<usize>,
+    /// AE index per node (EP constraint), if any.
+    pub node_ae: Vec<Option<usize>>,
+    /// Reference coordinates, all nodes.
+    pub reference: Vec<f64>,
+    /// The item of each AE equation so far.
+    pub ae_owner: Vec<ItemRef>,
+    /// The node of each ODE2 coordinate.
+    pub ode2_owner: Vec<ItemRef>,
+    /// The Euler-parameter constraints.
+    pub ep_constraints: Vec<EulerParameterConstraint>,
+}
+
+/// The nodes' layout, in node order, with every node checked.
+pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
+    let mut node_ode2 = Vec::with_capacity(mbs.nodes.len());
+    let mut node_ae = Vec::with_capacity(mbs.nodes.len());
+    let mut reference = Vec::new();
+    let mut ae_owner = Vec::new();
+    let mut ode2_owner = Vec::new();
+    let mut ep_constraints = Vec::new();
+    for (i, node) in mbs.nodes.iter().enumerate() {
+        let item = mbs.node_ref(i);
+        finite(&item, "referenceCoordinates", node.reference_coordinates())?;
+        finite(&item, "initialCoordinates", node.initial_coordinates())?;
+        finite(&item, "initialVelocities", node.initial_velocities())?;
+        if let Node::RigidBodyEP {
+            reference_coordinates: r,
+            ..
+        } = node
+        {
+            let norm = (r[3] * r[3] + r[4] * r[4] + r[5] * r[5] + r[6] * r[6]).sqrt();
+            if (norm - 1.0).abs() > 100.0 * f64::EPSILON {
+                return Err(Error::item(
+                    item,
+                    "referenceCoordinates",
+                    format!(
+                        "the reference Euler parameters [{}, {}, {}, {}] must have unit length (|θ| = {norm})",
+                        r[3], r[4], r[5], r[6]
+                    ),
+                ));
+            }
+        }
+        node_ode2.push(reference.len());
+        if node.ae_size() > 0 {
+            ep_constraints.push(EulerParameterConstraint {
+                node: i,
+                ode2: reference.len() + 3,
+                ae: ae_owner.len(),
+            });
+            node_ae.push(Some(ae_owner.len()));
+            ae_owner.push(item.clone());
+        } else {
+            node_ae.push(None);
+        }
+        reference.extend_from_slice(node.reference_coordinates());
+        for _ in 0..node.ode2_size() {
+            ode2_owner.push(item.clone());
+        }
+    }
+    Ok(NodeLayout {
+        node_ode2,
+        node_ae,
+        reference,
+        ae_owner,
+        ode2_owner,
+        ep_constraints,
+    })
+}

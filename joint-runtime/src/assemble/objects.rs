@@ -1,0 +1,105 @@
+//! The constraint and connector objects, in object order: joints get their AE coordinates,
+//! connectors their markers and parameters checked.
+
+
+use super::checks::finite;
+use super::joints::{assemble_joint, check_position_markers};
+use super::{
+    ConnectorKind, ConnectorTopology,
+};
+use crate::error::{ItemRef, Result};
+use crate::items::Object;
+use crate::joints::JointTopology;
+use crate::markers::{MarkerModel, ResolvedMarker};
+use crate::system::MultibodySystem;
+
+/// The joints (with their AE coordinates appended to `ae_owner`) and the connectors.
+pub(super) fn joints_and_connectors(
+    mbs: &MultibodySystem,
+    markers: &[ResolvedMarker],
+    ae_owner: &mut Vec<ItemRef>,
+) -> Result<(Vec<JointTopology>, Vec<ConnectorTopology>)> {
+    let mut joints = Vec::new();
+    let mut connectors = Vec::new();
+    for (i, object) in mbs.objects.iter().enumerate() {
+        let item = mbs.object_ref(i);
+        match object {
+            Object::Joint(joint) => {
+                let mut topology = assemble_joint(mbs, &item, i, joint, markers)?;
+                topology.ae = ae_owner.len();
+                for _ in 0..topology.rows() {
+                    ae_owner.push(item.clone());
+                }
+                joints.push(topology);
+            }
+            Object::ConnectorSpringDamper {
+                markers: m,
+                reference_length,
+                stiffness,
+                damping,
+                force,
+                velocity_offset,
+                active,
+                ..
+            } => {
+                let idx = check_position_markers(mbs, &item, *m, markers)?;
+                for (key, v) in [
+                    ("referenceLength", reference_length),
+                    ("stiffness", stiffness),
+                    ("damping", damping),
+                    ("force", force),
+                    ("velocityOffset", velocity_offset),
+                ] {
+                    finite(&item, key, &[*v])?;
+                }
+                connectors.push(ConnectorTopology {
+                    object: i,
+                    markers: idx,
+                    kind: ConnectorKind::SpringDamper {
+                        reference_length: *reference_length,
+                        stiffness: *stiffness,
+                        damping: *damping,
+                        force: *force,
+                        velocity_offset: *velocity_offset,
+                    },
+                    active: *active,
+                    analytic_jacobian: analytic_connector_jacobian(idx, markers),
+                });
+            }
+            Object::ConnectorCartesianSpringDamper {
+                markers: m,
+                stiffness,
+                damping,
+                offset,
+                active,
+                ..
+            } => {
+                let idx = check_position_markers(mbs, &item, *m, markers)?;
+                finite(&item, "stiffness", stiffness)?;
+                finite(&item, "damping", damping)?;
+                finite(&item, "offset", offset)?;
+                connectors.push(ConnectorTopology {
+                    object: i,
+                    markers: idx,
+                    kind: ConnectorKind::CartesianSpringDamper {
+                        stiffness: *stiffness,
+                        damping: *damping,
+                        offset: *offset,
+                    },
+                    active: *active,
+                    analytic_jacobian: analytic_connector_jacobian(idx, markers),
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok((joints, connectors))
+}
+
+/// Exudyn's rule for a connector's ODE2 Jacobian: analytic if every marker provides the
+/// Jacobian derivative (the built-in body and node markers), numerical otherwise.
+pub(super) fn analytic_connector_jacobian(markers: [usize; 2], resolved: &[ResolvedMarker]) -> bool {
+    markers
+        .iter()
+        .all(|&m| matches!(resolved[m].model, MarkerModel::Kind { .. }))
+}
