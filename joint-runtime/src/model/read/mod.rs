@@ -1,0 +1,237 @@
+//! Items from their Exudyn dictionaries (spec/items.md §1, spec/model-format.md).
+//!
+//! One file per item list (`nodes`, `objects`, `joints`, `markers`, `loads`, `sensors`), the
+//! superelement and kinematic-tree data, and the shared frame keys and lists; here the
+//! opening of an item: its dictionary, its type string and its strict accessor.
+
+mod frames;
+mod joints;
+mod kinematic_tree;
+mod lists;
+mod loads;
+mod markers;
+mod nodes;
+mod objects;
+mod sensors;
+mod super_element;
+
+pub(crate) use loads::read_load;
+pub(crate) use markers::read_marker;
+pub(crate) use nodes::read_node;
+pub(crate) use objects::read_object;
+pub(crate) use sensors::read_sensor;
+
+use serde_json::{Map, Value};
+
+use super::fields::{Dict, Owner, describe};
+use crate::error::{Error, ItemRef, Result};
+use crate::joints::JointRegistry;
+
+/// The kinds of item lists, with their type key and the accepted type strings.
+#[derive(Clone, Copy)]
+pub(crate) enum List {
+    Nodes,
+    Objects,
+    Markers,
+    Loads,
+    Sensors,
+}
+
+impl List {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            List::Nodes => "nodes",
+            List::Objects => "objects",
+            List::Markers => "markers",
+            List::Loads => "loads",
+            List::Sensors => "sensors",
+        }
+    }
+
+    fn type_key(self) -> &'static str {
+        match self {
+            List::Nodes => "nodeType",
+            List::Objects => "objectType",
+            List::Markers => "markerType",
+            List::Loads => "loadType",
+            List::Sensors => "sensorType",
+        }
+    }
+
+    /// (canonical short type name, accepted spellings).
+    fn types(self) -> &'static [(&'static str, &'static [&'static str])] {
+        match self {
+            List::Nodes => &[
+                ("Point", &["Point", "NodePoint"]),
+                (
+                    "RigidBodyEP",
+                    &["RigidBodyEP", "NodeRigidBodyEP", "RigidEP"],
+                ),
+                (
+                    "RigidBodyRxyz",
+                    &["RigidBodyRxyz", "NodeRigidBodyRxyz", "RigidRxyz"],
+                ),
+                ("GenericODE2", &["GenericODE2", "NodeGenericODE2"]),
+            ],
+            List::Objects => &[
+                ("Ground", &["Ground", "ObjectGround"]),
+                ("MassPoint", &["MassPoint", "ObjectMassPoint"]),
+                ("RigidBody", &["RigidBody", "ObjectRigidBody"]),
+                ("GenericODE2", &["GenericODE2", "ObjectGenericODE2"]),
+                ("KinematicTree", &["KinematicTree", "ObjectKinematicTree"]),
+                (
+                    "FFRFreducedOrder",
+                    &["FFRFreducedOrder", "ObjectFFRFreducedOrder"],
+                ),
+                (
+                    "ConnectorSpringDamper",
+                    &[
+                        "ConnectorSpringDamper",
+                        "ObjectConnectorSpringDamper",
+                        "SpringDamper",
+                    ],
+                ),
+                (
+                    "ConnectorCartesianSpringDamper",
+                    &[
+                        "ConnectorCartesianSpringDamper",
+                        "ObjectConnectorCartesianSpringDamper",
+                        "CartesianSpringDamper",
+                    ],
+                ),
+            ],
+            List::Markers => &[
+                ("BodyMass", &["BodyMass", "MarkerBodyMass"]),
+                ("BodyPosition", &["BodyPosition", "MarkerBodyPosition"]),
+                ("BodyRigid", &["BodyRigid", "MarkerBodyRigid"]),
+                ("NodePosition", &["NodePosition", "MarkerNodePosition"]),
+                ("NodeRigid", &["NodeRigid", "MarkerNodeRigid"]),
+                (
+                    "KinematicTreeRigid",
+                    &["KinematicTreeRigid", "MarkerKinematicTreeRigid"],
+                ),
+                (
+                    "SuperElementPosition",
+                    &["SuperElementPosition", "MarkerSuperElementPosition"],
+                ),
+                (
+                    "SuperElementRigid",
+                    &["SuperElementRigid", "MarkerSuperElementRigid"],
+                ),
+            ],
+            List::Loads => &[
+                (
+                    "MassProportional",
+                    &["MassProportional", "LoadMassProportional", "Gravity"],
+                ),
+                ("ForceVector", &["ForceVector", "LoadForceVector", "Force"]),
+                (
+                    "TorqueVector",
+                    &["TorqueVector", "LoadTorqueVector", "Torque"],
+                ),
+            ],
+            List::Sensors => &[
+                ("Node", &["Node", "SensorNode"]),
+                ("Object", &["Object", "SensorObject"]),
+                ("Body", &["Body", "SensorBody"]),
+                ("Marker", &["Marker", "SensorMarker"]),
+                ("Load", &["Load", "SensorLoad"]),
+                ("KinematicTree", &["KinematicTree", "SensorKinematicTree"]),
+                ("SuperElement", &["SuperElement", "SensorSuperElement"]),
+            ],
+        }
+    }
+
+    fn singular(self) -> &'static str {
+        match self {
+            List::Nodes => "node",
+            List::Objects => "object",
+            List::Markers => "marker",
+            List::Loads => "load",
+            List::Sensors => "sensor",
+        }
+    }
+}
+
+/// Open item `index` of `list`: check it is a dictionary, resolve its type string, and return
+/// the canonical type name with a strict accessor.
+pub(crate) fn open_item<'a>(
+    list: List,
+    index: usize,
+    value: &'a Value,
+) -> Result<(&'static str, Dict<'a>)> {
+    open_item_with(list, index, value, None)
+}
+
+/// The `objectType` string of an object dictionary, if it has one.
+pub(super) fn object_type(value: &Value) -> Option<&str> {
+    value.as_object()?.get("objectType")?.as_str()
+}
+
+/// [`open_item`]; `registry`: the joint types it knows too (named in the error for an unknown
+/// type).
+pub(super) fn open_item_with<'a>(
+    list: List,
+    index: usize,
+    value: &'a Value,
+    registry: Option<&JointRegistry>,
+) -> Result<(&'static str, Dict<'a>)> {
+    let map: &Map<String, Value> = value.as_object().ok_or_else(|| Error::Model {
+        message: format!(
+            "{}[{index}]: expected a dictionary, found {}",
+            list.name(),
+            describe(value)
+        ),
+    })?;
+    let key = list.type_key();
+    let item = |type_name: &str| ItemRef {
+        list: list.name(),
+        index,
+        type_name: type_name.to_owned(),
+    };
+    let type_name = match map.get(key) {
+        None => {
+            return Err(Error::item(
+                item("?"),
+                key,
+                format!("missing (every {} needs its type)", list.singular()),
+            ));
+        }
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => {
+            return Err(Error::item(
+                item("?"),
+                key,
+                format!("expected a type string, found {}", describe(other)),
+            ));
+        }
+    };
+    let canonical = list
+        .types()
+        .iter()
+        .find(|(_, spellings)| spellings.contains(&type_name))
+        .map(|(c, _)| *c)
+        .ok_or_else(|| {
+            let mut supported: Vec<&str> = list.types().iter().map(|(c, _)| *c).collect();
+            if let Some(r) = registry {
+                supported.extend(r.types().iter().map(|t| t.type_name));
+            }
+            Error::item(
+                item(type_name),
+                key,
+                format!(
+                    "unknown or unsupported {} type `{type_name}` (supported: {})",
+                    list.singular(),
+                    supported.join(", ")
+                ),
+            )
+        })?;
+    let mut d = Dict::new(Owner::Item(item(canonical)), map);
+    d.get(key);
+    d.accept_visualization();
+    // Visualization keys are accepted with any value, except a graphics user function.
+    if map.contains_key("VgraphicsDataUserFunction") {
+        d.no_user_function("VgraphicsDataUserFunction")?;
+    }
+    Ok((canonical, d))
+}

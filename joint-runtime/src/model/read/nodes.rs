@@ -1,0 +1,71 @@
+//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan) and GenericODE2.
+
+use serde_json::Value;
+
+use super::{List, open_item};
+use crate::error::Result;
+use crate::items::Node;
+
+pub(crate) fn read_node(index: usize, value: &Value) -> Result<Node> {
+    let (t, mut d) = open_item(List::Nodes, index, value)?;
+    let name = d.name()?;
+    let node = match t {
+        "Point" => Node::Point {
+            name,
+            reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 3])?,
+            initial_coordinates: d.vec_or("initialCoordinates", [0.0; 3])?,
+            initial_velocities: d.vec_or("initialVelocities", [0.0; 3])?,
+        },
+        "RigidBodyEP" => Node::RigidBodyEP {
+            name,
+            reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 7])?,
+            initial_coordinates: d.vec_or("initialCoordinates", [0.0; 7])?,
+            initial_velocities: d.vec_or("initialVelocities", [0.0; 7])?,
+            add_constraint_equation: d.bool_or("addConstraintEquation", true)?,
+        },
+        "RigidBodyRxyz" => Node::RigidBodyRxyz {
+            name,
+            reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 6])?,
+            initial_coordinates: d.vec_or("initialCoordinates", [0.0; 6])?,
+            initial_velocities: d.vec_or("initialVelocities", [0.0; 6])?,
+        },
+        "GenericODE2" => {
+            let reference_coordinates = d.opt_dvec("referenceCoordinates")?.unwrap_or_default();
+            let n = reference_coordinates.len();
+            if let Some(count) = d.opt_f64("numberOfODE2Coordinates")?
+                && count != n as f64
+            {
+                return Err(d.err(
+                    "numberOfODE2Coordinates",
+                    format!("{count} does not match the {n} reference coordinates"),
+                ));
+            }
+            let mut vector = |key: &'static str| -> Result<Vec<f64>> {
+                match d.opt_dvec(key)? {
+                    None => Ok(vec![0.0; n]),
+                    Some(v) if v.is_empty() || v.len() == n => {
+                        Ok(if v.is_empty() { vec![0.0; n] } else { v })
+                    }
+                    Some(v) => Err(d.err(
+                        key,
+                        format!(
+                            "expected {n} entries (one per coordinate), found {}",
+                            v.len()
+                        ),
+                    )),
+                }
+            };
+            let initial_coordinates = vector("initialCoordinates")?;
+            let initial_velocities = vector("initialCoordinates_t")?;
+            Node::GenericODE2 {
+                name,
+                reference_coordinates,
+                initial_coordinates,
+                initial_velocities,
+            }
+        }
+        _ => unreachable!("node type table"),
+    };
+    d.finish()?;
+    Ok(node)
+}

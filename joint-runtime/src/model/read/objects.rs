@@ -1,0 +1,126 @@
+//! Objects: ground, bodies, connectors and superelements (joints go through `joints`).
+
+use serde_json::Value;
+
+use super::frames::{IDENTITY3, f64_aliased, same_matrix, same_vector, split_ht, vec_aliased};
+use super::joints::read_joint;
+use super::kinematic_tree::read_kinematic_tree;
+use super::super_element::read_ffrf;
+use super::{List, object_type, open_item_with};
+use crate::error::Result;
+use crate::items::{MarkerIndex, NodeIndex, Object};
+use crate::joints::JointRegistry;
+
+pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry) -> Result<Object> {
+    if let Some(jt) = object_type(value).and_then(|t| registry.find(t)) {
+        return read_joint(index, value, jt);
+    }
+    let (t, mut d) = open_item_with(List::Objects, index, value, Some(registry))?;
+    let name = d.name()?;
+    let object = match t {
+        "Ground" => {
+            let position = d.opt_vec::<3>("referencePosition")?;
+            let rotation = d.opt_matrix::<3, 3>("referenceRotation")?;
+            let (reference_position, reference_rotation) = match d
+                .opt_matrix::<4, 4>("referenceHT")?
+            {
+                None => (position.unwrap_or([0.0; 3]), rotation.unwrap_or(IDENTITY3)),
+                Some(ht) => {
+                    let (r, p) = split_ht(&d, "referenceHT", &ht)?;
+                    let position = position.unwrap_or(p);
+                    let rotation = rotation.unwrap_or(r);
+                    if !same_vector(&position, &p) || !same_matrix(&rotation, &r) {
+                        return Err(d.err(
+                            "referenceHT",
+                            format!(
+                                "must agree with referencePosition {position:?} and referenceRotation {rotation:?}, found {ht:?}"
+                            ),
+                        ));
+                    }
+                    (position, rotation)
+                }
+            };
+            Object::Ground {
+                name,
+                reference_position,
+                reference_rotation,
+            }
+        }
+        "MassPoint" => Object::MassPoint {
+            name,
+            mass: f64_aliased(&mut d, "mass", "physicsMass")?,
+            node: NodeIndex(d.index("nodeNumber")?),
+        },
+        "RigidBody" => {
+            let mass = f64_aliased(&mut d, "mass", "physicsMass")?;
+            let inertia = vec_aliased::<6>(&mut d, "inertia", "physicsInertia")?;
+            let center_of_mass = vec_aliased::<3>(&mut d, "centerOfMass", "physicsCenterOfMass")?;
+            let node = NodeIndex(d.index("nodeNumber")?);
+            Object::RigidBody {
+                name,
+                mass,
+                inertia,
+                center_of_mass,
+                node,
+            }
+        }
+        "ConnectorSpringDamper" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            d.no_user_function("springForceUserFunction")?;
+            Object::ConnectorSpringDamper {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                reference_length: d.f64_or("referenceLength", 0.0)?,
+                stiffness: d.f64_or("stiffness", 0.0)?,
+                damping: d.f64_or("damping", 0.0)?,
+                force: d.f64_or("force", 0.0)?,
+                velocity_offset: d.f64_or("velocityOffset", 0.0)?,
+                active: d.bool_or("activeConnector", true)?,
+            }
+        }
+        "ConnectorCartesianSpringDamper" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            d.no_user_function("springForceUserFunction")?;
+            Object::ConnectorCartesianSpringDamper {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                stiffness: d.vec_or("stiffness", [0.0; 3])?,
+                damping: d.vec_or("damping", [0.0; 3])?,
+                offset: d.vec_or("offset", [0.0; 3])?,
+                active: d.bool_or("activeConnector", true)?,
+            }
+        }
+        "GenericODE2" => {
+            let nodes = d.opt_index_list("nodeNumbers")?.unwrap_or_default();
+            for key in [
+                "forceUserFunction",
+                "massMatrixUserFunction",
+                "jacobianUserFunction",
+            ] {
+                d.no_user_function(key)?;
+            }
+            // derived and scratch keys
+            d.ignore(&[
+                "coordinateIndexPerNode",
+                "tempCoordinates",
+                "tempCoordinates_t",
+                "tempCoordinates_tt",
+            ]);
+            Object::GenericODE2 {
+                name,
+                nodes: nodes.into_iter().map(NodeIndex).collect(),
+                mass_matrix: d.opt_matrix_container("massMatrix")?.unwrap_or_default(),
+                stiffness_matrix: d
+                    .opt_matrix_container("stiffnessMatrix")?
+                    .unwrap_or_default(),
+                damping_matrix: d.opt_matrix_container("dampingMatrix")?.unwrap_or_default(),
+                force_vector: d.opt_dvec("forceVector")?.unwrap_or_default(),
+            }
+        }
+        "FFRFreducedOrder" => read_ffrf(&mut d, name)?,
+        "KinematicTree" => read_kinematic_tree(&mut d, name)?,
+        _ => unreachable!("object type table"),
+    };
+    d.finish()?;
+    Ok(object)
+}
