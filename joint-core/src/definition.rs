@@ -7,7 +7,9 @@ use crate::{Capability, MarkerKind, Pairing};
 /// The shape of a run-time parameter (`param name: scalar | vector | matrix;`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParameterShape {
+    /// One value (`scalar`).
     Scalar,
+    /// Three values (`vector`).
     Vector,
     /// 3×3, stored row-major.
     Matrix,
@@ -36,7 +38,9 @@ impl ParameterShape {
 /// One run-time parameter of a joint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParameterInfo {
+    /// The parameter's name as the definition writes it.
     pub name: &'static str,
+    /// Its shape.
     pub shape: ParameterShape,
 }
 
@@ -45,6 +49,7 @@ pub struct ParameterInfo {
 pub struct MarkerDeclaration {
     /// `m0`
     pub name: &'static str,
+    /// What the marker must provide (`Position` or `Rigid`).
     pub capability: Capability,
     /// The kinds pairings were generated for.
     pub kinds: &'static [MarkerKind],
@@ -53,9 +58,11 @@ pub struct MarkerDeclaration {
 /// A named output of a joint (`output name = expr;`), evaluated at marker level.
 #[derive(Clone, Copy, Debug)]
 pub struct OutputInfo {
+    /// The output's name (a model file's `outputVariableType`).
     pub name: &'static str,
     /// 1 (scalar) or 3 (vector).
     pub len: usize,
+    /// Its marker-level evaluation.
     pub evaluate: MarkerLevelResidualFn,
 }
 
@@ -68,15 +75,19 @@ pub struct JointDefinition {
     pub module: &'static str,
     /// The definition's doc comment.
     pub doc: &'static str,
+    /// `m0` and `m1`.
     pub markers: [MarkerDeclaration; 2],
+    /// The run-time parameters, in declaration order (the kernels' parameter slice).
     pub parameters: &'static [ParameterInfo],
     /// Names of the residual rows (one Lagrange multiplier each).
     pub axes: &'static [&'static str],
     /// Default of the run-time axis mask (`constrainedAxes`): `true` = constrained.
     pub default_constrained_axes: &'static [bool],
+    /// The named outputs.
     pub outputs: &'static [OutputInfo],
     /// Every generated pairing.
     pub pairings: &'static [&'static Pairing],
+    /// The marker-level kernels (any marker with position, velocity, rotation, angular velocity).
     pub marker_level: MarkerLevel,
     /// The position level as written.
     pub position_text: &'static str,
@@ -135,5 +146,6 @@ pub trait JointParameters: Copy + Default + std::fmt::Debug + PartialEq {
 pub trait Joint: 'static {
     /// `cylindrical::Parameters`
     type Parameters: JointParameters;
+    /// The compiler's definition.
     const DEFINITION: &'static JointDefinition;
 }

@@ -9,6 +9,8 @@
 //! [`joint!`] is the constraint compiler (the proc macro of `joint-macros`), re-exported so that
 //! its output names this crate wherever it is used.
 
+#![warn(missing_docs)]
+
 mod definition;
 mod marker_args;
 mod marker_kind;

@@ -8,7 +8,10 @@
 /// returns `None` and writes nothing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MarkerArgs<'a> {
+    /// The kind's constant parameters.
     pub parameters: &'a [f64],
+    /// The node's total coordinates.
     pub coordinates: &'a [f64],
+    /// Their velocities.
     pub velocities: &'a [f64],
 }

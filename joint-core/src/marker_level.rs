@@ -4,7 +4,9 @@
 /// What a joint sees of a marker.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MarkerQuantities {
+    /// Global position.
     pub position: [f64; 3],
+    /// Global velocity.
     pub velocity: [f64; 3],
     /// Local to global, row-major (identity for markers without orientation).
     pub rotation: [[f64; 3]; 3],
@@ -16,7 +18,9 @@ pub struct MarkerQuantities {
 /// `C_q(marker i) = d_velocity[i]·J_pos,i + d_angular_velocity[i]·J_rot,i`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MarkerLevelJacobian<const ROWS: usize> {
+    /// ∂r/∂v_i: per marker, ROWS × 3.
     pub d_velocity: [[[f64; 3]; ROWS]; 2],
+    /// ∂r/∂ω_i: per marker, ROWS × 3.
     pub d_angular_velocity: [[[f64; 3]; ROWS]; 2],
 }
 
@@ -40,7 +44,10 @@ pub type MarkerLevelJacobianFn =
 /// A joint's marker-level kernels.
 #[derive(Clone, Copy, Debug)]
 pub struct MarkerLevel {
+    /// The position-level residual.
     pub position_residual: MarkerLevelResidualFn,
+    /// The velocity-level residual.
     pub velocity_residual: MarkerLevelResidualFn,
+    /// The Jacobian with respect to the markers' velocities and angular velocities.
     pub jacobian: MarkerLevelJacobianFn,
 }

@@ -14,8 +14,11 @@ pub const EULER_PARAMETERS_0: [f64; 4] = [1.0, 0.0, 0.0, 0.0];
 /// `RigidBodyInertia`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RigidBodyInertia {
+    /// Mass (kg).
     pub mass: f64,
+    /// Inertia tensor about the body's reference point, in body axes (kg·m²).
     pub inertia: Matrix3<f64>,
+    /// Centre of mass in body axes.
     pub com: [f64; 3],
 }
 
@@ -68,7 +71,9 @@ fn skew(v: [f64; 3]) -> Matrix3<f64> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum RigidNodeType {
     #[default]
+    /// NodeRigidBodyEP: Euler parameters with their constraint.
     EulerParameters,
+    /// NodeRigidBodyRxyz: Tait–Bryan angles x-y-z.
     RotationRxyz,
 }
 
@@ -118,18 +123,26 @@ pub fn rotation_matrix_to_euler_parameters(a: &Matrix3<f64>) -> [f64; 4] {
 /// Arguments of [`MultibodySystem::create_rigid_body`], with Exudyn's defaults.
 #[derive(Clone, Debug)]
 pub struct RigidBodyOptions {
+    /// The body's `name`.
     pub name: String,
+    /// The reference point's global position.
     pub reference_position: [f64; 3],
+    /// The body's rotation, body to global.
     pub reference_rotation_matrix: Matrix3<f64>,
+    /// Initial velocity of the reference point.
     pub initial_velocity: [f64; 3],
     /// Global angular velocity ω0.
     pub initial_angular_velocity: [f64; 3],
+    /// Mass, inertia and centre of mass.
     pub inertia: RigidBodyInertia,
+    /// Gravity (a LoadMassProportional is added unless zero).
     pub gravity: [f64; 3],
+    /// The rigid node's rotation parametrization.
     pub node_type: RigidNodeType,
 }
 
 impl RigidBodyOptions {
+    /// Exudyn's defaults for a body with `inertia`: at the origin, unrotated, at rest, no gravity, Euler parameters.
     pub fn new(inertia: RigidBodyInertia) -> Self {
         RigidBodyOptions {
             name: String::new(),

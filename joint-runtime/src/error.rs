@@ -5,8 +5,11 @@ use std::fmt;
 /// Which item an error is about, printed as Exudyn users know it: `objects[3] (JointSpherical)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ItemRef {
+    /// The item list: `nodes`, `objects`, `markers`, `loads` or `sensors`.
     pub list: &'static str,
+    /// The item's index in its list.
     pub index: usize,
+    /// The item's type (`JointSpherical`), if known.
     pub type_name: String,
 }
 
@@ -17,24 +20,43 @@ impl fmt::Display for ItemRef {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+/// An error of the runtime: a bad item, a bad setting, a singular system or a failed solve.
 pub enum Error {
     /// A bad value of an item's parameter.
     Item {
+        /// The item.
         item: ItemRef,
+        /// Its key that is wrong (`markerNumbers`).
         key: String,
+        /// What was expected, and what was found.
         message: String,
     },
     /// A bad simulation setting.
-    Setting { key: String, message: String },
+    Setting {
+        /// The setting's path (`timeIntegration.numberOfSteps`).
+        key: String,
+        /// What was expected, and what was found.
+        message: String,
+    },
     /// The system (iteration) matrix is singular; names the equations' items.
-    SingularSystem { message: String },
+    SingularSystem {
+        /// What is singular, with the items of the equations concerned.
+        message: String,
+    },
     /// Newton or the step-size control gave up.
-    SolverFailed { message: String },
+    SolverFailed {
+        /// Where and why.
+        message: String,
+    },
     /// A model file could not be read.
-    Model { message: String },
+    Model {
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl Error {
+    /// An error of `item`'s `key`.
     pub fn item(item: ItemRef, key: &str, message: impl Into<String>) -> Self {
         Error::Item {
             item,
@@ -43,6 +65,7 @@ impl Error {
         }
     }
 
+    /// An error of the setting `key`.
     pub fn setting(key: &str, message: impl Into<String>) -> Self {
         Error::Setting {
             key: key.to_owned(),
@@ -65,4 +88,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The runtime's result type.
 pub type Result<T> = std::result::Result<T, Error>;

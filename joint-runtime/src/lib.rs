@@ -28,6 +28,7 @@
 
 // `!(x > 0.0)` is used on purpose: it rejects NaN as well.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
+#![warn(missing_docs)]
 
 /// Internal modules: `pub(crate)`, or hidden `pub` with the feature `internals` (for the
 /// workspace's oracle tests, which check the assembly and the marker kinematics directly).

@@ -38,7 +38,9 @@ use crate::simulation::{Progress, Simulation};
 /// Which solver writes the file (the header's first and seventh lines differ).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolutionFileSolver {
+    /// SolveDynamic's implicit solver.
     Dynamic,
+    /// SolveStatic.
     Static,
 }
 
@@ -108,6 +110,7 @@ impl WriteSchedule {
         )
     }
 
+    /// Rows from `start` to `end` every `period`, and the initial one if `write_initial`.
     pub fn new(start: f64, end: f64, period: f64, write_initial: bool) -> Self {
         WriteSchedule {
             period,

@@ -10,43 +10,55 @@ use crate::items::{
 /// solvers run.
 #[derive(Clone, Debug, Default)]
 pub struct MultibodySystem {
+    /// Nodes, in index order.
     pub nodes: Vec<Node>,
+    /// Objects (bodies, connectors, joints, superelements, trees), in index order.
     pub objects: Vec<Object>,
+    /// Markers, in index order.
     pub markers: Vec<Marker>,
+    /// Loads, in index order.
     pub loads: Vec<Load>,
+    /// Sensors, in index order.
     pub sensors: Vec<Sensor>,
 }
 
 impl MultibodySystem {
+    /// An empty system.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// `mbs.AddNode`: add `node` and return its index.
     pub fn add_node(&mut self, node: Node) -> NodeIndex {
         self.nodes.push(node);
         NodeIndex(self.nodes.len() - 1)
     }
 
+    /// `mbs.AddObject`: add `object` and return its index.
     pub fn add_object(&mut self, object: Object) -> ObjectIndex {
         self.objects.push(object);
         ObjectIndex(self.objects.len() - 1)
     }
 
+    /// `mbs.AddMarker`: add `marker` and return its index.
     pub fn add_marker(&mut self, marker: Marker) -> MarkerIndex {
         self.markers.push(marker);
         MarkerIndex(self.markers.len() - 1)
     }
 
+    /// `mbs.AddLoad`: add `load` and return its index.
     pub fn add_load(&mut self, load: Load) -> LoadIndex {
         self.loads.push(load);
         LoadIndex(self.loads.len() - 1)
     }
 
+    /// `mbs.AddSensor`: add `sensor` and return its index.
     pub fn add_sensor(&mut self, sensor: Sensor) -> SensorIndex {
         self.sensors.push(sensor);
         SensorIndex(self.sensors.len() - 1)
     }
 
+    /// Node `i` as error messages name it (`nodes[2] (RigidBodyEP)`).
     pub fn node_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "nodes",
@@ -55,6 +67,7 @@ impl MultibodySystem {
         }
     }
 
+    /// Object `i` as error messages name it.
     pub fn object_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "objects",
@@ -67,6 +80,7 @@ impl MultibodySystem {
         }
     }
 
+    /// Marker `i` as error messages name it.
     pub fn marker_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "markers",
@@ -79,6 +93,7 @@ impl MultibodySystem {
         }
     }
 
+    /// Load `i` as error messages name it.
     pub fn load_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "loads",
@@ -87,6 +102,7 @@ impl MultibodySystem {
         }
     }
 
+    /// Sensor `i` as error messages name it.
     pub fn sensor_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "sensors",

@@ -116,10 +116,12 @@ pub fn expand() -> TokenStream {
                 match self { #(#parameters)* }
             }
 
+            /// Number of node coordinates a kernel reads.
             pub const fn coordinate_count(self) -> usize {
                 self.coordinate_names().len()
             }
 
+            /// Number of the kind's constant parameters.
             pub const fn parameter_count(self) -> usize {
                 self.parameter_names().len()
             }

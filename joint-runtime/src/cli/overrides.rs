@@ -19,11 +19,17 @@ use serde_json::Value;
 /// The JSON kind of a value, from its first byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
+    /// `{…}`
     Object,
+    /// `[…]`
     Array,
+    /// `"…"`
     String,
+    /// A number.
     Number,
+    /// `true` or `false`.
     Bool,
+    /// `null`.
     Null,
 }
 
@@ -194,11 +200,13 @@ impl Scan<'_> {
 /// A parsed RFC 6901 JSON Pointer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pointer {
+    /// The pointer as written (`/objects/3/stiffness`).
     pub text: String,
     tokens: Vec<String>,
 }
 
 impl Pointer {
+    /// Parse `text`, or say what is wrong with it.
     pub fn parse(text: &str) -> Result<Pointer, String> {
         if text.is_empty() {
             return Err(
@@ -382,6 +390,7 @@ fn locate(scan: &Scan, root: usize, pointer: &Pointer) -> Result<(Range<usize>, 
 /// One path and new value of an override entry.
 #[derive(Clone, Debug)]
 pub struct Assignment {
+    /// Where the value goes in the model file.
     pub pointer: Pointer,
     /// The value exactly as the OVERRIDES file writes it.
     pub raw: String,
@@ -391,6 +400,7 @@ pub struct Assignment {
 /// One entry of the OVERRIDES file.
 #[derive(Clone, Debug, Default)]
 pub struct Entry {
+    /// The paths and values, applied in order.
     pub assignments: Vec<Assignment>,
 }
 

@@ -3,30 +3,43 @@
 use crate::items::MarkerIndex;
 
 #[derive(Clone, Debug, PartialEq)]
+/// A load: a generalized force applied through a marker (Exudyn's Load… items).
 pub enum Load {
     /// LoadMassProportional (alias Gravity): Q = J_massᵀ·g, on a BodyMass marker.
     MassProportional {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `markerNumber`: the marker it acts on.
         marker: MarkerIndex,
+        /// `loadVector`: the force, torque or acceleration vector.
         load_vector: [f64; 3],
     },
     /// LoadForceVector: Q = J_posᵀ·f (f = A·f_local if `body_fixed`).
     ForceVector {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `markerNumber`: the marker it acts on.
         marker: MarkerIndex,
+        /// `loadVector`: the force, torque or acceleration vector.
         load_vector: [f64; 3],
+        /// `bodyFixed`: `load_vector` is given in the marker's frame and turns with it.
         body_fixed: bool,
     },
     /// LoadTorqueVector: Q = J_rotᵀ·τ (τ = A·τ_local if `body_fixed`).
     TorqueVector {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `markerNumber`: the marker it acts on.
         marker: MarkerIndex,
+        /// `loadVector`: the force, torque or acceleration vector.
         load_vector: [f64; 3],
+        /// `bodyFixed`: `load_vector` is given in the marker's frame and turns with it.
         body_fixed: bool,
     },
 }
 
 impl Load {
+    /// Exudyn's type name without the `Load` prefix (`ForceVector`).
     pub fn type_name(&self) -> &'static str {
         match self {
             Load::MassProportional { .. } => "MassProportional",
@@ -35,6 +48,7 @@ impl Load {
         }
     }
 
+    /// The item's `name`.
     pub fn name(&self) -> &str {
         match self {
             Load::MassProportional { name, .. }
@@ -43,6 +57,7 @@ impl Load {
         }
     }
 
+    /// The marker it acts on.
     pub fn marker(&self) -> MarkerIndex {
         match self {
             Load::MassProportional { marker, .. }
@@ -51,6 +66,7 @@ impl Load {
         }
     }
 
+    /// `loadVector`.
     pub fn load_vector(&self) -> [f64; 3] {
         match self {
             Load::MassProportional { load_vector, .. }
@@ -59,6 +75,7 @@ impl Load {
         }
     }
 
+    /// `LoadMassProportional(markerNumber=marker, loadVector=g)` on a BodyMass marker: gravity.
     pub fn gravity(marker: MarkerIndex, g: [f64; 3]) -> Load {
         Load::MassProportional {
             name: String::new(),

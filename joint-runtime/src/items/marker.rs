@@ -3,55 +3,86 @@
 use crate::items::{NodeIndex, ObjectIndex};
 
 #[derive(Clone, Debug, PartialEq)]
+/// A marker: a point or frame on a body or node that joints, connectors, loads and sensors attach to (Exudyn's Marker… items).
 pub enum Marker {
     /// The body's mass distribution (for LoadMassProportional); gives no position.
     BodyMass {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `bodyNumber`: the body (or superelement object) it sits on.
         body: ObjectIndex,
     },
+    /// MarkerBodyPosition: a point of a body.
     BodyPosition {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `bodyNumber`: the body (or superelement object) it sits on.
         body: ObjectIndex,
+        /// `localPosition`: the point in the body's (or link's) frame.
         local_position: [f64; 3],
     },
+    /// MarkerBodyRigid: a frame of a rigid body, at `local_position`, turned by `local_rotation`.
     BodyRigid {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `bodyNumber`: the body (or superelement object) it sits on.
         body: ObjectIndex,
+        /// `localPosition`: the point in the body's (or link's) frame.
         local_position: [f64; 3],
         /// The rotation of localHT (row-major): the marker frame is `A_body·R`.
         local_rotation: [[f64; 3]; 3],
     },
+    /// MarkerNodePosition: a node's position.
     NodePosition {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `nodeNumber`: the node it sits on.
         node: NodeIndex,
     },
+    /// MarkerNodeRigid: a rigid node's frame, turned by `local_rotation`.
     NodeRigid {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `nodeNumber`: the node it sits on.
         node: NodeIndex,
         /// The rotation of localHT (row-major): the marker frame is `A_node·R`.
         local_rotation: [[f64; 3]; 3],
     },
     /// A frame fixed to a link of an ObjectKinematicTree, at `local_position`.
     KinematicTreeRigid {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `objectNumber`: the object.
         object: ObjectIndex,
+        /// `linkNumber`: the kinematic tree's link.
         link: usize,
+        /// `localPosition`: the point in the body's (or link's) frame.
         local_position: [f64; 3],
     },
     /// Weighted mean of mesh nodes of a GenericODE2 or FFRFreducedOrder object.
     SuperElementPosition {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `bodyNumber`: the body (or superelement object) it sits on.
         body: ObjectIndex,
+        /// `meshNodeNumbers`: the superelement's mesh nodes it averages.
         mesh_nodes: Vec<usize>,
+        /// `weightingFactors`: one weight per mesh node (summing to 1).
         weights: Vec<f64>,
     },
     /// A frame at the weighted mean of mesh nodes, rotating with their weighted rotation.
     SuperElementRigid {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `bodyNumber`: the body (or superelement object) it sits on.
         body: ObjectIndex,
+        /// `offset`: a fixed offset of the marker point, in the superelement's frame.
         offset: [f64; 3],
+        /// `meshNodeNumbers`: the superelement's mesh nodes it averages.
         mesh_nodes: Vec<usize>,
+        /// `weightingFactors`: one weight per mesh node (summing to 1).
         weights: Vec<f64>,
+        /// `useAlternativeApproach`: Exudyn's alternative rotation average.
         use_alternative_approach: bool,
         /// 0: I + θ̃, 1 and 2: ExpSO3 (2 also with the tangent operator in ω)
         rotations_exponential_map: i64,
@@ -59,6 +90,7 @@ pub enum Marker {
 }
 
 impl Marker {
+    /// Exudyn's type name without the `Marker` prefix (`BodyRigid`).
     pub fn type_name(&self) -> &'static str {
         match self {
             Marker::BodyMass { .. } => "BodyMass",
@@ -72,6 +104,7 @@ impl Marker {
         }
     }
 
+    /// The item's `name`.
     pub fn name(&self) -> &str {
         match self {
             Marker::BodyMass { name, .. }
@@ -101,6 +134,7 @@ impl Marker {
         )
     }
 
+    /// `MarkerBodyPosition(bodyNumber=body, localPosition=local_position)`.
     pub fn body_position(body: ObjectIndex, local_position: [f64; 3]) -> Marker {
         Marker::BodyPosition {
             name: String::new(),
@@ -109,6 +143,7 @@ impl Marker {
         }
     }
 
+    /// `MarkerBodyMass(bodyNumber=body)`.
     pub fn body_mass(body: ObjectIndex) -> Marker {
         Marker::BodyMass {
             name: String::new(),
@@ -116,6 +151,7 @@ impl Marker {
         }
     }
 
+    /// `MarkerNodePosition(nodeNumber=node)`.
     pub fn node_position(node: NodeIndex) -> Marker {
         Marker::NodePosition {
             name: String::new(),

@@ -3,20 +3,26 @@
 use nalgebra::DMatrix;
 
 #[derive(Clone, Debug, PartialEq, Default)]
+/// Exudyn's MatrixContainer: a matrix given densely, as sparse triplets, or absent.
 pub enum MatrixContainer {
     /// 0 × 0: the matrix is absent.
     #[default]
     Empty,
+    /// A dense matrix.
     Dense(DMatrix<f64>),
     /// `(row, column, value)` triplets; duplicates add up.
     Sparse {
+        /// Number of rows.
         rows: usize,
+        /// Number of columns.
         columns: usize,
+        /// `(row, column, value)` entries.
         triplets: Vec<(usize, usize, f64)>,
     },
 }
 
 impl MatrixContainer {
+    /// (rows, columns); (0, 0) when absent.
     pub fn shape(&self) -> (usize, usize) {
         match self {
             MatrixContainer::Empty => (0, 0),
@@ -25,10 +31,12 @@ impl MatrixContainer {
         }
     }
 
+    /// Whether the matrix is absent or has no entries.
     pub fn is_empty(&self) -> bool {
         self.shape() == (0, 0)
     }
 
+    /// Whether it is given as triplets.
     pub fn is_sparse(&self) -> bool {
         matches!(self, MatrixContainer::Sparse { .. })
     }

@@ -22,6 +22,7 @@ macro_rules! index_type {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $name(pub usize);
         impl $name {
+            /// The index as a number.
             pub fn index(self) -> usize {
                 self.0
             }

@@ -6,38 +6,56 @@
 pub enum Node {
     /// NodePoint: 3 ODE2 coordinates [x, y, z].
     Point {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `referenceCoordinates`: the reference configuration.
         reference_coordinates: [f64; 3],
+        /// `initialCoordinates`: the displacement at the start, relative to the reference.
         initial_coordinates: [f64; 3],
+        /// `initialCoordinates_t`: the velocities at the start.
         initial_velocities: [f64; 3],
     },
     /// NodeRigidBodyEP: [x, y, z, θ0, θ1, θ2, θ3] and, with `add_constraint_equation`, one AE
     /// coordinate for θ·θ − 1 = 0.
     RigidBodyEP {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `referenceCoordinates`: the reference configuration.
         reference_coordinates: [f64; 7],
+        /// `initialCoordinates`: the displacement at the start, relative to the reference.
         initial_coordinates: [f64; 7],
+        /// `initialCoordinates_t`: the velocities at the start.
         initial_velocities: [f64; 7],
+        /// `addConstraintEquation`: add the Euler-parameter constraint θ·θ − 1 = 0.
         add_constraint_equation: bool,
     },
     /// NodeRigidBodyRxyz: [x, y, z, ψ0, ψ1, ψ2], Tait–Bryan angles x-y-z.
     RigidBodyRxyz {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `referenceCoordinates`: the reference configuration.
         reference_coordinates: [f64; 6],
+        /// `initialCoordinates`: the displacement at the start, relative to the reference.
         initial_coordinates: [f64; 6],
+        /// `initialCoordinates_t`: the velocities at the start.
         initial_velocities: [f64; 6],
     },
     /// NodeGenericODE2: `numberOfODE2Coordinates` plain coordinates (modal coordinates of a
     /// superelement, joint coordinates of a kinematic tree).
     GenericODE2 {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `referenceCoordinates`: the reference configuration.
         reference_coordinates: Vec<f64>,
+        /// `initialCoordinates`: the displacement at the start, relative to the reference.
         initial_coordinates: Vec<f64>,
+        /// `initialCoordinates_t`: the velocities at the start.
         initial_velocities: Vec<f64>,
     },
 }
 
 impl Node {
+    /// Exudyn's type name without the `Node` prefix (`RigidBodyEP`).
     pub fn type_name(&self) -> &'static str {
         match self {
             Node::Point { .. } => "Point",
@@ -47,6 +65,7 @@ impl Node {
         }
     }
 
+    /// The item's `name`.
     pub fn name(&self) -> &str {
         match self {
             Node::Point { name, .. }
@@ -56,10 +75,12 @@ impl Node {
         }
     }
 
+    /// Number of ODE2 coordinates.
     pub fn ode2_size(&self) -> usize {
         self.reference_coordinates().len()
     }
 
+    /// Number of AE coordinates (1 for a RigidBodyEP with its constraint, else 0).
     pub fn ae_size(&self) -> usize {
         match self {
             Node::RigidBodyEP {
@@ -100,14 +121,17 @@ impl Node {
         }
     }
 
+    /// `referenceCoordinates`.
     pub fn reference_coordinates(&self) -> &[f64] {
         self.vectors().0
     }
 
+    /// `initialCoordinates` (displacements).
     pub fn initial_coordinates(&self) -> &[f64] {
         self.vectors().1
     }
 
+    /// `initialCoordinates_t`.
     pub fn initial_velocities(&self) -> &[f64] {
         self.vectors().2
     }
@@ -122,6 +146,7 @@ impl Node {
         !matches!(self, Node::GenericODE2 { .. })
     }
 
+    /// `NodePoint(referenceCoordinates=reference)`, at rest at its reference.
     pub fn point(reference: [f64; 3]) -> Node {
         Node::Point {
             name: String::new(),
@@ -131,6 +156,7 @@ impl Node {
         }
     }
 
+    /// `NodeRigidBodyEP(referenceCoordinates=reference)` [x, y, z, θ0..θ3], with its constraint.
     pub fn rigid_body_ep(reference: [f64; 7]) -> Node {
         Node::RigidBodyEP {
             name: String::new(),
@@ -141,6 +167,7 @@ impl Node {
         }
     }
 
+    /// `NodeRigidBodyRxyz(referenceCoordinates=reference)` [x, y, z, ψ0, ψ1, ψ2].
     pub fn rigid_body_rxyz(reference: [f64; 6]) -> Node {
         Node::RigidBodyRxyz {
             name: String::new(),

@@ -83,65 +83,106 @@ pub struct FfrfParameters {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+/// An object: a body, a connector, a superelement, a kinematic tree or a joint (Exudyn's Object… items).
 pub enum Object {
+    /// ObjectGround: a fixed frame.
     Ground {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `referencePosition`: the frame's origin.
         reference_position: [f64; 3],
         /// Row-major rotation matrix.
         reference_rotation: [[f64; 3]; 3],
     },
+    /// ObjectMassPoint: a point mass on a NodePoint.
     MassPoint {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `physicsMass` (kg).
         mass: f64,
+        /// `nodeNumber`: the node it sits on.
         node: NodeIndex,
     },
+    /// ObjectRigidBody: a rigid body on a NodeRigidBodyEP or NodeRigidBodyRxyz.
     RigidBody {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `physicsMass` (kg).
         mass: f64,
         /// [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy] about the body reference point, in body axes.
         inertia: [f64; 6],
+        /// `physicsCenterOfMass`: the centre of mass in body axes, relative to the node.
         center_of_mass: [f64; 3],
+        /// `nodeNumber`: the node it sits on.
         node: NodeIndex,
     },
+    /// ObjectConnectorSpringDamper: a spring-damper along the line between two position markers.
     ConnectorSpringDamper {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `markerNumbers`: the two markers it connects.
         markers: [MarkerIndex; 2],
+        /// `referenceLength`: the spring's unstretched length.
         reference_length: f64,
+        /// `stiffness` (N/m).
         stiffness: f64,
+        /// `damping` (N·s/m).
         damping: f64,
+        /// `force`: a constant force added along the line.
         force: f64,
+        /// `velocityOffset`: subtracted from the relative speed before damping.
         velocity_offset: f64,
+        /// `activeConnector`: an inactive connector applies no force.
         active: bool,
     },
+    /// ObjectConnectorCartesianSpringDamper: springs and dampers per global axis.
     ConnectorCartesianSpringDamper {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `markerNumbers`: the two markers it connects.
         markers: [MarkerIndex; 2],
+        /// `stiffness` per global axis.
         stiffness: [f64; 3],
+        /// `damping` per global axis.
         damping: [f64; 3],
+        /// `offset`: the spring's relaxed relative position per axis.
         offset: [f64; 3],
+        /// `activeConnector`: an inactive connector applies no force.
         active: bool,
     },
     /// ObjectGenericODE2: M q̈ + D q̇ + K q = f over the stacked coordinates of its nodes.
     GenericODE2 {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `nodeNumbers`: the nodes whose stacked coordinates q are the object's.
         nodes: Vec<NodeIndex>,
+        /// `massMatrix` M.
         mass_matrix: MatrixContainer,
+        /// `stiffnessMatrix` K.
         stiffness_matrix: MatrixContainer,
+        /// `dampingMatrix` D.
         damping_matrix: MatrixContainer,
+        /// `forceVector` f.
         force_vector: Vec<f64>,
     },
     /// ObjectFFRFreducedOrder: a floating frame (NodeRigidBodyEP) with modal coordinates
     /// (NodeGenericODE2).
     FFRFreducedOrder {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `nodeNumbers`: the reference frame's NodeRigidBodyEP and the modal NodeGenericODE2.
         nodes: [NodeIndex; 2],
+        /// The reduced-order data.
         parameters: Box<FfrfParameters>,
     },
     /// ObjectKinematicTree: links in minimal coordinates (one NodeGenericODE2 coordinate per
     /// joint).
     KinematicTree {
+        /// The item's `name` (empty: none given).
         name: String,
+        /// `nodeNumber`: the NodeGenericODE2 of the joint coordinates.
         node: NodeIndex,
+        /// The tree's links and joints.
         parameters: Box<KinematicTreeParameters>,
     },
     /// A joint: any joint defined with `joint!`, Exudyn's joint items among them
@@ -151,6 +192,7 @@ pub enum Object {
 }
 
 impl Object {
+    /// Exudyn's type name without the `Object` prefix (`RigidBody`, `JointRevoluteZ`).
     pub fn type_name(&self) -> &'static str {
         match self {
             Object::Ground { .. } => "Ground",
@@ -165,6 +207,7 @@ impl Object {
         }
     }
 
+    /// The item's `name`.
     pub fn name(&self) -> &str {
         match self {
             Object::Ground { name, .. }
@@ -179,6 +222,7 @@ impl Object {
         }
     }
 
+    /// Whether it is a body that SensorBody and body markers accept (ground, mass point, rigid body).
     pub fn is_body(&self) -> bool {
         matches!(
             self,
@@ -194,6 +238,7 @@ impl Object {
         )
     }
 
+    /// The two markers of a connector or joint.
     pub fn markers(&self) -> Option<[MarkerIndex; 2]> {
         match self {
             Object::ConnectorSpringDamper { markers, .. }
@@ -203,6 +248,7 @@ impl Object {
         }
     }
 
+    /// An ObjectGround at the origin, unrotated.
     pub fn ground() -> Object {
         Object::Ground {
             name: String::new(),

@@ -7,29 +7,53 @@ use std::str::FromStr;
 use nalgebra::{Matrix3, Vector3};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// An output variable type (Exudyn's `exu.OutputVariableType`): what a sensor or a `Get…Output` reads.
 pub enum OutputVariable {
+    /// Global position [x, y, z].
     Position,
+    /// Displacement from the reference configuration [x, y, z] (joints: the position-level residual).
     Displacement,
+    /// Global velocity [x, y, z] (joints: the velocity-level residual).
     Velocity,
+    /// Velocity in the body frame.
     VelocityLocal,
+    /// Global acceleration.
     Acceleration,
+    /// Acceleration in the body frame.
     AccelerationLocal,
+    /// Rotation as Tait–Bryan x-y-z angles [ψ0, ψ1, ψ2] (Rxyz nodes: their raw angles).
     Rotation,
+    /// Rotation matrix, row-major (9 values).
     RotationMatrix,
+    /// Global angular velocity ω.
     AngularVelocity,
+    /// Angular velocity in the body frame ω̄.
     AngularVelocityLocal,
+    /// Global angular acceleration.
     AngularAcceleration,
+    /// Angular acceleration in the body frame.
     AngularAccelerationLocal,
+    /// A node's coordinates (displacements).
     Coordinates,
+    /// A node's velocities.
     CoordinatesT,
+    /// A node's accelerations.
     CoordinatesTT,
+    /// A node's total coordinates (reference + displacement).
     CoordinatesTotal,
+    /// Force: a connector's force on marker 1, a joint's λ.
     Force,
+    /// Force in the joint frame.
     ForceLocal,
+    /// A connector's distance between its markers.
     Distance,
+    /// Displacement in the local frame (an FFRF mesh node's modal displacement).
     DisplacementLocal,
+    /// Torque in the joint frame.
     TorqueLocal,
+    /// Homogeneous transformation, row-major 4 × 4.
     HomogeneousTransformation,
+    /// Homogeneous transformation in the local frame, row-major 4 × 4.
     HomogeneousTransformationLocal,
     /// The six stress components of an FFRF mesh node from `outputVariableModeBasis`.
     StressLocal,
@@ -40,6 +64,7 @@ pub enum OutputVariable {
 }
 
 impl OutputVariable {
+    /// Every variable with a fixed name, in Exudyn's order (not `Named`).
     pub const ALL: [OutputVariable; 25] = [
         OutputVariable::Position,
         OutputVariable::Displacement,

@@ -43,8 +43,11 @@ pub use crate::solver::SolveKind;
 /// A model file's content.
 #[derive(Clone, Debug)]
 pub struct Model {
+    /// The items.
     pub mbs: MultibodySystem,
+    /// `simulationSettings`.
     pub settings: SimulationSettings,
+    /// `"solve"`: SolveDynamic or SolveStatic.
     pub solve: SolveKind,
 }
 

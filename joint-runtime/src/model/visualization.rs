@@ -24,35 +24,50 @@ pub enum GraphicsData {
     /// `TriangleList`: points with one colour each, optional normals, and triangles (from
     /// `triangles`, and from `triangles6`, whose quadratic triangles are split into four).
     Triangles {
+        /// Vertices, local.
         points: Vec<[f64; 3]>,
+        /// One RGBA per vertex.
         colors: Vec<Color>,
         /// Empty, or one per point.
         normals: Vec<[f64; 3]>,
+        /// Vertex indices, counter-clockwise seen from outside.
         triangles: Vec<[u32; 3]>,
     },
     /// `Lines` (1.13: points and a colour per point) or `Line` (1.11: flat `data`, one
     /// `color`): a polyline.
     Lines {
+        /// The polyline's points, local.
         points: Vec<[f64; 3]>,
+        /// One RGBA per point.
         colors: Vec<Color>,
     },
     /// `Spheres`: spheres with `resolution` tiles.
     Spheres {
+        /// Sphere centres, local.
         points: Vec<[f64; 3]>,
+        /// One radius per sphere.
         radii: Vec<f64>,
+        /// One RGBA per sphere.
         colors: Vec<Color>,
+        /// `nTiles`: segments around a sphere.
         resolution: usize,
     },
     /// `Circle`: a circle in the local x-y plane (normal z) as a closed line.
     Circle {
+        /// Centre, local.
         position: [f64; 3],
+        /// Radius.
         radius: f64,
+        /// RGBA.
         color: Color,
     },
     /// `Text`: read, but not drawn (a glTF scene has no text).
     Text {
+        /// Where, local.
         position: [f64; 3],
+        /// The text.
         text: String,
+        /// RGBA.
         color: Color,
     },
 }
@@ -60,9 +75,11 @@ pub enum GraphicsData {
 /// `nodes`, `markers`, `bodies` or `connectors` of `visualizationSettings`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassSettings {
+    /// `show`: whether items of the class are drawn.
     pub show: bool,
     /// −1: chosen from the scene's size.
     pub default_size: f64,
+    /// `defaultColor`.
     pub default_color: Color,
 }
 
@@ -82,9 +99,13 @@ pub struct VisualizationSettings {
     pub background_color: Color,
     /// `nodes.*`; `nodes.tiling` is the tiling of a node's sphere.
     pub nodes: ClassSettings,
+    /// `nodes.tiling`: the tiling of a node's sphere.
     pub node_tiling: usize,
+    /// `markers.*`.
     pub markers: ClassSettings,
+    /// `bodies.*`.
     pub bodies: ClassSettings,
+    /// `connectors.*`.
     pub connectors: ClassSettings,
 }
 
@@ -126,15 +147,18 @@ impl Default for VisualizationSettings {
 /// `Vshow`, `VdrawSize` and `Vcolor` of a node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeVisual {
+    /// `Vshow`.
     pub show: bool,
     /// −1: the default size; 0: not drawn.
     pub draw_size: f64,
+    /// `Vcolor` (−1: the class default).
     pub color: Color,
 }
 
 /// The visualization keys of an object.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ObjectVisual {
+    /// `Vshow`.
     pub show: bool,
     /// `VgraphicsData` (Ground, RigidBody, MassPoint); empty if absent or not exported.
     pub graphics: Vec<GraphicsData>,
@@ -150,8 +174,11 @@ pub struct ObjectVisual {
 /// A model file's visualization.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Visualization {
+    /// The scene's `visualizationSettings`.
     pub settings: VisualizationSettings,
+    /// Per node, its visualization keys.
     pub nodes: Vec<NodeVisual>,
+    /// Per object, its visualization keys.
     pub objects: Vec<ObjectVisual>,
     /// `Vshow` of each marker.
     pub markers: Vec<bool>,

@@ -6,6 +6,7 @@ use crate::model::{Color, GraphicsData};
 /// How a primitive's indices are read (glTF's `mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Topology {
+    /// Triples of indices.
     Triangles,
     /// Pairs of indices.
     Lines,
@@ -18,13 +19,17 @@ pub enum Topology {
 /// colour).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Primitive {
+    /// How `indices` are read.
     pub topology: Topology,
+    /// Vertex positions.
     pub positions: Vec<[f32; 3]>,
     /// Empty, or unit vectors, one per position.
     pub normals: Vec<[f32; 3]>,
     /// Empty, or one RGBA per position, each component in [0, 1].
     pub colors: Vec<[f32; 4]>,
+    /// Vertex indices.
     pub indices: Vec<u32>,
+    /// Material RGBA.
     pub color: [f32; 4],
     /// Drawn from both sides (graphics data, whose winding is the user's).
     pub double_sided: bool,
@@ -33,7 +38,9 @@ pub struct Primitive {
 /// A mesh: primitives drawn together under one scene node.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Mesh {
+    /// The mesh's name (the item it draws).
     pub name: String,
+    /// Its primitives.
     pub primitives: Vec<Primitive>,
 }
 

@@ -45,12 +45,16 @@ pub use motion::Motion;
 /// Where a scene node is at one time: translation, rotation and scale (glTF's TRS).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
+    /// Translation.
     pub translation: [f64; 3],
+    /// Rotation.
     pub rotation: UnitQuaternion<f64>,
+    /// Scale per axis.
     pub scale: [f64; 3],
 }
 
 impl Pose {
+    /// At `translation`, unrotated, unscaled.
     pub fn at(translation: [f64; 3]) -> Self {
         Pose {
             translation,
@@ -100,15 +104,20 @@ impl Pose {
 pub struct SceneNode {
     /// The item it draws and what part: `objects[2] (JointSpherical) marker 1 sphere`.
     pub name: String,
+    /// Index of its mesh in `Scene::meshes`.
     pub mesh: usize,
+    /// One pose per time of `Scene::times`, or one for a still node.
     pub poses: Vec<Pose>,
 }
 
 /// A model's scene and motion.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
+    /// The scene's title (the model's name).
     pub title: String,
+    /// The meshes.
     pub meshes: Vec<Mesh>,
+    /// The drawn things.
     pub nodes: Vec<SceneNode>,
     /// Strictly increasing times of the poses.
     pub times: Vec<f64>,
@@ -116,6 +125,7 @@ pub struct Scene {
     pub up: [f64; 3],
     /// Bounds of everything drawn over the whole motion.
     pub bounds: ([f64; 3], [f64; 3]),
+    /// Background RGBA (`general.backgroundColor`).
     pub background: [f32; 4],
 }
 

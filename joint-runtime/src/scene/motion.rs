@@ -13,7 +13,9 @@ use crate::solver::settings::human_bytes;
 /// order) at increasing times.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Motion {
+    /// Times (s), increasing.
     pub times: Vec<f64>,
+    /// Per time, the ODE2 coordinates.
     pub coordinates: Vec<Vec<f64>>,
 }
 

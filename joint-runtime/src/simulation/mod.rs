@@ -18,11 +18,15 @@ pub use state::{NewtonStatistics, Progress, SolverStatistics, State};
 /// A system after `assemble()`.
 #[derive(Clone, Debug)]
 pub struct Simulation {
+    /// The items.
     pub mbs: MultibodySystem,
+    /// Their topology, computed once by `assemble()`.
     pub topology: Topology,
+    /// The current state.
     pub state: State,
     /// Per sensor: rows `[t, values…]`.
     pub sensor_data: Vec<SensorRows>,
+    /// What the last solve did.
     pub statistics: SolverStatistics,
 }
 
@@ -176,6 +180,7 @@ impl Simulation {
         }
     }
 
+    /// Drop every sensor's recorded rows (keeping their widths).
     pub fn clear_sensor_data(&mut self) {
         for d in &mut self.sensor_data {
             d.clear();

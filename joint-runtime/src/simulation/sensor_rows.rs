@@ -25,10 +25,12 @@ impl SensorRows {
         self.width
     }
 
+    /// Number of rows.
     pub fn len(&self) -> usize {
         self.data.len().checked_div(self.width).unwrap_or(0)
     }
 
+    /// Whether there are no rows.
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
@@ -39,10 +41,12 @@ impl SensorRows {
         self.data.get(k * w..(k + 1) * w)
     }
 
+    /// The first row.
     pub fn first(&self) -> Option<&[f64]> {
         self.get(0)
     }
 
+    /// The last row.
     pub fn last(&self) -> Option<&[f64]> {
         self.len().checked_sub(1).and_then(|k| self.get(k))
     }
@@ -68,6 +72,7 @@ impl SensorRows {
         self.data.extend_from_slice(row);
     }
 
+    /// Drop every row.
     pub fn clear(&mut self) {
         self.data.clear();
     }

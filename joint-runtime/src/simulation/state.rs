@@ -4,9 +4,11 @@
 /// The state of the system (Exudyn's "current" configuration).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct State {
+    /// Time (s).
     pub time: f64,
     /// ODE2 coordinates (displacements relative to the reference).
     pub q: Vec<f64>,
+    /// ODE2 velocities.
     pub v: Vec<f64>,
     /// True accelerations.
     pub a: Vec<f64>,
@@ -17,16 +19,24 @@ pub struct State {
 /// Newton's work over a solve.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NewtonStatistics {
+    /// Newton iterations.
     pub iterations: usize,
+    /// Jacobian evaluations (factorizations of the iteration matrix).
     pub jacobians: usize,
+    /// Modified-Newton steps that fell back to full Newton (Exudyn's `rejectedModifiedNewtonSteps`).
     pub rejected_modified_newton_steps: usize,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
+/// What a solve did: steps, Newton's work, the last step size, time, and the linear solver's figures.
 pub struct SolverStatistics {
+    /// Completed (load) steps.
     pub steps: usize,
+    /// Newton's work.
     pub newton: NewtonStatistics,
+    /// The last step size (s, or load-step pseudo-time).
     pub last_step_size: f64,
+    /// Wall-clock time of the solve (s).
     pub solver_seconds: f64,
     /// Whether the iteration matrix was factorized by the sparse LU (else the dense one).
     pub sparse_solver: bool,
@@ -41,8 +51,12 @@ pub struct SolverStatistics {
 /// Where a running solve is (passed to progress callbacks after each step).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
+    /// The time reached (s).
     pub time: f64,
+    /// The solve's start time.
     pub start_time: f64,
+    /// The solve's end time.
     pub end_time: f64,
+    /// Completed steps so far.
     pub steps: usize,
 }

@@ -7,7 +7,9 @@ pub use crate::linear::LinearSolverType;
 /// `newton.numericalDifferentiation`
 #[derive(Clone, Debug, PartialEq)]
 pub struct NumericalDifferentiation {
+    /// `relativeEpsilon`: relative increment of the forward differences (ε = relEps·max(minCoord, |x|)).
     pub relative_epsilon: f64,
+    /// `minimumCoordinateSize`: the smallest |x| the increment is scaled by.
     pub minimum_coordinate_size: f64,
 }
 
@@ -25,21 +27,34 @@ impl Default for NumericalDifferentiation {
 pub struct NewtonSettings {
     /// false: linear problem, one iteration.
     pub active: bool,
+    /// `useModifiedNewton`: keep the Jacobian across iterations and steps until convergence slows.
     pub use_modified_newton: bool,
+    /// `relativeTolerance`: convergence when the residual norm falls below this times the initial one.
     pub relative_tolerance: f64,
+    /// `absoluteTolerance`: convergence when the residual norm falls below this.
     pub absolute_tolerance: f64,
+    /// `maxIterations`: iterations of full Newton before the step fails.
     pub max_iterations: usize,
+    /// `maxModifiedNewtonIterations`: iterations with one Jacobian before it is renewed.
     pub max_modified_newton_iterations: usize,
+    /// `maxModifiedNewtonRestartIterations`: iterations after a Jacobian renewal before the step fails.
     pub max_modified_newton_restart_iterations: usize,
+    /// `modifiedNewtonContractivity`: the residual ratio above which the Jacobian is renewed.
     pub modified_newton_contractivity: f64,
+    /// `modifiedNewtonJacUpdatePerStep`: renew the Jacobian at the start of every step.
     pub modified_newton_jac_update_per_step: bool,
+    /// `adaptInitialResidual`: if the first iteration's residual exceeds the initial one, it becomes
+    /// the reference of the relative tolerance.
     pub adapt_initial_residual: bool,
+    /// `maximumSolutionNorm`: |q|² or |q̇|² above this (or a NaN) is divergence.
     pub maximum_solution_norm: f64,
+    /// `weightTolerancePerCoordinate`: divide the residual norm by √(number of unknowns).
     pub weight_tolerance_per_coordinate: bool,
     /// Not an Exudyn setting (off by default, so that Exudyn's iteration path stays the
     /// default): add the constraints' geometric stiffness ∂(C_qᵀλ)/∂q — generated exactly for
     /// the joints, 2λ·I for Euler-parameter nodes — to the Newton Jacobian.
     pub exact_constraint_jacobian: bool,
+    /// `numericalDifferentiation`: how the forward-difference Jacobians are taken.
     pub numerical_differentiation: NumericalDifferentiation,
 }
 
@@ -67,13 +82,21 @@ impl Default for NewtonSettings {
 /// `timeIntegration.generalizedAlpha`
 #[derive(Clone, Debug, PartialEq)]
 pub struct GeneralizedAlphaSettings {
+    /// `spectralRadius` ρ∞ of generalized-α (1: no numerical damping).
     pub spectral_radius: f64,
+    /// `useNewmark`: Newmark's method with `newmarkBeta`, `newmarkGamma` instead of generalized-α.
     pub use_newmark: bool,
+    /// `useIndex2Constraints`: constraints at velocity level (index 2) instead of position level.
     pub use_index2_constraints: bool,
+    /// `newmarkBeta` β (with `useNewmark`).
     pub newmark_beta: f64,
+    /// `newmarkGamma` γ (with `useNewmark`).
     pub newmark_gamma: f64,
+    /// `computeInitialAccelerations`: solve for consistent accelerations before the first step.
     pub compute_initial_accelerations: bool,
+    /// `resetAccelerations`: start from zero accelerations when they are not computed.
     pub reset_accelerations: bool,
+    /// `storeInitialAlgebraicCoordinates`: keep the λ found with the initial accelerations (λ starts at 0 otherwise).
     pub store_initial_algebraic_coordinates: bool,
 }
 
@@ -95,17 +118,29 @@ impl Default for GeneralizedAlphaSettings {
 /// `timeIntegration`
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimeIntegrationSettings {
+    /// `startTime` (s).
     pub start_time: f64,
+    /// `endTime` (s).
     pub end_time: f64,
+    /// `numberOfSteps`: the nominal step is (endTime − startTime)/numberOfSteps.
     pub number_of_steps: usize,
+    /// `adaptiveStep`: reduce the step after a failed Newton solve and grow it back after easy steps.
     pub adaptive_step: bool,
+    /// `adaptiveStepDecrease`: the factor a failed step's size is multiplied by.
     pub adaptive_step_decrease: f64,
+    /// `adaptiveStepIncrease`: the factor the step grows by on recovery (up to the nominal step).
     pub adaptive_step_increase: f64,
+    /// `adaptiveStepRecoverySteps`: accepted steps in a row before the step may grow.
     pub adaptive_step_recovery_steps: usize,
+    /// `adaptiveStepRecoveryIterations`: the most Newton iterations per step that still count as easy.
     pub adaptive_step_recovery_iterations: usize,
+    /// `minimumStepSize`: a failed step at this size ends the solve.
     pub minimum_step_size: f64,
+    /// `reuseConstantMassMatrix`: compute the mass matrix once if every body's is constant.
     pub reuse_constant_mass_matrix: bool,
+    /// `generalizedAlpha`: the integrator's parameters.
     pub generalized_alpha: GeneralizedAlphaSettings,
+    /// `newton`: Newton's settings for each step.
     pub newton: NewtonSettings,
 }
 
@@ -131,19 +166,33 @@ impl Default for TimeIntegrationSettings {
 /// `staticSolver`
 #[derive(Clone, Debug, PartialEq)]
 pub struct StaticSolverSettings {
+    /// `numberOfLoadSteps`: the nominal load step is loadStepDuration/numberOfLoadSteps.
     pub number_of_load_steps: usize,
+    /// `loadStepDuration`: the pseudo-time the loads ramp over.
     pub load_step_duration: f64,
+    /// `loadStepStart`: the pseudo-time at the first load step.
     pub load_step_start: f64,
+    /// `loadStepGeometric`: load steps grow geometrically instead of uniformly.
     pub load_step_geometric: bool,
+    /// `loadStepGeometricRange`: the ratio of the last to the first geometric load step.
     pub load_step_geometric_range: f64,
+    /// `useLoadFactor`: ramp the loads with the pseudo-time (otherwise full loads from the start).
     pub use_load_factor: bool,
+    /// `adaptiveStep`: reduce a load step after a failed Newton solve and grow it back after easy steps.
     pub adaptive_step: bool,
+    /// `adaptiveStepDecrease`: the factor a failed load step is multiplied by.
     pub adaptive_step_decrease: f64,
+    /// `adaptiveStepIncrease`: the factor a load step grows by on recovery.
     pub adaptive_step_increase: f64,
+    /// `adaptiveStepRecoverySteps`: accepted load steps in a row before the step may grow.
     pub adaptive_step_recovery_steps: usize,
+    /// `adaptiveStepRecoveryIterations`: the most Newton iterations per load step that still count as easy.
     pub adaptive_step_recovery_iterations: usize,
+    /// `minimumStepSize`: a failed load step at this size ends the solve.
     pub minimum_step_size: f64,
+    /// `computeLoadsJacobian`: include the loads' Jacobian (by differences) in the iteration matrix.
     pub compute_loads_jacobian: bool,
+    /// `newton`: Newton's settings for each load step.
     pub newton: NewtonSettings,
 }
 
@@ -235,9 +284,13 @@ impl Default for SolutionSettings {
 /// Exudyn's SimulationSettings.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct SimulationSettings {
+    /// `timeIntegration`: the dynamic solver's settings.
     pub time_integration: TimeIntegrationSettings,
+    /// `staticSolver`: the static solver's settings.
     pub static_solver: StaticSolverSettings,
+    /// `solution`: what is written (solution file, sensors) and how often.
     pub solution: SolutionSettings,
+    /// `linearSolverType`: dense LU or sparse LU (Exudyn's EXUdense / EigenSparse).
     pub linear_solver: LinearSolverType,
     /// Not an Exudyn setting: the most a run may keep in memory of what it records (sensor rows,
     /// and in `jointsim` the solution file and a scene's frames), in bytes. A run that would
