@@ -86,7 +86,7 @@ joint_core::joint! {
     /// formula with `constrainedAxes` (global translation rows when all three translations are
     /// locked, else rows local to J0; the rotation rows pair different axes for 3, 2 or 1 locked
     /// rotations), so the joint is defined with every row any pattern uses and the runtime
-    /// selects 6 of them once, at assemble (`assemble::generic_joint_rows`):
+    /// selects 6 of them once, at assemble (`joints::generic_joint_rows`):
     /// rows 0–2 `Δp_k`, rows 3–5 `t_k0·Δp`, rows 6–11 `t_a0·t_b1` for
     /// (a, b) = (z, y), (z, x), (x, y), (x, z), (y, x), (y, z).
     pub joint GenericRows {
