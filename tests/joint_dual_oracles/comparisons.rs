@@ -1,0 +1,303 @@
+//! Comparisons of every pairing of every built-in joint with the oracle.
+
+use super::*;
+
+// ------------------------------------------------------------------------------------------------
+// Comparisons.
+
+pub(super) const TOL: f64 = 1e-12;
+
+/// `|got − want| ≤ TOL·(1 + max |want|)` entrywise over a block.
+pub(super) fn check_block(got: &[f64], want: &[f64], what: impl Fn(usize) -> String) {
+    assert_eq!(got.len(), want.len(), "{}: length", what(0));
+    let scale = 1.0 + want.iter().fold(0.0f64, |s, x| s.max(x.abs()));
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (g - w).abs() <= TOL * scale,
+            "{}: got {g:.17e}, expected {w:.17e} (difference {:.3e}, allowed {:.3e})",
+            what(i),
+            (g - w).abs(),
+            TOL * scale
+        );
+    }
+}
+
+/// Moves marker 1 by 3 along x until |Δp| ≥ 1 (the distance joint's direction is undefined at
+/// Δp = 0, and its derivatives grow like 1/|Δp|).
+pub(super) fn separate(k: &Pairing, m0: &MarkerState, m1: &mut MarkerState) {
+    loop {
+        let (q, v) = combined([m0, m1]);
+        let n0 = m0.q.len();
+        let kin0 = marker_kin(k.kinds[0], &m0.p, &q[..n0], &v[..n0]);
+        let kin1 = marker_kin(k.kinds[1], &m1.p, &q[n0..], &v[n0..]);
+        let dp = sub3(kin1.p, kin0.p);
+        if dot3(dp, dp) >= 1.0 {
+            return;
+        }
+        if m1.q.is_empty() {
+            m1.p[0] += 3.0;
+        } else {
+            m1.q[0] += 3.0;
+        }
+    }
+}
+
+/// All checks (A–E of the file's head comment) of one pairing at one state.
+pub(super) fn check_pairing(
+    k: &Pairing,
+    m0: &MarkerState,
+    m1: &MarkerState,
+    lambda: &[f64],
+    on_manifold: bool,
+) {
+    let mut m1 = m1.clone();
+    separate(k, m0, &mut m1);
+    let m = [m0, &m1];
+    let state = if on_manifold {
+        "on the EP manifold"
+    } else {
+        "off the EP manifold"
+    };
+    let name = |what: &str| format!("{} ({state}): {what}", k.name);
+    let (n0, n1) = (m0.q.len(), m1.q.len());
+    let n = n0 + n1;
+    let rows = k.rows;
+    let lambda = &lambda[..rows];
+    let s0: Side = (&m0.p, &m0.q, &m0.v);
+    let s1: Side = (&m1.p, &m1.q, &m1.v);
+
+    // The generated values.
+    let mut pos = vec![f64::NAN; rows];
+    (k.position)(s0, s1, &mut pos);
+    let mut vel = vec![f64::NAN; rows];
+    (k.velocity)(s0, s1, &mut vel);
+    let (mut j0, mut j1) = (vec![f64::NAN; rows * n0], vec![f64::NAN; rows * n1]);
+    (k.jacobian)(s0, s1, &mut j0, &mut j1);
+    let (mut b0, mut b1) = (vec![f64::NAN; rows * n0], vec![f64::NAN; rows * n1]);
+    (k.velocity_residual_q)(s0, s1, &mut b0, &mut b1);
+    let mut rq = vec![f64::NAN; n * n];
+    (k.reaction_q)(lambda, s0, s1, &mut rq);
+    // Combined row-major `rows × n` blocks over m0's then m1's coordinates.
+    let join = |a: &[f64], b: &[f64]| -> Vec<f64> {
+        (0..rows)
+            .flat_map(|r| {
+                a[r * n0..(r + 1) * n0]
+                    .iter()
+                    .chain(&b[r * n1..(r + 1) * n1])
+                    .copied()
+            })
+            .collect()
+    };
+    let jac = join(&j0, &j1);
+    let vq = join(&b0, &b1);
+
+    // A: the residuals.
+    let o = velocity_oracle(k, m);
+    let g = oracle_position(k, m);
+    check_block(&pos, &g, |r| {
+        name(&format!("position_residual row {r} vs the oracle's g"))
+    });
+    check_block(&vel, &o.g_v, |r| {
+        name(&format!("velocity_residual row {r} vs the oracle's g_v"))
+    });
+
+    // B: C = ∂g_J/∂q̇.
+    check_block(&jac, &o.c, |i| {
+        name(&format!(
+            "jacobian entry ({}, {}) vs ∂g_J/∂q̇ (hyper-dual)",
+            i / n,
+            i % n
+        ))
+    });
+
+    // The oracle's own consistency: its g_J is linear in q̇, g_J = (∂g_J/∂q̇)·q̇; and on the
+    // manifold g_J is the velocity level.
+    let (q, v) = combined(m);
+    let v = &v[..];
+    let cv: Vec<f64> = o.c.chunks(n).map(|row| dot(row, v)).collect();
+    check_block(&cv, &o.g_j, |r| {
+        name(&format!("oracle self-check row {r}: (∂g_J/∂q̇)·q̇ vs g_J"))
+    });
+    if on_manifold {
+        check_block(&o.g_j, &o.g_v, |r| {
+            name(&format!(
+                "oracle self-check row {r}: g_J vs g_v on the manifold"
+            ))
+        });
+    }
+
+    // C: ∂(C q̇)/∂q (r, j) = Σ_c T(r, c, j)·q̇_c.
+    let want_vq: Vec<f64> = (0..rows)
+        .flat_map(|r| {
+            let t = &o.t;
+            (0..n).map(move |j| v.iter().enumerate().map(|(c, vc)| t.at(r, c, j) * vc).sum())
+        })
+        .collect::<Vec<f64>>();
+    check_block(&vq, &want_vq, |i| {
+        name(&format!(
+            "velocity_residual_q entry ({}, {}) vs Σ_c ∂²g_J/∂q_j∂q̇_c·q̇_c (hyper-dual)",
+            i / n,
+            i % n
+        ))
+    });
+
+    // D: ∂(Cᵀλ)/∂q (c, j) = Σ_r λ_r·T(r, c, j).
+    let want_rq: Vec<f64> = (0..n * n)
+        .map(|i| {
+            let (c, j) = (i / n, i % n);
+            (0..rows).map(|r| lambda[r] * o.t.at(r, c, j)).sum()
+        })
+        .collect();
+    check_block(&rq, &want_rq, |i| {
+        name(&format!(
+            "reaction_q entry ({}, {}) vs Σ_r λ_r ∂²g_J,r/∂q_j∂q̇_c (hyper-dual)",
+            i / n,
+            i % n
+        ))
+    });
+
+    // E: the link to the position level. `identical(c)`: column c of C is ∂g/∂q_c identically
+    // in q (coordinates of markers without Euler parameters, and the translation coordinates of
+    // those with).
+    let marker_of = |c: usize| usize::from(c >= n0);
+    let offsets = [0, n0];
+    let identical = |c: usize| {
+        let i = marker_of(c);
+        !is_ep(k.kinds[i]) || c - offsets[i] < 3
+    };
+    for c in 0..n {
+        // E1: along e_c, or its tangent projection for an EP marker's rotation coordinates.
+        if !identical(c) && !on_manifold {
+            continue;
+        }
+        let mut w = vec![0.0; n];
+        w[c] = 1.0;
+        if !identical(c) {
+            let i = marker_of(c);
+            let th = &q[offsets[i] + 3..offsets[i] + 7];
+            let tc = q[c];
+            for (e, t) in th.iter().enumerate() {
+                w[offsets[i] + 3 + e] -= tc * t;
+            }
+        }
+        let cw: Vec<f64> = (0..rows)
+            .map(|r| dot(&jac[r * n..(r + 1) * n], &w))
+            .collect();
+        let dg = oracle_position_along(k, m, &w);
+        check_block(&cw, &dg, |r| {
+            name(&format!(
+                "row {r}: jacobian·w vs ∂g/∂q·w (dual) along {} of coordinate {c}",
+                if identical(c) {
+                    "the direction"
+                } else {
+                    "the tangent projection"
+                }
+            ))
+        });
+    }
+    let no_ep = !is_ep(k.kinds[0]) && !is_ep(k.kinds[1]);
+    if on_manifold || no_ep {
+        // E2: the velocity level is d/dt of the position level along q̇ (tangent on the manifold).
+        let dg = oracle_position_along(k, m, v);
+        check_block(&vel, &dg, |r| {
+            name(&format!("velocity_residual row {r} vs d/dt g (dual)"))
+        });
+    }
+    // E3: the position Hessian, H(r, c, j) = ∂²g_r/∂q_c∂q_j, for the columns c it determines.
+    let mut hessian = Tensor::new(rows, n, f64::NAN);
+    for c in (0..n).filter(|&c| identical(c)) {
+        for j in 0..n {
+            for (r, h) in oracle_position_hessian(k, m, j, c).into_iter().enumerate() {
+                hessian.set(r, c, j, h);
+            }
+        }
+    }
+    for c in (0..n).filter(|&c| identical(c)) {
+        let got = &rq[c * n..(c + 1) * n];
+        let want: Vec<f64> = (0..n)
+            .map(|j| (0..rows).map(|r| lambda[r] * hessian.at(r, c, j)).sum())
+            .collect();
+        check_block(got, &want, |j| {
+            name(&format!(
+                "reaction_q entry ({c}, {j}) vs Σ_r λ_r ∂²g_r/∂q_c∂q_j (position Hessian)"
+            ))
+        });
+    }
+    if no_ep {
+        let want: Vec<f64> = (0..rows)
+            .flat_map(|r| {
+                let h = &hessian;
+                (0..n).map(move |j| v.iter().enumerate().map(|(c, vc)| h.at(r, c, j) * vc).sum())
+            })
+            .collect::<Vec<f64>>();
+        check_block(&vq, &want, |i| {
+            name(&format!(
+                "velocity_residual_q entry ({}, {}) vs Σ_c ∂²g/∂q_j∂q_c·q̇_c (position Hessian)",
+                i / n,
+                i % n
+            ))
+        });
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A–E for every pairing of every built-in joint, on and off the Euler-parameter manifold.
+    #[test]
+    fn every_built_in_joint_kernel_matches_its_dual_oracle(pools in pools()) {
+        let (markers, joint) = pools;
+        let jp = joint_parameters(&joint);
+        let lambda = &joint[7..];
+        let pairings = all_pairings(&jp);
+        for on_manifold in [true, false] {
+            let states: Vec<MarkerState> = (0..14)
+                .map(|i| marker_state(KINDS[i % 7], &markers[i], on_manifold))
+                .collect();
+            for k in &pairings {
+                check_pairing(
+                    k,
+                    &states[k.kinds[0].index()],
+                    &states[7 + k.kinds[1].index()],
+                    lambda,
+                    on_manifold,
+                );
+            }
+        }
+    }
+}
+
+/// The pairings the oracle test runs over: every ordered pair of kinds with the capabilities the
+/// joint needs (Position: all 7 kinds; Rigid: the 5 with an orientation), except ground–ground.
+#[test]
+pub(super) fn every_pairing_of_every_built_in_joint_is_checked() {
+    let pairings = all_pairings(&joint_parameters(&[0.1; JOINT_POOL]));
+    for (joint, rigid, count) in [
+        ("spherical", false, 48),
+        ("distance", false, 48),
+        ("revolute_z", true, 24),
+        ("prismatic_x", true, 24),
+        ("generic_rows", true, 24),
+    ] {
+        let mine: Vec<&Pairing> = pairings
+            .iter()
+            .filter(|k| k.name.starts_with(&format!("{joint}::")))
+            .collect();
+        assert_eq!(mine.len(), count, "{joint}: number of pairings");
+        for k0 in KINDS {
+            for k1 in KINDS {
+                let expected = !(k0 == MarkerKind::GroundPoint && k1 == MarkerKind::GroundPoint)
+                    && (!rigid || (has_orientation(k0) && has_orientation(k1)));
+                let present = mine.iter().any(|k| k.kinds == [k0, k1]);
+                assert_eq!(
+                    present,
+                    expected,
+                    "{joint}: pairing {} – {}",
+                    k0.name(),
+                    k1.name()
+                );
+            }
+        }
+    }
+    assert_eq!(pairings.len(), 168);
+}
