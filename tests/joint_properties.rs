@@ -14,7 +14,7 @@
 //! 4. the generated `reaction_q` is ∂(Cᵀλ)/∂q, by central differences of C.
 //!
 //! The built-in joints also have their own, independent num-dual oracles
-//! (tests/joint_dual_oracles.rs, tests/kernel_jacobians.rs).
+//! (tests/joint_dual_oracles/, tests/kernel_jacobians/).
 
 #[allow(dead_code)]
 #[path = "../examples/custom_joints/mod.rs"]

@@ -96,7 +96,7 @@ fn every_reference_case_solves_with_the_sparse_lu_as_with_the_dense_one() {
             "{name:60} q {dq:.1e}  v {dv:.1e}  λ {dl:.1e}  iterations {} / {}",
             dense.iterations, sparse.iterations
         );
-        // the reference comparison's tolerances (tests/reference_cases.rs)
+        // the reference comparison's tolerances (tests/reference_cases/)
         if dq > 1e-8 || dv > 1e-6 || dl > 1e-5 {
             failures.push(format!("{name}: q {dq:.1e}, v {dv:.1e}, λ {dl:.1e}"));
         }

@@ -1,6 +1,6 @@
 //! SensorSuperElement: what it refuses, and the value an FFRF mesh node reports at a state
 //! (Exudyn's numbers over a whole run are pinned by `own_se_sensor_super_element` in
-//! tests/reference_cases.rs).
+//! tests/reference_cases/).
 
 use joint::runtime::OutputVariable;
 use joint::runtime::model::read_model;

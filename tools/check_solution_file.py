@@ -34,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOL = 1e-9
 # Accelerations and λ are only as converged as Newton's tolerances make them (relativeTolerance
 # 1e-8 with modified Newton): jointsim and Exudyn take the same iterations, but these differ
-# by up to 2e-5 on the seed pendulum (tests/reference_cases.rs: TOL_AE 1e-5 at the end time,
+# by up to 2e-5 on the seed pendulum (tests/reference_cases/: TOL_AE 1e-5 at the end time,
 # accelerations reported only). Time, coordinates and velocities agree to the written digits.
 TOL_CONVERGED = 1e-4
 

@@ -1,0 +1,337 @@
+//! Exudyn's exported cases and our own cases of the spherical joint, the markers, the loads,
+//! the solver settings, superelements and kinematic trees (tools/reference/).
+
+use super::*;
+
+#[test]
+pub(super) fn seed_mini_pendulum() {
+    run_case("seed_mini_pendulum");
+}
+
+#[test]
+pub(super) fn spherical_joint_test() {
+    // Built by hand (examples/spherical_joint_chain.rs) the count is Exudyn's 6770; from the
+    // file, whose reference coordinates are −0.30000000000000004 and so on, one step's res/r0
+    // lands on the other side of relTol: 6771.
+    run_case_with_slack(CASES, "sphericalJointTest", 1);
+}
+
+#[test]
+pub(super) fn mass_point_pendulum() {
+    run_case("mass_point_pendulum");
+}
+
+#[test]
+pub(super) fn kinematic_tree_tip() {
+    // The per-step iteration counts equal Exudyn's for 268 steps; at step 269 res/r0 lands on
+    // the other side of relTol (10 iterations here, 9 in Exudyn), the Jacobian is refreshed
+    // one step earlier, and the totals end at 6822 vs 6620 with the same 23 Jacobians. The
+    // equations match Exudyn's to round-off (LHS, M, K, D and C_q compared at a state).
+    run_case_with_slack(CASES, "kinematic_tree_tip", 250);
+}
+
+#[test]
+pub(super) fn superelement_position() {
+    run_case("superelement_position");
+}
+
+#[test]
+pub(super) fn static_spring_hang() {
+    run_case("static_spring_hang");
+}
+
+#[test]
+pub(super) fn own_pendulum_spin_ga() {
+    run_case_in(OWN_CASES, "pendulum_spin_ga");
+}
+
+#[test]
+pub(super) fn own_pendulum_spin_rho05() {
+    run_case_in(OWN_CASES, "pendulum_spin_rho05");
+}
+
+#[test]
+pub(super) fn own_pendulum_spin_newmark_index2() {
+    run_case_in(OWN_CASES, "pendulum_spin_newmark_index2");
+}
+
+#[test]
+pub(super) fn own_pendulum_spin_newmark_index3() {
+    run_case_in(OWN_CASES, "pendulum_spin_newmark_index3");
+}
+
+#[test]
+pub(super) fn own_pendulum_spin_full_newton() {
+    run_case_in(OWN_CASES, "pendulum_spin_full_newton");
+}
+
+#[test]
+pub(super) fn own_pendulum_spin_jac_per_step() {
+    run_case_in(OWN_CASES, "pendulum_spin_jac_per_step");
+}
+
+#[test]
+pub(super) fn own_pendulum_spin_no_initial_acc() {
+    run_case_in(OWN_CASES, "pendulum_spin_no_initial_acc");
+}
+
+#[test]
+pub(super) fn own_pendulum_spin_large_step() {
+    run_case_in(OWN_CASES, "pendulum_spin_large_step");
+}
+
+#[test]
+pub(super) fn own_pendulum_spin_fixed_step() {
+    run_case_in(OWN_CASES, "pendulum_spin_fixed_step");
+}
+
+#[test]
+pub(super) fn own_pendulum_adaptive_steps() {
+    run_case_in(OWN_CASES, "pendulum_adaptive_steps");
+}
+
+#[test]
+pub(super) fn own_rxyz_com_offset_body_rigid() {
+    run_case_in(OWN_CASES, "rxyz_com_offset_body_rigid");
+}
+
+#[test]
+pub(super) fn own_two_bodies_node_rigid_loads_springs() {
+    run_case_in(OWN_CASES, "two_bodies_node_rigid_loads_springs");
+}
+
+#[test]
+pub(super) fn own_mass_points_free_axes_inactive() {
+    run_case_in(OWN_CASES, "mass_points_free_axes_inactive");
+}
+
+#[test]
+pub(super) fn own_static_two_bodies_spring() {
+    run_case_in(OWN_CASES, "static_two_bodies_spring");
+}
+
+#[test]
+pub(super) fn own_pairings_m0_ground_point() {
+    run_case_in(OWN_CASES, "pairings_m0_GroundPoint");
+}
+
+#[test]
+pub(super) fn own_pairings_m0_mass_point_body() {
+    run_case_in(OWN_CASES, "pairings_m0_MassPointBody");
+}
+
+#[test]
+pub(super) fn own_pairings_m0_rigid_ep_point() {
+    run_case_in(OWN_CASES, "pairings_m0_RigidEpPoint");
+}
+
+#[test]
+pub(super) fn own_pairings_m0_rigid_rxyz_point() {
+    run_case_in(OWN_CASES, "pairings_m0_RigidRxyzPoint");
+}
+
+#[test]
+pub(super) fn own_pairings_m0_node_point() {
+    run_case_in(OWN_CASES, "pairings_m0_NodePoint");
+}
+
+#[test]
+pub(super) fn own_pairings_m0_node_ep() {
+    run_case_in(OWN_CASES, "pairings_m0_NodeEp");
+}
+
+#[test]
+pub(super) fn own_pairings_m0_node_rxyz() {
+    run_case_in(OWN_CASES, "pairings_m0_NodeRxyz");
+}
+
+#[test]
+pub(super) fn own_settings_weighted_tolerance_no_adapt_initial() {
+    run_case_in(OWN_CASES, "settings_weighted_tolerance_no_adapt_initial");
+}
+
+#[test]
+pub(super) fn own_settings_reset_accelerations_sensor_period() {
+    run_case_in(OWN_CASES, "settings_reset_accelerations_sensor_period");
+}
+
+#[test]
+pub(super) fn own_settings_numerical_differentiation_start_time() {
+    run_case_in(OWN_CASES, "settings_numerical_differentiation_start_time");
+}
+
+#[test]
+pub(super) fn own_settings_tight_newton_every_step_sensors() {
+    run_case_in(OWN_CASES, "settings_tight_newton_every_step_sensors");
+}
+
+#[test]
+pub(super) fn own_settings_adaptive_step_parameters() {
+    run_case_in(OWN_CASES, "settings_adaptive_step_parameters");
+}
+
+#[test]
+pub(super) fn own_settings_linear_newton_inactive() {
+    run_case_in(OWN_CASES, "settings_linear_newton_inactive");
+}
+
+#[test]
+pub(super) fn own_static_geometric_load_steps() {
+    run_case_in(OWN_CASES, "static_geometric_load_steps");
+}
+
+#[test]
+pub(super) fn own_static_no_load_factor_duration() {
+    run_case_in(OWN_CASES, "static_no_load_factor_duration");
+}
+
+#[test]
+pub(super) fn own_static_modified_newton_no_load_jacobian() {
+    run_case_in(OWN_CASES, "static_modified_newton_no_load_jacobian");
+}
+
+#[test]
+pub(super) fn own_se_ffrf_eigenmodes_spin() {
+    run_case_in(OWN_CASES, "se_ffrf_eigenmodes_spin");
+}
+
+#[test]
+pub(super) fn own_se_ffrf_pendulum_gravity() {
+    run_case_in(OWN_CASES, "se_ffrf_pendulum_gravity");
+}
+
+/// Exudyn's TestModel perfObjectFFRFreducedOrder (an unbalanced rotor on springs, 20 000
+/// steps). A connector on a superelement marker gets its Jacobian by forward differences in
+/// Exudyn; with the analytic one the schedule drifted to 168 411 iterations and 6 504
+/// Jacobians (Exudyn: 162 936 and 5 526) and q by 3.8e-8. Also pins SensorSuperElement.
+#[test]
+pub(super) fn own_se_ffrf_rotor_unbalance() {
+    run_case_in(OWN_CASES, "se_ffrf_rotor_unbalance");
+}
+
+#[test]
+pub(super) fn own_se_sensor_super_element() {
+    run_case_in(OWN_CASES, "se_sensor_super_element");
+}
+
+#[test]
+pub(super) fn own_se_ffrf_rigid_marker_hcb_alt() {
+    run_case_in(OWN_CASES, "se_ffrf_rigid_marker_hcb_alt");
+}
+
+#[test]
+pub(super) fn own_se_ffrf_rigid_marker_std_dense() {
+    run_case_in(OWN_CASES, "se_ffrf_rigid_marker_std_dense");
+}
+
+#[test]
+pub(super) fn own_se_loads_ffrf() {
+    run_case_in(OWN_CASES, "se_loads_ffrf");
+}
+
+#[test]
+pub(super) fn own_se_loads_generic_ode2() {
+    run_case_in(OWN_CASES, "se_loads_generic_ode2");
+}
+
+#[test]
+pub(super) fn own_se_rigid_body_to_generic_ode2() {
+    run_case_in(OWN_CASES, "se_rigid_body_to_generic_ode2");
+}
+
+#[test]
+pub(super) fn own_se_rigid_pendulum_alt_mode2() {
+    run_case_in(OWN_CASES, "se_rigid_pendulum_alt_mode2");
+}
+
+#[test]
+pub(super) fn own_se_rigid_pendulum_std_mode1() {
+    run_case_in(OWN_CASES, "se_rigid_pendulum_std_mode1");
+}
+
+#[test]
+pub(super) fn own_se_sparse_generic_ode2() {
+    run_case_in(OWN_CASES, "se_sparse_generic_ode2");
+}
+
+#[test]
+pub(super) fn own_se_static_ffrf_supported() {
+    run_case_in(OWN_CASES, "se_static_ffrf_supported");
+}
+
+#[test]
+pub(super) fn own_se_static_generic_ode2_hanging() {
+    run_case_in(OWN_CASES, "se_static_generic_ode2_hanging");
+}
+
+#[test]
+pub(super) fn own_se_tetra_uneven_weights() {
+    run_case_in(OWN_CASES, "se_tetra_uneven_weights");
+}
+
+#[test]
+pub(super) fn own_se_two_superelements_free_axis() {
+    run_case_in(OWN_CASES, "se_two_superelements_free_axis");
+}
+
+#[test]
+pub(super) fn own_kt_branched_base_offset() {
+    run_case_in(OWN_CASES, "kt_branched_base_offset");
+}
+
+#[test]
+pub(super) fn own_kt_chain20_timing() {
+    // 499 Jacobian updates in 500 steps: two steps flip by one iteration from round-off
+    // (3174 vs Exudyn's 3176).
+    run_case_with_slack(OWN_CASES, "kt_chain20_timing", 2);
+}
+
+#[test]
+pub(super) fn own_kt_chain4_revolute_damped() {
+    run_case_in(OWN_CASES, "kt_chain4_revolute_damped");
+}
+
+#[test]
+pub(super) fn own_kt_link_forces_torques() {
+    run_case_in(OWN_CASES, "kt_link_forces_torques");
+}
+
+#[test]
+pub(super) fn own_kt_marker_loads() {
+    run_case_in(OWN_CASES, "kt_marker_loads");
+}
+
+#[test]
+pub(super) fn own_kt_pd_control_offsets() {
+    run_case_in(OWN_CASES, "kt_pd_control_offsets");
+}
+
+#[test]
+pub(super) fn own_kt_planar_loop_xy() {
+    run_case_in(OWN_CASES, "kt_planar_loop_xy");
+}
+
+#[test]
+pub(super) fn own_kt_prismatic_mixed() {
+    run_case_in(OWN_CASES, "kt_prismatic_mixed");
+}
+
+#[test]
+pub(super) fn own_kt_spatial_loop_xyz() {
+    run_case_in(OWN_CASES, "kt_spatial_loop_xyz");
+}
+
+#[test]
+pub(super) fn own_kt_static_springs() {
+    run_case_in(OWN_CASES, "kt_static_springs");
+}
+
+#[test]
+pub(super) fn own_kt_tree_bodies() {
+    run_case_in(OWN_CASES, "kt_tree_bodies");
+}
+
+#[test]
+pub(super) fn own_kt_two_trees_joined() {
+    run_case_in(OWN_CASES, "kt_two_trees_joined");
+}
