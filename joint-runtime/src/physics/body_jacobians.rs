@@ -2,6 +2,7 @@
 //! (rigid bodies, GenericODE2, kinematic trees, and FFRF objects with their own increments).
 
 
+use super::ForwardDifference;
 use super::rigid_body::rigid_lhs;
 use super::Scratch;
 use crate::assemble::{BodyTopology, Topology};
@@ -18,8 +19,7 @@ impl Topology {
         v: &[f64],
         factor_k: f64,
         factor_d: f64,
-        rel_eps: f64,
-        min_coord: f64,
+        fd: ForwardDifference,
         m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
@@ -47,7 +47,7 @@ impl Topology {
                     frame, modal, data, ..
                 } => {
                     self.add_ffrf_jacobian_fd(
-                        *frame, *modal, data, q, qt, v, factor_k, factor_d, rel_eps, min_coord, m,
+                        *frame, *modal, data, q, qt, v, factor_k, factor_d, fd, m,
                         scratch,
                     );
                     continue;
@@ -68,7 +68,7 @@ impl Topology {
                         for i in 0..n {
                             let c = start + i;
                             let x = if which == 0 { q[c] } else { v[c] };
-                            let eps = rel_eps * min_coord.max(x.abs());
+                            let eps = fd.increment(x);
                             if which == 0 {
                                 cq[i] = self.reference[c] + (x + eps);
                             } else {
@@ -130,7 +130,7 @@ impl Topology {
                     } else {
                         v[r.start + i]
                     };
-                    let eps = rel_eps * min_coord.max(x.abs());
+                    let eps = fd.increment(x);
                     let out = &mut scratch.lhs2[..n];
                     if i < 3 {
                         out.copy_from_slice(&base[..n]);
@@ -178,8 +178,7 @@ impl Topology {
         v: &[f64],
         factor_k: f64,
         factor_d: f64,
-        rel_eps: f64,
-        min_coord: f64,
+        fd: ForwardDifference,
         m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
@@ -205,7 +204,7 @@ impl Topology {
             }
             for (i, &ci) in cols.iter().enumerate() {
                 let x = if which == 0 { q[ci] } else { v[ci] };
-                let eps = rel_eps * min_coord.max(x.abs());
+                let eps = fd.increment(x);
                 if which == 0 {
                     cq[i] = self.reference[ci] + (x + eps);
                 } else {

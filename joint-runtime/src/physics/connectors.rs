@@ -4,6 +4,7 @@
 
 use nalgebra::{Matrix3, Vector3};
 
+use super::ForwardDifference;
 use super::{Scratch, v3};
 use crate::assemble::{ConnectorKind, Topology};
 use crate::linear::MatrixAccumulator;
@@ -227,8 +228,7 @@ impl Topology {
         v: &[f64],
         factor_k: f64,
         factor_d: f64,
-        rel_eps: f64,
-        min_coord: f64,
+        fd: ForwardDifference,
         m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
@@ -261,7 +261,7 @@ impl Topology {
                 }
                 for (j, &g) in columns.iter().enumerate() {
                     let x = if which == 0 { q[g] } else { v[g] };
-                    let eps = rel_eps * min_coord.max(x.abs());
+                    let eps = fd.increment(x);
                     let saved = qt[g];
                     if which == 0 {
                         qt[g] = self.reference[g] + (x + eps);

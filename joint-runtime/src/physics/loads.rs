@@ -2,6 +2,7 @@
 //! and their Jacobians by forward differences (Exudyn's `computeLoadsJacobian`).
 
 
+use super::ForwardDifference;
 use super::{Scratch, v3};
 use crate::assemble::{BodyTopology, LoadKind, Topology};
 use crate::linear::MatrixAccumulator;
@@ -119,8 +120,7 @@ impl Topology {
         v: &[f64],
         load_factor: f64,
         factor: f64,
-        rel_eps: f64,
-        min_coord: f64,
+        fd: ForwardDifference,
         m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
@@ -137,7 +137,7 @@ impl Topology {
             self.load_vector_local(index, qt, v, load_factor, &mut base, scratch);
             for (i, &col) in marker.columns.iter().enumerate() {
                 let x = q[col];
-                let eps = rel_eps * min_coord.max(x.abs());
+                let eps = fd.increment(x);
                 let saved = qt[col];
                 qt[col] = self.reference[col] + (x + eps);
                 self.load_vector_local(index, qt, v, load_factor, &mut pert, scratch);

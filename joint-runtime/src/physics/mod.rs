@@ -40,6 +40,24 @@ fn skew(v: &Vector3<f64>) -> Matrix3<f64> {
     Matrix3::new(0.0, -v[2], v[1], v[2], 0.0, -v[0], -v[1], v[0], 0.0)
 }
 
+/// Exudyn's forward-difference increments (`numericalDifferentiation`): coordinate x is
+/// perturbed by ε = relativeEpsilon·max(minimumCoordinateSize, |x|).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ForwardDifference {
+    /// `relativeEpsilon`.
+    pub rel_eps: f64,
+    /// `minimumCoordinateSize`.
+    pub min_coord: f64,
+}
+
+impl ForwardDifference {
+    /// The increment ε of coordinate value `x`.
+    #[inline]
+    pub fn increment(self, x: f64) -> f64 {
+        self.rel_eps * self.min_coord.max(x.abs())
+    }
+}
+
 impl Topology {
     /// Total coordinates `qt = reference + q`.
     pub fn total_coordinates(&self, q: &[f64], qt: &mut [f64]) {

@@ -8,7 +8,7 @@ use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
-use crate::physics::Scratch;
+use crate::physics::{ForwardDifference, Scratch};
 use crate::simulation::{Progress, Simulation};
 
 /// Integration constants of one run.
@@ -56,8 +56,7 @@ pub(crate) struct StepProblem<'a> {
     index2: bool,
     /// Add the constraints' geometric stiffness to J̄ (not Exudyn's default).
     exact: bool,
-    rel_eps: f64,
-    min_coord: f64,
+    fd: ForwardDifference,
     c_err: f64,
     // step data
     h: f64,
@@ -94,8 +93,10 @@ impl<'a> StepProblem<'a> {
             c: Constants::new(settings),
             index2: settings.generalized_alpha.use_index2_constraints,
             exact: settings.newton.exact_constraint_jacobian,
-            rel_eps: nd.relative_epsilon,
-            min_coord: nd.minimum_coordinate_size,
+            fd: ForwardDifference {
+                rel_eps: nd.relative_epsilon,
+                min_coord: nd.minimum_coordinate_size,
+            },
             c_err: if settings.newton.weight_tolerance_per_coordinate {
                 (n as f64).sqrt()
             } else {
@@ -205,8 +206,7 @@ impl StepProblem<'_> {
             &st.v,
             s,
             s * gp,
-            self.rel_eps,
-            self.min_coord,
+            self.fd,
             m,
             &mut self.scratch,
         );
@@ -217,8 +217,7 @@ impl StepProblem<'_> {
             &st.v,
             s,
             s * gp,
-            self.rel_eps,
-            self.min_coord,
+            self.fd,
             m,
             &mut self.scratch,
         );

@@ -7,7 +7,7 @@ use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
-use crate::physics::Scratch;
+use crate::physics::{ForwardDifference, Scratch};
 use crate::simulation::{Progress, Simulation};
 
 struct StaticProblem<'a> {
@@ -16,8 +16,7 @@ struct StaticProblem<'a> {
     compute_loads_jacobian: bool,
     /// `newton.exact_constraint_jacobian` (not an Exudyn setting): add ∂(C_qᵀλ)/∂q.
     geometric_stiffness: bool,
-    rel_eps: f64,
-    min_coord: f64,
+    fd: ForwardDifference,
     c_err: f64,
     q_start: Vec<f64>,
     qt: Vec<f64>,
@@ -39,8 +38,7 @@ impl StaticProblem<'_> {
             &st.v,
             -1.0,
             0.0,
-            self.rel_eps,
-            self.min_coord,
+            self.fd,
             m,
             &mut self.scratch,
         );
@@ -51,8 +49,7 @@ impl StaticProblem<'_> {
             &st.v,
             -1.0,
             0.0,
-            self.rel_eps,
-            self.min_coord,
+            self.fd,
             m,
             &mut self.scratch,
         );
@@ -63,8 +60,7 @@ impl StaticProblem<'_> {
                 &st.v,
                 self.load_factor,
                 1.0,
-                self.rel_eps,
-                self.min_coord,
+                self.fd,
                 m,
                 &mut self.scratch,
             );
@@ -207,8 +203,10 @@ impl Simulation {
             load_factor: 0.0,
             compute_loads_jacobian: ss.compute_loads_jacobian,
             geometric_stiffness: ss.newton.exact_constraint_jacobian,
-            rel_eps: nd.relative_epsilon,
-            min_coord: nd.minimum_coordinate_size,
+            fd: ForwardDifference {
+                rel_eps: nd.relative_epsilon,
+                min_coord: nd.minimum_coordinate_size,
+            },
             c_err: if ss.newton.weight_tolerance_per_coordinate {
                 (n as f64).sqrt()
             } else {
