@@ -64,19 +64,12 @@ mod marker_oracle;
 mod marker_states;
 mod random_states;
 
-#[allow(unused_imports)]
-use comparisons::*;
-#[allow(unused_imports)]
-use evaluations::*;
-#[allow(unused_imports)]
-use joint_oracle::*;
-#[allow(unused_imports)]
-use kernels::*;
-#[allow(unused_imports)]
-use marker_oracle::*;
+// The modules' items, for each other (modules holding only tests add none).
 use marker_states::*;
 #[allow(unused_imports)]
-use random_states::*;
+use {
+    comparisons::*, evaluations::*, joint_oracle::*, kernels::*, marker_oracle::*, random_states::*,
+};
 
 // ------------------------------------------------------------------------------------------------
 // Marker kinds, as the test knows them (the order of `MARKER_KINDS`).

@@ -23,15 +23,10 @@ mod marker_states;
 mod pairings;
 mod slice_interface;
 
-#[allow(unused_imports)]
-use fused_kernel::*;
-#[allow(unused_imports)]
-use marker_kinds::*;
+// The modules' items, for each other (modules holding only tests add none).
 use marker_states::*;
 #[allow(unused_imports)]
-use pairings::*;
-#[allow(unused_imports)]
-use slice_interface::*;
+use {fused_kernel::*, marker_kinds::*, pairings::*, slice_interface::*};
 
 // ------------------------------------------------------------------------------------------------
 // Kinds, as the test knows them (independently of the generated constants).

@@ -40,26 +40,12 @@ mod mass_matrix;
 mod random;
 mod trees;
 
+// The modules' items, for each other (modules holding only tests add none).
 #[allow(unused_imports)]
-use accelerations::*;
-#[allow(unused_imports)]
-use algebra::*;
-#[allow(unused_imports)]
-use frames::*;
-#[allow(unused_imports)]
-use global_model::*;
-#[allow(unused_imports)]
-use joint_forces::*;
-#[allow(unused_imports)]
-use lhs::*;
-#[allow(unused_imports)]
-use link_forces::*;
-#[allow(unused_imports)]
-use mass_matrix::*;
-#[allow(unused_imports)]
-use random::*;
-#[allow(unused_imports)]
-use trees::*;
+use {
+    accelerations::*, algebra::*, frames::*, global_model::*, joint_forces::*, lhs::*,
+    link_forces::*, mass_matrix::*, random::*, trees::*,
+};
 
 // ------------------------------------------------------------------------------------------
 // Tolerances

@@ -10,15 +10,9 @@ use serde_json::Value;
 mod cases;
 mod joint_cases;
 
+// The modules' items, for each other (modules holding only tests add none).
 #[allow(unused_imports)]
-use cases::*;
-#[allow(unused_imports)]
-use joint_cases::*;
-
-#[allow(unused_imports)]
-use cases::*;
-#[allow(unused_imports)]
-use joint_cases::*;
+use {cases::*, joint_cases::*};
 
 /// The cases exported by Exudyn's maintainers' seed (../shared/reference/cases, copied).
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/exudyn_cases/");

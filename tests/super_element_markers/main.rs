@@ -34,20 +34,9 @@ mod random;
 mod rotations;
 mod vectors;
 
+// The modules' items, for each other (modules holding only tests add none).
 #[allow(unused_imports)]
-use checks::*;
-#[allow(unused_imports)]
-use coverage::*;
-#[allow(unused_imports)]
-use kinematics::*;
-#[allow(unused_imports)]
-use models::*;
-#[allow(unused_imports)]
-use random::*;
-#[allow(unused_imports)]
-use rotations::*;
-#[allow(unused_imports)]
-use vectors::*;
+use {checks::*, coverage::*, kinematics::*, models::*, random::*, rotations::*, vectors::*};
 
 const OWN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/own_cases/");
 const EXUDYN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/exudyn_cases/");
