@@ -88,20 +88,12 @@ impl<'a> StepProblem<'a> {
         let n2 = sim.topology.n_ode2;
         let nae = sim.topology.n_ae;
         let n = n2 + nae;
-        let nd = &settings.newton.numerical_differentiation;
         let mut p = StepProblem {
             c: Constants::new(settings),
             index2: settings.generalized_alpha.use_index2_constraints,
             exact: settings.newton.exact_constraint_jacobian,
-            fd: ForwardDifference {
-                rel_eps: nd.relative_epsilon,
-                min_coord: nd.minimum_coordinate_size,
-            },
-            c_err: if settings.newton.weight_tolerance_per_coordinate {
-                (n as f64).sqrt()
-            } else {
-                1.0
-            },
+            fd: settings.newton.forward_difference(),
+            c_err: settings.newton.error_weight(n),
             h: 0.0,
             s: 0.0,
             beta_p: 0.0,

@@ -58,6 +58,26 @@ pub struct NewtonSettings {
     pub numerical_differentiation: NumericalDifferentiation,
 }
 
+impl NewtonSettings {
+    /// The forward-difference increments of `numericalDifferentiation`.
+    pub(crate) fn forward_difference(&self) -> crate::physics::ForwardDifference {
+        let nd = &self.numerical_differentiation;
+        crate::physics::ForwardDifference {
+            rel_eps: nd.relative_epsilon,
+            min_coord: nd.minimum_coordinate_size,
+        }
+    }
+
+    /// What the residual norm is divided by: √n with `weightTolerancePerCoordinate`, else 1.
+    pub(crate) fn error_weight(&self, unknowns: usize) -> f64 {
+        if self.weight_tolerance_per_coordinate {
+            (unknowns as f64).sqrt()
+        } else {
+            1.0
+        }
+    }
+}
+
 impl Default for NewtonSettings {
     fn default() -> Self {
         Self {

@@ -197,21 +197,13 @@ impl Simulation {
         let n2 = self.topology.n_ode2;
         let nae = self.topology.n_ae;
         let n = n2 + nae;
-        let nd = &ss.newton.numerical_differentiation;
         let mut stats = self.statistics.newton;
         let mut p = StaticProblem {
             load_factor: 0.0,
             compute_loads_jacobian: ss.compute_loads_jacobian,
             geometric_stiffness: ss.newton.exact_constraint_jacobian,
-            fd: ForwardDifference {
-                rel_eps: nd.relative_epsilon,
-                min_coord: nd.minimum_coordinate_size,
-            },
-            c_err: if ss.newton.weight_tolerance_per_coordinate {
-                (n as f64).sqrt()
-            } else {
-                1.0
-            },
+            fd: ss.newton.forward_difference(),
+            c_err: ss.newton.error_weight(n),
             q_start: vec![0.0; n2],
             qt: vec![0.0; n2],
             rhs: vec![0.0; n],
