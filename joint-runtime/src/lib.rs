@@ -65,6 +65,7 @@ pub mod scene;
 pub mod simulation;
 pub mod solution_file;
 pub mod solver;
+mod storage;
 #[cfg(feature = "cli")]
 mod summary;
 pub mod system;

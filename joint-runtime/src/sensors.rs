@@ -4,7 +4,8 @@ use crate::error::{Error, Result};
 use crate::output::{OutputMarkers, Outputs};
 use crate::simulation::Simulation;
 use crate::solution_file::planned_rows;
-use crate::solver::settings::{SimulationSettings, human_bytes};
+use crate::solver::settings::SimulationSettings;
+use crate::storage::human_bytes;
 
 /// What recording a row needs, prepared before the run: total coordinates and each sensor's
 /// markers.

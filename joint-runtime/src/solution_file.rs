@@ -200,8 +200,8 @@ impl SolutionFile {
                 "solution.file.writePeriod",
                 format!(
                     "the solution file would hold up to {rows} rows of {columns} numbers ({}), more than the storage limit of {}: write rows less often (solution.file.writePeriod = {}), take fewer steps ({steps_key}), export fewer columns, or raise the limit (SimulationSettings::storage_limit, jointsim --storage-limit)",
-                    crate::solver::settings::human_bytes(bytes),
-                    crate::solver::settings::human_bytes(limit as f64),
+                    crate::storage::human_bytes(bytes),
+                    crate::storage::human_bytes(limit as f64),
                     f.write_period
                 ),
             ));

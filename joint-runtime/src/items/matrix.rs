@@ -73,12 +73,12 @@ impl MatrixContainer {
 /// sizes, what would otherwise abort the process for memory.
 pub fn check_dense_size(rows: usize, columns: usize, count: usize) -> Result<(), String> {
     let bytes = rows as f64 * columns as f64 * count as f64 * 8.0;
-    let limit = crate::solver::settings::default_storage_limit();
+    let limit = crate::storage::default_storage_limit();
     if bytes > limit as f64 {
         return Err(format!(
             "{count} dense {rows} × {columns} matrix(es) would take {}, more than the memory limit of {}",
-            crate::solver::settings::human_bytes(bytes),
-            crate::solver::settings::human_bytes(limit as f64)
+            crate::storage::human_bytes(bytes),
+            crate::storage::human_bytes(limit as f64)
         ));
     }
     Ok(())

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::model::{Model, SolveKind};
 use crate::simulation::{Progress, Simulation};
 use crate::solution_file::{SolutionFileSolver, WriteSchedule, planned_rows};
-use crate::solver::settings::human_bytes;
+use crate::storage::human_bytes;
 
 /// ODE2 coordinates (displacements from the reference configuration, in Exudyn's global
 /// order) at increasing times.

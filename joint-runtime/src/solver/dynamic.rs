@@ -2,7 +2,7 @@
 //! index 2, with Exudyn's predictor, scaling, Jacobian (and its omitted terms), initial
 //! accelerations and adaptive step reduction/recovery (spec/solver.md §2–5).
 
-use super::newton::{NewtonOutcome, NewtonProblem, newton};
+use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
 use super::settings::{LinearSolverType, SimulationSettings, TimeIntegrationSettings};
 use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
@@ -92,7 +92,7 @@ impl<'a> StepProblem<'a> {
             c: Constants::new(settings),
             index2: settings.generalized_alpha.use_index2_constraints,
             exact: settings.newton.exact_constraint_jacobian,
-            fd: settings.newton.forward_difference(),
+            fd: forward_difference(&settings.newton),
             c_err: settings.newton.error_weight(n),
             h: 0.0,
             s: 0.0,

@@ -4,6 +4,7 @@
 
 use super::settings::NewtonSettings;
 use crate::linear::SingularColumn;
+use crate::physics::ForwardDifference;
 pub use crate::simulation::NewtonStatistics;
 
 /// What Newton needs of a problem; the state lives in the problem.
@@ -108,5 +109,14 @@ pub fn newton(
         NewtonOutcome::Converged { iterations: it }
     } else {
         NewtonOutcome::Failed { iterations: it }
+    }
+}
+
+/// The forward-difference increments of `newton.numericalDifferentiation`.
+pub(super) fn forward_difference(newton: &NewtonSettings) -> ForwardDifference {
+    let nd = &newton.numerical_differentiation;
+    ForwardDifference {
+        rel_eps: nd.relative_epsilon,
+        min_coord: nd.minimum_coordinate_size,
     }
 }

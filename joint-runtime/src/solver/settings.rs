@@ -3,6 +3,8 @@
 
 /// Defined with the linear solvers it selects; a setting of the solve.
 pub use crate::linear::LinearSolverType;
+/// Defined with the other storage limits; the default of `solution.storageLimit`.
+pub use crate::storage::{default_storage_limit, human_bytes};
 
 /// `newton.numericalDifferentiation`
 #[derive(Clone, Debug, PartialEq)]
@@ -59,15 +61,6 @@ pub struct NewtonSettings {
 }
 
 impl NewtonSettings {
-    /// The forward-difference increments of `numericalDifferentiation`.
-    pub(crate) fn forward_difference(&self) -> crate::physics::ForwardDifference {
-        let nd = &self.numerical_differentiation;
-        crate::physics::ForwardDifference {
-            rel_eps: nd.relative_epsilon,
-            min_coord: nd.minimum_coordinate_size,
-        }
-    }
-
     /// What the residual norm is divided by: √n with `weightTolerancePerCoordinate`, else 1.
     pub(crate) fn error_weight(&self, unknowns: usize) -> f64 {
         if self.weight_tolerance_per_coordinate {
@@ -319,42 +312,9 @@ pub struct SimulationSettings {
     pub storage_limit: Option<usize>,
 }
 
-/// The storage limit when none is set: half of the physical memory (`/proc/meminfo`), or 4 GiB
-/// where that cannot be read.
-pub fn default_storage_limit() -> usize {
-    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        let total_kib = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-            m.lines()
-                .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
-        });
-        match total_kib {
-            Some(kib) => kib.saturating_mul(1024) / 2,
-            None => 4 << 30,
-        }
-    })
-}
-
 impl SimulationSettings {
     /// [`SimulationSettings::storage_limit`], or the default.
     pub fn storage_limit_bytes(&self) -> usize {
         self.storage_limit.unwrap_or_else(default_storage_limit)
-    }
-}
-
-/// `bytes` as "12.3 GiB".
-pub fn human_bytes(bytes: f64) -> String {
-    const UNITS: [&str; 6] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut x = bytes;
-    let mut unit = 0;
-    while x >= 1024.0 && unit + 1 < UNITS.len() {
-        x /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes:.0} bytes")
-    } else {
-        format!("{x:.1} {}", UNITS[unit])
     }
 }

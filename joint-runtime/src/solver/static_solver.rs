@@ -1,7 +1,7 @@
 //! Exudyn's static solver (spec/solver.md §6): load steps, full Newton on `[q; λ]` with the
 //! residual `f(q) + C_qᵀλ` (the sign opposite to the dynamic one), numerical load Jacobian.
 
-use super::newton::{NewtonOutcome, NewtonProblem, newton};
+use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
 use super::settings::SimulationSettings;
 use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
@@ -202,7 +202,7 @@ impl Simulation {
             load_factor: 0.0,
             compute_loads_jacobian: ss.compute_loads_jacobian,
             geometric_stiffness: ss.newton.exact_constraint_jacobian,
-            fd: ss.newton.forward_difference(),
+            fd: forward_difference(&ss.newton),
             c_err: ss.newton.error_weight(n),
             q_start: vec![0.0; n2],
             qt: vec![0.0; n2],
