@@ -110,6 +110,13 @@ pub(super) fn own_static_two_bodies_spring() {
     run_case_in(OWN_CASES, "static_two_bodies_spring");
 }
 
+/// NodePointGround as an attachment point of a spherical joint and a spring, with an unused one
+/// beside (tools/reference/make_node_cases.py): Exudyn's counts.
+#[test]
+pub(super) fn own_node_point_ground() {
+    run_case_in(OWN_CASES, "node_point_ground");
+}
+
 #[test]
 pub(super) fn own_pairings_m0_ground_point() {
     run_case_in(OWN_CASES, "pairings_m0_GroundPoint");

@@ -62,6 +62,23 @@ pub(super) fn resolve_marker(
     let node_marker = |n: crate::items::NodeIndex, orientation: bool| -> Result<ResolvedMarker> {
         let node = mbs.node_checked(&item, "nodeNumber", n)?;
         let kind = match node {
+            Node::PointGround { position, .. } => {
+                if orientation {
+                    return Err(Error::item(
+                        item.clone(),
+                        "nodeNumber",
+                        format!(
+                            "node {} is a PointGround, which has no orientation; MarkerNodeRigid needs a rigid-body node",
+                            n.0
+                        ),
+                    ));
+                }
+                // a ground point at the node's position: no columns
+                let mut p = position.to_vec();
+                p.extend_from_slice(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+                p.extend_from_slice(&[0.0; 3]);
+                return Ok(ResolvedMarker::of_kind(MarkerKind::GroundPoint, 0, 0, p));
+            }
             Node::Point { .. } => MarkerKind::NodePoint,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,

@@ -37,6 +37,9 @@ pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
         finite(&item, "referenceCoordinates", node.reference_coordinates())?;
         finite(&item, "initialCoordinates", node.initial_coordinates())?;
         finite(&item, "initialVelocities", node.initial_velocities())?;
+        if let Node::PointGround { position, .. } = node {
+            finite(&item, "referenceCoordinates", position)?;
+        }
         if let Node::RigidBodyEP {
             reference_coordinates: r,
             ..

@@ -40,6 +40,14 @@ pub enum Node {
         /// `initialCoordinates_t`: the velocities at the start.
         initial_velocities: [f64; 6],
     },
+    /// NodePointGround: a fixed point with no coordinates, for markers, connectors and joints
+    /// that attach to ground through a node.
+    PointGround {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `referenceCoordinates`: the point's global position (it never moves).
+        position: [f64; 3],
+    },
     /// NodeGenericODE2: `numberOfODE2Coordinates` plain coordinates (modal coordinates of a
     /// superelement, joint coordinates of a kinematic tree).
     GenericODE2 {
@@ -62,6 +70,7 @@ impl Node {
             Node::RigidBodyEP { .. } => "RigidBodyEP",
             Node::RigidBodyRxyz { .. } => "RigidBodyRxyz",
             Node::GenericODE2 { .. } => "GenericODE2",
+            Node::PointGround { .. } => "PointGround",
         }
     }
 
@@ -71,7 +80,8 @@ impl Node {
             Node::Point { name, .. }
             | Node::RigidBodyEP { name, .. }
             | Node::RigidBodyRxyz { name, .. }
-            | Node::GenericODE2 { name, .. } => name,
+            | Node::GenericODE2 { name, .. }
+            | Node::PointGround { name, .. } => name,
         }
     }
 
@@ -118,6 +128,8 @@ impl Node {
                 initial_velocities: v,
                 ..
             } => (r, i, v),
+            // its position is not a coordinate
+            Node::PointGround { .. } => (&[], &[], &[]),
         }
     }
 
@@ -144,6 +156,14 @@ impl Node {
     /// Whether the node has a position (all but NodeGenericODE2).
     pub fn has_position(&self) -> bool {
         !matches!(self, Node::GenericODE2 { .. })
+    }
+
+    /// `NodePointGround(referenceCoordinates=position)`.
+    pub fn point_ground(position: [f64; 3]) -> Node {
+        Node::PointGround {
+            name: String::new(),
+            position,
+        }
     }
 
     /// `NodePoint(referenceCoordinates=reference)`, at rest at its reference.

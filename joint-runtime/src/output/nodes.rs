@@ -59,6 +59,21 @@ impl Outputs<'_> {
         let start = self.topology.node_ode2[node];
         let r = start..start + n.ode2_size();
         let st = &self.state;
+        if let Node::PointGround { position, .. } = n {
+            // Exudyn's NodePointGround: fixed, unrotated, without coordinates
+            match var {
+                O::Position => out.extend_from_slice(position),
+                O::Displacement
+                | O::Velocity
+                | O::AngularVelocity
+                | O::AngularVelocityLocal
+                | O::Rotation => out.extend_from_slice(&[0.0; 3]),
+                O::RotationMatrix => put_row_major(out, &nalgebra::Matrix3::identity()),
+                O::Coordinates | O::CoordinatesT | O::CoordinatesTotal => {}
+                other => return Err(unsupported(item(), other)),
+            }
+            return Ok(());
+        }
         let Some(m) = &markers.node else {
             // NodeGenericODE2: coordinates only
             match var {

@@ -15,7 +15,8 @@ impl Outputs<'_> {
             Node::Point { .. } => MarkerKind::NodePoint,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
-            Node::GenericODE2 { .. } => return None,
+            // GenericODE2 has no position; a PointGround's outputs need no marker
+            Node::GenericODE2 { .. } | Node::PointGround { .. } => return None,
         };
         let start = self.topology.node_ode2[node];
         Some(ResolvedMarker {

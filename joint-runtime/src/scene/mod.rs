@@ -154,7 +154,7 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
     for (i, node) in sim.mbs.nodes.iter().enumerate() {
         nodes.push(match node {
             Node::GenericODE2 { .. } => None,
-            Node::Point { .. } => Some((
+            Node::Point { .. } | Node::PointGround { .. } => Some((
                 vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
                 Matrix3::identity(),
             )),

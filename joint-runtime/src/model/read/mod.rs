@@ -72,6 +72,7 @@ impl List {
                     &["RigidBodyRxyz", "NodeRigidBodyRxyz", "RigidRxyz"],
                 ),
                 ("GenericODE2", &["GenericODE2", "NodeGenericODE2"]),
+                ("PointGround", &["PointGround", "NodePointGround"]),
             ],
             List::Objects => &[
                 ("Ground", &["Ground", "ObjectGround"]),

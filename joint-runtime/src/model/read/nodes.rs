@@ -1,4 +1,4 @@
-//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan) and GenericODE2.
+//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan), GenericODE2 and PointGround.
 
 use serde_json::Value;
 
@@ -64,6 +64,10 @@ pub(crate) fn read_node(index: usize, value: &Value) -> Result<Node> {
                 initial_velocities,
             }
         }
+        "PointGround" => Node::PointGround {
+            name,
+            position: d.vec_or("referenceCoordinates", [0.0; 3])?,
+        },
         _ => unreachable!("node type table"),
     };
     d.finish()?;

@@ -1,0 +1,74 @@
+"""Exudyn 1.13.6 reference cases for the nodes of issue 19 (NodePointGround so far).
+
+Writes tests/reference/own_cases/NAME.json (model) and NAME.ref.json (Exudyn's results).
+Run from the repository root:  python3 tools/reference/make_node_cases.py [NAME ...]
+(no names: every case).
+"""
+import os
+import sys
+
+import numpy as np
+import exudyn as exu
+from exudyn.itemInterface import *
+from exudyn.utilities import *
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+from exudyn_export import export, run_reference  # noqa: E402
+
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'reference', 'own_cases')
+OVT = exu.OutputVariableType
+
+
+def settings(steps=500, end=0.5):
+    s = exu.SimulationSettings()
+    s.timeIntegration.numberOfSteps = steps
+    s.timeIntegration.endTime = end
+    s.timeIntegration.verboseMode = 0
+    s.staticSolver.verboseMode = 0
+    s.solutionSettings.writeSolutionToFile = False
+    s.solutionSettings.sensorsWritePeriod = 0.01
+    return s
+
+
+def write(name, mbs, s, solve='dynamic'):
+    mbs.Assemble()
+    export(mbs, s, os.path.join(OUT, name + '.json'), solve=solve)
+    r = run_reference(mbs, s, os.path.join(OUT, name + '.ref.json'), solve=solve, case=name)
+    print(name, r['statistics']['newtonIterations'], r['statistics']['jacobianEvaluations'])
+
+
+def node_point_ground():
+    """Ground nodes as attachment points: a rigid pendulum on a spherical joint at a
+    NodePointGround off the origin, a mass point hanging on a spring from a second one, and an
+    unused third (as Exudyn's MiniExamples hold); sensors read the ground nodes and markers."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    nG0 = mbs.AddNode(NodePointGround(referenceCoordinates=[0.2, -0.1, 0.3]))
+    nG1 = mbs.AddNode(NodePointGround(referenceCoordinates=[1.0, 0.0, 0.0]))
+    mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0], visualization=VNodePointGround(show=False)))
+    inertia = InertiaCuboid(density=500, sideLengths=[0.4, 0.05, 0.05])
+    body = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0.4, -0.1, 0.3],
+                               initialAngularVelocity=[0, 1.0, 2.0], gravity=[0, -9.81, 0])
+    mG0 = mbs.AddMarker(MarkerNodePosition(nodeNumber=nG0))
+    mB = mbs.AddMarker(MarkerBodyPosition(bodyNumber=body, localPosition=[-0.2, 0, 0]))
+    joint = mbs.AddObject(ObjectJointSpherical(markerNumbers=[mG0, mB]))
+    mass = mbs.CreateMassPoint(physicsMass=0.5, referencePosition=[1.0, -0.5, 0.1], gravity=[0, -9.81, 0])
+    mG1 = mbs.AddMarker(MarkerNodePosition(nodeNumber=nG1))
+    mM = mbs.AddMarker(MarkerBodyPosition(bodyNumber=mass, localPosition=[0, 0, 0]))
+    spring = mbs.AddObject(ObjectConnectorSpringDamper(markerNumbers=[mG1, mM], referenceLength=0.4,
+                                                        stiffness=200, damping=2))
+    for n, v in [(nG0, OVT.Position), (nG0, OVT.Displacement), (nG1, OVT.Velocity)]:
+        mbs.AddSensor(SensorNode(nodeNumber=n, outputVariableType=v, storeInternal=True, writeToFile=False))
+    for o, v in [(joint, OVT.Force), (spring, OVT.Force)]:
+        mbs.AddSensor(SensorObject(objectNumber=o, outputVariableType=v, storeInternal=True, writeToFile=False))
+    mbs.AddSensor(SensorMarker(markerNumber=mG1, outputVariableType=OVT.Position, storeInternal=True,
+                               writeToFile=False))
+    write('node_point_ground', mbs, settings())
+
+
+CASES = {'node_point_ground': node_point_ground}
+
+if __name__ == '__main__':
+    os.makedirs(OUT, exist_ok=True)
+    for name in sys.argv[1:] or list(CASES):
+        CASES[name]()
