@@ -57,7 +57,22 @@ def _plain(value):
         return name
 
 
+# The system-level Python user functions (mbs.Set…UserFunction): code, which a model file cannot
+# hold. Item-level user functions are exported as the string 'user function', which the reader
+# refuses with the item and key.
+SYSTEM_USER_FUNCTIONS = ['PreStep', 'PostStep', 'PostNewton', 'PreNewtonResidual', 'SystemJacobian']
+
+
+def check_no_system_user_functions(mbs):
+    """Refuse a system with a Python user function set on the system itself, naming it."""
+    for name in SYSTEM_USER_FUNCTIONS:
+        if getattr(mbs, 'Get' + name + 'UserFunction')() != 0:
+            raise ValueError(f'the system has a {name} user function (mbs.Set{name}UserFunction): '
+                             'Python code cannot travel in a model file; export a system without it')
+
+
 def model_dict(mbs, simulationSettings, solve='dynamic'):
+    check_no_system_user_functions(mbs)
     d = {
         'nodes': [_plain(mbs.GetNode(i)) for i in range(mbs.systemData.NumberOfNodes())],
         'objects': [_plain(mbs.GetObject(i)) for i in range(mbs.systemData.NumberOfObjects())],
@@ -72,8 +87,9 @@ def model_dict(mbs, simulationSettings, solve='dynamic'):
 
 def export(mbs, simulationSettings, path, solve='dynamic'):
     """Write the model file of the assembled system `mbs`."""
+    d = model_dict(mbs, simulationSettings, solve)  # before opening: a refusal leaves no file
     with open(path, 'w') as f:
-        json.dump(model_dict(mbs, simulationSettings, solve), f, indent=1)
+        json.dump(d, f, indent=1)
 
 
 def run_reference(mbs, simulationSettings, path, solve='dynamic', case='', extra=None):
