@@ -117,6 +117,18 @@ pub(super) fn own_node_point_ground() {
     run_case_in(OWN_CASES, "node_point_ground");
 }
 
+/// LoadCoordinate on MarkerNodeCoordinate (on a mass point, a rigid body and a GenericODE2
+/// oscillator), dynamic and, ramped by the load factor, static: Exudyn's counts.
+#[test]
+pub(super) fn own_node_coordinate_loads() {
+    run_case_in(OWN_CASES, "node_coordinate_loads");
+}
+
+#[test]
+pub(super) fn own_node_coordinate_loads_static() {
+    run_case_in(OWN_CASES, "node_coordinate_loads_static");
+}
+
 #[test]
 pub(super) fn own_pairings_m0_ground_point() {
     run_case_in(OWN_CASES, "pairings_m0_GroundPoint");

@@ -17,7 +17,7 @@ pub(super) fn loads(mbs: &MultibodySystem) -> Result<Vec<LoadTopology>> {
         let item = mbs.load_ref(i);
         let m = load.marker();
         let marker = mbs.marker_checked(&item, "markerNumber", m)?;
-        finite(&item, "loadVector", &load.load_vector())?;
+        finite(&item, load.value_key(), load.values())?;
         let (kind, body_fixed) = match load {
             Load::MassProportional { .. } => {
                 if !matches!(marker, Marker::BodyMass { .. }) {
@@ -71,6 +71,20 @@ pub(super) fn loads(mbs: &MultibodySystem) -> Result<Vec<LoadTopology>> {
                     ));
                 }
                 (LoadKind::Torque, *body_fixed)
+            }
+            Load::Coordinate { .. } => {
+                if !matches!(marker, Marker::NodeCoordinate { .. }) {
+                    return Err(Error::item(
+                        item,
+                        "markerNumber",
+                        format!(
+                            "marker {} is a {}; LoadCoordinate needs a NodeCoordinate marker",
+                            m.0,
+                            marker.type_name()
+                        ),
+                    ));
+                }
+                (LoadKind::Coordinate, false)
             }
         };
         loads.push(LoadTopology {

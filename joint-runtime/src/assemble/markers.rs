@@ -216,6 +216,31 @@ pub(super) fn resolve_marker(
         Ok(m)
     };
     match marker {
+        Marker::NodeCoordinate {
+            node, coordinate, ..
+        } => {
+            let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+            if *coordinate >= n.ode2_size() {
+                return Err(Error::item(
+                    item,
+                    "coordinate",
+                    format!(
+                        "coordinate {coordinate} does not exist: node {} is a {} with {} ODE2 coordinates",
+                        node.0,
+                        n.type_name(),
+                        n.ode2_size()
+                    ),
+                ));
+            }
+            Ok(ResolvedMarker {
+                model: MarkerModel::Coordinate,
+                columns: vec![node_ode2[node.0] + coordinate],
+                mass: 0.0,
+                provides_position: false,
+                provides_orientation: false,
+                local_rotation: None,
+            })
+        }
         Marker::BodyMass { body, .. } => body_marker(*body, [0.0; 3], false, true),
         Marker::BodyPosition {
             body,

@@ -121,6 +121,8 @@ pub enum LoadKind {
     MassProportional,
     Force,
     Torque,
+    /// LoadCoordinate: `vector[0]` on its marker's one column.
+    Coordinate,
 }
 
 /// The topology of an assembled system: computed once, read by the solvers every step.

@@ -25,6 +25,16 @@ pub enum Load {
         /// `bodyFixed`: `load_vector` is given in the marker's frame and turns with it.
         body_fixed: bool,
     },
+    /// LoadCoordinate: a generalized force `load` on the one coordinate of a NodeCoordinate
+    /// marker.
+    Coordinate {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `markerNumber`: the marker it acts on (a NodeCoordinate marker).
+        marker: MarkerIndex,
+        /// `load`: the generalized force.
+        load: f64,
+    },
     /// LoadTorqueVector: Q = J_rotᵀ·τ (τ = A·τ_local if `body_fixed`).
     TorqueVector {
         /// The item's `name` (empty: none given).
@@ -45,6 +55,7 @@ impl Load {
             Load::MassProportional { .. } => "MassProportional",
             Load::ForceVector { .. } => "ForceVector",
             Load::TorqueVector { .. } => "TorqueVector",
+            Load::Coordinate { .. } => "Coordinate",
         }
     }
 
@@ -53,7 +64,8 @@ impl Load {
         match self {
             Load::MassProportional { name, .. }
             | Load::ForceVector { name, .. }
-            | Load::TorqueVector { name, .. } => name,
+            | Load::TorqueVector { name, .. }
+            | Load::Coordinate { name, .. } => name,
         }
     }
 
@@ -62,16 +74,38 @@ impl Load {
         match self {
             Load::MassProportional { marker, .. }
             | Load::ForceVector { marker, .. }
-            | Load::TorqueVector { marker, .. } => *marker,
+            | Load::TorqueVector { marker, .. }
+            | Load::Coordinate { marker, .. } => *marker,
         }
     }
 
     /// `loadVector`.
+    ///
+    /// A LoadCoordinate's `load` is `[load, 0, 0]` here; [`Load::values`] gives it alone.
     pub fn load_vector(&self) -> [f64; 3] {
         match self {
             Load::MassProportional { load_vector, .. }
             | Load::ForceVector { load_vector, .. }
             | Load::TorqueVector { load_vector, .. } => *load_vector,
+            Load::Coordinate { load, .. } => [*load, 0.0, 0.0],
+        }
+    }
+
+    /// What SensorLoad records: the load vector, or a LoadCoordinate's one `load`.
+    pub fn values(&self) -> &[f64] {
+        match self {
+            Load::MassProportional { load_vector, .. }
+            | Load::ForceVector { load_vector, .. }
+            | Load::TorqueVector { load_vector, .. } => load_vector,
+            Load::Coordinate { load, .. } => std::slice::from_ref(load),
+        }
+    }
+
+    /// The model-file key of its value (`loadVector`, or `load` of a LoadCoordinate).
+    pub fn value_key(&self) -> &'static str {
+        match self {
+            Load::Coordinate { .. } => "load",
+            _ => "loadVector",
         }
     }
 

@@ -59,6 +59,16 @@ pub enum Marker {
         /// `localPosition`: the point in the body's (or link's) frame.
         local_position: [f64; 3],
     },
+    /// MarkerNodeCoordinate: one ODE2 coordinate of a node, for coordinate loads (and, later,
+    /// coordinate connectors).
+    NodeCoordinate {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `nodeNumber`: the node it sits on.
+        node: NodeIndex,
+        /// `coordinate`: the index of the coordinate within the node's ODE2 coordinates.
+        coordinate: usize,
+    },
     /// Weighted mean of mesh nodes of a GenericODE2 or FFRFreducedOrder object.
     SuperElementPosition {
         /// The item's `name` (empty: none given).
@@ -98,6 +108,7 @@ impl Marker {
             Marker::BodyRigid { .. } => "BodyRigid",
             Marker::NodePosition { .. } => "NodePosition",
             Marker::NodeRigid { .. } => "NodeRigid",
+            Marker::NodeCoordinate { .. } => "NodeCoordinate",
             Marker::SuperElementPosition { .. } => "SuperElementPosition",
             Marker::SuperElementRigid { .. } => "SuperElementRigid",
             Marker::KinematicTreeRigid { .. } => "KinematicTreeRigid",
@@ -112,15 +123,19 @@ impl Marker {
             | Marker::BodyRigid { name, .. }
             | Marker::NodePosition { name, .. }
             | Marker::NodeRigid { name, .. }
+            | Marker::NodeCoordinate { name, .. }
             | Marker::SuperElementPosition { name, .. }
             | Marker::SuperElementRigid { name, .. }
             | Marker::KinematicTreeRigid { name, .. } => name,
         }
     }
 
-    /// Whether the marker provides a position (everything but BodyMass).
+    /// Whether the marker provides a position (everything but BodyMass and NodeCoordinate).
     pub fn provides_position(&self) -> bool {
-        !matches!(self, Marker::BodyMass { .. })
+        !matches!(
+            self,
+            Marker::BodyMass { .. } | Marker::NodeCoordinate { .. }
+        )
     }
 
     /// Whether the marker provides an orientation.

@@ -19,6 +19,8 @@ pub enum MarkerModel {
     /// BodyMass on an FFRFreducedOrder object (`body` indexes `Topology::bodies`): the
     /// mass-weighted Jacobian of the object.
     FfrfMass { body: usize },
+    /// MarkerNodeCoordinate: its one column is the coordinate (a unit Jacobian, no position).
+    Coordinate,
     /// MarkerSuperElementPosition / MarkerSuperElementRigid.
     SuperElement(Box<SuperElementMarker>),
     /// MarkerKinematicTreeRigid: its columns are the joints on the path to the base.
@@ -54,6 +56,7 @@ impl ResolvedMarker {
         match &self.model {
             MarkerModel::Kind { kind, .. } => kind.snake_name(),
             MarkerModel::FfrfMass { .. } => "ffrf_body_mass",
+            MarkerModel::Coordinate => "node_coordinate",
             MarkerModel::SuperElement(se) => match (&se.frame, se.rotation.is_some()) {
                 (SuperElementFrame::None { .. }, false) => "super_element_position_generic_ode2",
                 (SuperElementFrame::None { .. }, true) => "super_element_rigid_generic_ode2",

@@ -233,7 +233,8 @@ impl MarkerKinematics for SuperElementMarker {
 }
 
 /// A marker whose kinematics no kernel reads (BodyMass on an FFRF object, whose mass-weighted
-/// Jacobian the load assembly applies directly): at the origin, at rest, unrotated.
+/// Jacobian the load assembly applies directly; a node coordinate, which loads read by its
+/// column): at the origin, at rest, unrotated.
 struct NoKinematics;
 
 impl MarkerKinematics for NoKinematics {
@@ -308,7 +309,7 @@ impl<'a> MarkerState<'a> {
             }
             MarkerModel::KinematicTree(t) => Model::Other(&**t),
             MarkerModel::SuperElement(se) => Model::Other(&**se),
-            MarkerModel::FfrfMass { .. } => Model::Other(&NoKinematics),
+            MarkerModel::FfrfMass { .. } | MarkerModel::Coordinate => Model::Other(&NoKinematics),
         };
         MarkerState {
             marker,

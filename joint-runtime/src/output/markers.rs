@@ -4,7 +4,7 @@ use super::{Outputs, entry, unsupported};
 use crate::error::{Error, Result};
 use crate::items::OutputVariable;
 use crate::items::output_variable::{put_row_major, put3, rotation_matrix_to_rot_xyz};
-use crate::markers::MarkerState;
+use crate::markers::{MarkerModel, MarkerState};
 
 impl Outputs<'_> {
     /// [`Outputs::output`] of a marker appended to `out`, at total coordinates `qt`.
@@ -23,6 +23,16 @@ impl Outputs<'_> {
             "markerNumber",
             "marker",
         )?;
+        if let MarkerModel::Coordinate = m.model {
+            // MarkerNodeCoordinate: its coordinate (displacement) and velocity
+            let c = m.columns[0];
+            match var {
+                OutputVariable::Coordinates => out.push(self.state.q[c]),
+                OutputVariable::CoordinatesT => out.push(self.state.v[c]),
+                other => return Err(unsupported(item(), other)),
+            }
+            return Ok(());
+        }
         if !m.provides_position {
             return Err(Error::item(
                 item(),

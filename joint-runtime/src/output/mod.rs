@@ -128,7 +128,7 @@ impl Outputs<'_> {
             } => self.body_values(body.0, *local_position, var, qt, markers, out),
             SensorTarget::Marker(m) => self.marker_values(m.0, var, qt, out),
             SensorTarget::Load(l) => {
-                out.extend_from_slice(&self.mbs.loads[l.0].load_vector());
+                out.extend_from_slice(self.mbs.loads[l.0].values());
                 Ok(())
             }
             SensorTarget::KinematicTree {

@@ -58,6 +58,11 @@ impl Topology {
         scratch: &mut Scratch,
     ) {
         let l = &self.loads[index];
+        if l.kind == LoadKind::Coordinate {
+            // the marker's one column is the coordinate: Q = load
+            out[0] = load_factor * l.vector[0];
+            return;
+        }
         let marker = &self.markers[l.marker];
         let n = marker.columns.len();
         let ms = MarkerState::new(marker, qt, v);
@@ -93,6 +98,7 @@ impl Topology {
                 };
                 (f, 1.0)
             }
+            LoadKind::Coordinate => unreachable!("coordinate loads returned above"),
             LoadKind::Torque => {
                 ms.rotation_jacobian(jac);
                 let t = if l.body_fixed {

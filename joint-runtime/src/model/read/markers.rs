@@ -36,6 +36,11 @@ pub(crate) fn read_marker(index: usize, value: &Value) -> Result<Marker> {
             name,
             node: NodeIndex(d.index("nodeNumber")?),
         },
+        "NodeCoordinate" => Marker::NodeCoordinate {
+            name,
+            node: NodeIndex(d.index("nodeNumber")?),
+            coordinate: d.index("coordinate")?,
+        },
         "NodeRigid" => {
             let node = NodeIndex(d.index("nodeNumber")?);
             // A node marker sits at the node: the translation of localHT must be zero.

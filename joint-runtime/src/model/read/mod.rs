@@ -108,6 +108,10 @@ impl List {
                 ("NodePosition", &["NodePosition", "MarkerNodePosition"]),
                 ("NodeRigid", &["NodeRigid", "MarkerNodeRigid"]),
                 (
+                    "NodeCoordinate",
+                    &["NodeCoordinate", "MarkerNodeCoordinate"],
+                ),
+                (
                     "KinematicTreeRigid",
                     &["KinematicTreeRigid", "MarkerKinematicTreeRigid"],
                 ),
@@ -130,6 +134,7 @@ impl List {
                     "TorqueVector",
                     &["TorqueVector", "LoadTorqueVector", "Torque"],
                 ),
+                ("Coordinate", &["Coordinate", "LoadCoordinate"]),
             ],
             List::Sensors => &[
                 ("Node", &["Node", "SensorNode"]),
