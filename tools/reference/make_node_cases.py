@@ -13,29 +13,10 @@ import exudyn as exu
 from exudyn.itemInterface import *
 from exudyn.utilities import *
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
-from exudyn_export import export, run_reference  # noqa: E402
+sys.path.insert(0, os.path.dirname(__file__))
+from case_writer import settings, write  # noqa: E402
 
-OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'reference', 'own_cases')
 OVT = exu.OutputVariableType
-
-
-def settings(steps=500, end=0.5):
-    s = exu.SimulationSettings()
-    s.timeIntegration.numberOfSteps = steps
-    s.timeIntegration.endTime = end
-    s.timeIntegration.verboseMode = 0
-    s.staticSolver.verboseMode = 0
-    s.solutionSettings.writeSolutionToFile = False
-    s.solutionSettings.sensorsWritePeriod = 0.01
-    return s
-
-
-def write(name, mbs, s, solve='dynamic'):
-    mbs.Assemble()
-    export(mbs, s, os.path.join(OUT, name + '.json'), solve=solve)
-    r = run_reference(mbs, s, os.path.join(OUT, name + '.ref.json'), solve=solve, case=name)
-    print(name, r['statistics']['newtonIterations'], r['statistics']['jacobianEvaluations'])
 
 
 def node_point_ground():
@@ -122,6 +103,5 @@ CASES = {'node_point_ground': node_point_ground, 'node_coordinate_loads': node_c
          'node_coordinate_loads_static': node_coordinate_loads_static}
 
 if __name__ == '__main__':
-    os.makedirs(OUT, exist_ok=True)
     for name in sys.argv[1:] or list(CASES):
         CASES[name]()
