@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use joint::runtime::model::{SolveKind, read_model};
-use joint::runtime::solver::settings::{LinearSolverType, SimulationSettings};
+use joint::runtime::solver::settings::{LinearSolverType, SimulationSettings, SolverMode};
 use joint::runtime::{
     LoadIndex, MarkerIndex, MultibodySystem, NodeIndex, ObjectIndex, OutputVariable, Sensor,
     SensorTarget,
@@ -181,8 +181,8 @@ type Run = (String, MultibodySystem, SimulationSettings, SolveKind);
 
 /// Every model of both reference directories (dynamic ones over time steps, static ones over
 /// load steps), with variants: the spherical chain, the slider-crank and a sparse superelement
-/// case with the sparse LU, and chains of the rigid joints, a kinematic-tree loop and an FFRF
-/// case with the exact constraint Jacobian.
+/// case with the sparse LU, chains of the rigid joints, a kinematic-tree loop and an FFRF
+/// case with the exact constraint Jacobian, and every dynamic model on the fast path.
 fn runs() -> Vec<Run> {
     let mut runs = Vec::new();
     for dir in [CASES, OWN_CASES] {
@@ -238,6 +238,17 @@ fn runs() -> Vec<Run> {
                 let mbs = with_every_output(&model.mbs);
                 let label = format!("{base} (every output: {} sensors)", mbs.sensors.len());
                 runs.push((label, mbs, model.settings.clone(), model.solve));
+                // the fast path (tests/fast_solver.rs lists the one model it does not solve)
+                if name != "joint_generic_rotation_marker" {
+                    let mut settings = model.settings.clone();
+                    settings.solver_mode = SolverMode::Fast;
+                    runs.push((
+                        format!("{base} (fast)"),
+                        model.mbs.clone(),
+                        settings,
+                        model.solve,
+                    ));
+                }
             }
         }
     }

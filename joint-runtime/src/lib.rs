@@ -79,5 +79,5 @@ pub use linear::{FactorizationCounts, LinearSolverType};
 pub use output::Outputs;
 pub use simulation::{NewtonStatistics, Progress, SensorRows, Simulation, SolverStatistics, State};
 pub use solver::SolveKind;
-pub use solver::settings::SimulationSettings;
+pub use solver::settings::{SimulationSettings, SolverMode};
 pub use system::MultibodySystem;

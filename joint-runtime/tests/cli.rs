@@ -151,3 +151,47 @@ fn unreadable_model_is_an_input_output_error() {
     assert_eq!(o.status.code(), Some(4));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read /nonexistent/model.json"));
 }
+
+#[test]
+fn run_solver_fast_takes_its_own_newton_path_to_the_same_motion() {
+    let model = format!("{ROOT}/tests/reference/exudyn_cases/seed_mini_pendulum.json");
+    let result = |mode: &str| -> serde_json::Value {
+        let o = jointsim(&["run", &model, "--quiet", "--solver", mode]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let (exact, fast) = (result("exact"), result("fast"));
+    assert_eq!(
+        exact["statistics"]["newtonIterations"], 6669,
+        "Exudyn's count"
+    );
+    let iterations = fast["statistics"]["newtonIterations"].as_u64().unwrap();
+    assert!(
+        iterations < 4000,
+        "the fast path iterates less: {iterations}"
+    );
+    let q = |r: &serde_json::Value| -> Vec<f64> {
+        r["ode2Coordinates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    // Exudyn's default run is 1.8e-9 from the converged solution (tests/fast_solver.rs)
+    for (a, b) in q(&exact).iter().zip(&q(&fast)) {
+        assert!((a - b).abs() < 1e-8, "{a} vs {b}");
+    }
+}
+
+#[test]
+fn run_refuses_an_unknown_solver_mode() {
+    let model = format!("{ROOT}/tests/reference/exudyn_cases/seed_mini_pendulum.json");
+    let o = jointsim(&["run", &model, "--solver", "quick"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("'quick'") && err.contains("exact") && err.contains("fast"),
+        "{err}"
+    );
+}

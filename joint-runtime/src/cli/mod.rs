@@ -28,6 +28,7 @@
 //!
 //! ```text
 //! jointsim run MODEL.json [--out RESULT.json] [--csv DIR] [--solution-file FILE] [--quiet]
+//!              [--solver exact|fast]
 //! jointsim check MODEL.json
 //! jointsim sweep MODEL.json OVERRIDES.json [--out-dir DIR] [--jobs N] [--index LIST]
 //!                [--check] [--quiet]
@@ -62,6 +63,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::Error;
+use crate::SolverMode;
 use crate::joints::JointRegistry;
 use crate::model::{Model, read_model_with, result_json};
 use clap::{Parser, Subcommand};
@@ -101,6 +103,11 @@ enum Command {
         /// half of the machine's memory.
         #[arg(long, value_name = "GIB", value_parser = parse_gib)]
         storage_limit: Option<usize>,
+        /// `exact`: Exudyn's Newton path, its iteration counts and results to round-off.
+        /// `fast`: the same step equations with this program's own Newton control, judged by
+        /// accuracy (dynamic solves; a static solve is the same in both).
+        #[arg(long, value_enum, default_value = "exact")]
+        solver: SolverArg,
     },
     /// Read and assemble a model file, and print a summary; runs nothing.
     Check {
@@ -237,16 +244,43 @@ fn load(
     Ok(model)
 }
 
-fn run(
-    registry: &JointRegistry,
-    model_path: &PathBuf,
-    out: Option<&PathBuf>,
-    csv: Option<&PathBuf>,
-    solution_file: Option<&PathBuf>,
+/// `jointsim run`'s options besides the model.
+struct RunOptions<'a> {
+    out: Option<&'a PathBuf>,
+    csv: Option<&'a PathBuf>,
+    solution_file: Option<&'a PathBuf>,
     quiet: bool,
     storage_limit: Option<usize>,
-) -> Result<(), Failure> {
-    let model = load(model_path, registry, storage_limit)?;
+    solver: SolverMode,
+}
+
+/// `--solver`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum SolverArg {
+    Exact,
+    Fast,
+}
+
+impl SolverArg {
+    fn mode(self) -> SolverMode {
+        match self {
+            SolverArg::Exact => SolverMode::Exact,
+            SolverArg::Fast => SolverMode::Fast,
+        }
+    }
+}
+
+fn run(registry: &JointRegistry, model_path: &PathBuf, o: RunOptions) -> Result<(), Failure> {
+    let RunOptions {
+        out,
+        csv,
+        solution_file,
+        quiet,
+        storage_limit,
+        solver,
+    } = o;
+    let mut model = load(model_path, registry, storage_limit)?;
+    model.settings.solver_mode = solver;
     let mut sim = model.mbs.assemble().map_err(Failure::model)?;
     // what the run would keep is checked before it starts (an invalid model, not a failed solve)
     let static_solve = model.solve == crate::model::SolveKind::Static;
@@ -337,14 +371,18 @@ where
             solution_file,
             quiet,
             storage_limit,
+            solver,
         } => run(
             registry,
             model,
-            out.as_ref(),
-            csv.as_ref(),
-            solution_file.as_ref(),
-            *quiet,
-            *storage_limit,
+            RunOptions {
+                out: out.as_ref(),
+                csv: csv.as_ref(),
+                solution_file: solution_file.as_ref(),
+                quiet: *quiet,
+                storage_limit: *storage_limit,
+                solver: solver.mode(),
+            },
         ),
         Command::Check { model } => check(registry, model),
         Command::Sweep {

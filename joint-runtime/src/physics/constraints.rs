@@ -301,7 +301,10 @@ impl Topology {
                 JointKernel::MarkerLevel => None,
             };
             let mut block = std::mem::take(&mut scratch.block);
-            block.resize(n * n, 0.0);
+            // grow only: the mass-matrix blocks use the same buffer at their own (larger) size
+            if block.len() < n * n {
+                block.resize(n * n, 0.0);
+            }
             if let Some(so) = second_order {
                 let m0 = MarkerState::new(mk0, qt, qt);
                 let m1 = MarkerState::new(mk1, qt, qt);
@@ -360,11 +363,16 @@ impl Topology {
             }
         };
         self.joint_jacobian(j, qt, scratch);
+        // grow only: the bodies' forward differences slice the same buffers at their own sizes
         let mut base = std::mem::take(&mut scratch.fd_base);
-        base.resize(n, 0.0);
-        reaction(scratch, &mut base);
+        if base.len() < n {
+            base.resize(n, 0.0);
+        }
+        reaction(scratch, &mut base[..n]);
         let mut pert = std::mem::take(&mut scratch.fd_out);
-        pert.resize(n, 0.0);
+        if pert.len() < n {
+            pert.resize(n, 0.0);
+        }
         let mut qp = std::mem::take(&mut scratch.fd_q);
         qp.clear();
         qp.extend_from_slice(qt);
@@ -373,7 +381,7 @@ impl Topology {
             qp[col] = qt[col] + eps;
             self.joint_jacobian(j, &qp, scratch);
             qp[col] = qt[col];
-            reaction(scratch, &mut pert);
+            reaction(scratch, &mut pert[..n]);
             for r in 0..n {
                 block[r * n + ci] = (pert[r] - base[r]) / eps;
             }

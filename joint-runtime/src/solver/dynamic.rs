@@ -2,8 +2,11 @@
 //! index 2, with Exudyn's predictor, scaling, Jacobian (and its omitted terms), initial
 //! accelerations and adaptive step reduction/recovery (spec/solver.md §2–5).
 
+use super::fast_newton::{FastNewtonProblem, fast_newton};
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
-use super::settings::{LinearSolverType, SimulationSettings, TimeIntegrationSettings};
+use super::settings::{
+    LinearSolverType, NewtonSettings, SimulationSettings, SolverMode, TimeIntegrationSettings,
+};
 use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
@@ -56,6 +59,8 @@ pub(crate) struct StepProblem<'a> {
     index2: bool,
     /// Add the constraints' geometric stiffness to J̄ (not Exudyn's default).
     exact: bool,
+    /// max |Δq| of the last Newton step.
+    increment: f64,
     fd: ForwardDifference,
     c_err: f64,
     // step data
@@ -67,6 +72,13 @@ pub(crate) struct StepProblem<'a> {
     q_n: Vec<f64>,
     v_n: Vec<f64>,
     acc_n: Vec<f64>,
+    lambda_n: Vec<f64>,
+    /// ä and λ at the start of the previous step, and that step's size (the fast start's
+    /// extrapolation); `h_prev` is 0 before the first accepted step.
+    acc_prev: Vec<f64>,
+    lambda_prev: Vec<f64>,
+    h_prev: f64,
+    h_done: f64,
     a_start: Vec<f64>,
     /// The algorithmic-acceleration buffer (see the reset quirk in spec/solver.md §5).
     a_buf: Vec<f64>,
@@ -92,6 +104,7 @@ impl<'a> StepProblem<'a> {
             c: Constants::new(settings),
             index2: settings.generalized_alpha.use_index2_constraints,
             exact: settings.newton.exact_constraint_jacobian,
+            increment: 0.0,
             fd: forward_difference(&settings.newton),
             c_err: settings.newton.error_weight(n),
             h: 0.0,
@@ -101,6 +114,11 @@ impl<'a> StepProblem<'a> {
             q_n: vec![0.0; n2],
             v_n: vec![0.0; n2],
             acc_n: vec![0.0; n2],
+            lambda_n: vec![0.0; nae],
+            acc_prev: vec![0.0; n2],
+            lambda_prev: vec![0.0; nae],
+            h_prev: 0.0,
+            h_done: 0.0,
             a_start: vec![0.0; n2],
             a_buf: vec![0.0; n2],
             qt: vec![0.0; n2],
@@ -132,7 +150,11 @@ impl<'a> StepProblem<'a> {
         let st = &self.sim.state;
         self.q_n.copy_from_slice(&st.q);
         self.v_n.copy_from_slice(&st.v);
+        std::mem::swap(&mut self.acc_prev, &mut self.acc_n);
+        std::mem::swap(&mut self.lambda_prev, &mut self.lambda_n);
         self.acc_n.copy_from_slice(&st.a);
+        self.lambda_n.copy_from_slice(&st.lambda);
+        self.h_prev = self.h_done;
         self.a_start.copy_from_slice(&self.a_buf);
     }
 
@@ -171,6 +193,7 @@ impl<'a> StepProblem<'a> {
 
     /// End of step: a_{n+1} = a* + (1−αf)/(1−αm)·ä_{n+1}.
     fn finalize(&mut self) {
+        self.h_done = self.h;
         let c = self.c;
         for i in 0..self.a_buf.len() {
             self.a_buf[i] += (1.0 - c.alpha_f) / (1.0 - c.alpha_m) * self.sim.state.a[i];
@@ -262,6 +285,7 @@ impl NewtonProblem for StepProblem<'_> {
         self.system.solve_in_place(&mut self.rhs);
         let st = &mut self.sim.state;
         let n2 = st.q.len();
+        self.increment = self.rhs[..n2].iter().fold(0.0, |m: f64, x| m.max(x.abs()));
         for i in 0..n2 {
             let d = self.rhs[i];
             st.q[i] -= d;
@@ -288,6 +312,50 @@ impl NewtonProblem for StepProblem<'_> {
         self.restore_start_of_step();
         self.a_buf.copy_from_slice(&self.a_start);
         self.predictor();
+    }
+}
+
+impl FastNewtonProblem for StepProblem<'_> {
+    /// Exudyn's predictor q_P, v_P, then moved to the ä and λ extrapolated linearly from the
+    /// last two steps (ä₀ = ä_n + (h/h_{n−1})(ä_n − ä_{n−1}), the same for λ; just ä_n, λ_n at
+    /// the first step): every iterate of the step satisfies ä = β'(q − q_P) and
+    /// v = v_P + γ'(q − q_P) (spec/solver.md §2.3), so q = q_P + ä₀/β', v = v_P + (γ'/β')·ä₀.
+    fn fast_start(&mut self) {
+        self.restore_start_of_step();
+        self.a_buf.copy_from_slice(&self.a_start);
+        self.predictor();
+        let (bp, gp) = (self.beta_p, self.gamma_p);
+        let r = if self.h_prev > 0.0 {
+            self.h / self.h_prev
+        } else {
+            0.0
+        };
+        let st = &mut self.sim.state;
+        for i in 0..st.q.len() {
+            let a = self.acc_n[i] + r * (self.acc_n[i] - self.acc_prev[i]);
+            st.a[i] = a;
+            st.q[i] += a / bp;
+            st.v[i] += gp / bp * a;
+        }
+        for (k, l) in st.lambda.iter_mut().enumerate() {
+            *l = self.lambda_n[k] + r * (self.lambda_n[k] - self.lambda_prev[k]);
+        }
+    }
+
+    fn increment_norm(&self) -> f64 {
+        self.increment
+    }
+
+    fn coordinate_scale(&self) -> f64 {
+        self.sim
+            .state
+            .q
+            .iter()
+            .fold(1.0, |m: f64, x| m.max(x.abs()))
+    }
+
+    fn force_norm(&self) -> f64 {
+        self.f.iter().map(|x| x * x).sum::<f64>().sqrt() / self.c_err
     }
 }
 
@@ -336,6 +404,11 @@ impl Simulation {
         );
         let mut step_index: usize = 0;
         let mut jacobian_required = true;
+        let mut jacobian_step = f64::NAN;
+        let full_newton = NewtonSettings {
+            use_modified_newton: false,
+            ..ti.newton.clone()
+        };
         let mut writer = self.sensor_writer(settings);
         let end = ti.end_time;
         let mut stats = self.statistics.newton;
@@ -362,8 +435,34 @@ impl Simulation {
                     };
                     p.sim.state.time = t_new;
                     p.set_step_size(step.h);
-                    p.predictor();
-                    match newton(&mut p, &ti.newton, &mut jacobian_required, &mut stats) {
+                    let outcome = match settings.solver_mode {
+                        SolverMode::Exact => {
+                            p.predictor();
+                            newton(&mut p, &ti.newton, &mut jacobian_required, &mut stats)
+                        }
+                        SolverMode::Fast => {
+                            // J̄ holds s and β', γ' of the step size it was built with
+                            if step.h != jacobian_step {
+                                jacobian_required = true;
+                                jacobian_step = step.h;
+                            }
+                            match fast_newton(
+                                &mut p,
+                                &ti.newton,
+                                &mut jacobian_required,
+                                &mut stats,
+                            ) {
+                                NewtonOutcome::Failed { .. } => {
+                                    // before the step is reduced: Exudyn's control with full
+                                    // Newton from Exudyn's predictor
+                                    p.restart();
+                                    newton(&mut p, &full_newton, &mut jacobian_required, &mut stats)
+                                }
+                                outcome => outcome,
+                            }
+                        }
+                    };
+                    match outcome {
                         NewtonOutcome::Converged { iterations } => break iterations,
                         NewtonOutcome::Singular(col) => {
                             return Err(p.sim.singular_error(col.0, t_new));

@@ -1,6 +1,7 @@
 //! Exudyn's solvers: settings, Newton control, the implicit dynamic solver and the static solver.
 
 mod dynamic;
+mod fast_newton;
 mod newton;
 pub mod settings;
 mod static_solver;

@@ -294,6 +294,32 @@ impl Default for SolutionSettings {
     }
 }
 
+/// Not an Exudyn setting: which contract the dynamic solver keeps (`jointsim run --solver`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SolverMode {
+    /// Exudyn's Newton path to the iteration (its predictor, Jacobian schedule, omitted
+    /// Jacobian terms and stopping test): iteration and Jacobian counts equal Exudyn's, results
+    /// equal to round-off. The default.
+    #[default]
+    Exact,
+    /// The same generalized-α (or Newmark) step equations, solved with this crate's own Newton
+    /// control: the iteration starts from the last step's accelerations and multipliers, the
+    /// Jacobian includes the terms Exudyn omits and is renewed when the contraction slows or the
+    /// step size changes, never restarted. Judged by accuracy against a tightly converged
+    /// solution, not by Exudyn's counts. Static solves are not affected.
+    Fast,
+}
+
+impl SolverMode {
+    /// `exact` or `fast`, as `jointsim run --solver` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverMode::Exact => "exact",
+            SolverMode::Fast => "fast",
+        }
+    }
+}
+
 /// Exudyn's SimulationSettings.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct SimulationSettings {
@@ -310,6 +336,9 @@ pub struct SimulationSettings {
     /// keep more is refused before it starts, with an error naming the settings that size it.
     /// `None`: [`default_storage_limit`] (half of the machine's memory).
     pub storage_limit: Option<usize>,
+    /// Not an Exudyn setting: Exudyn's Newton path ([`SolverMode::Exact`], the default) or the
+    /// fast path for dynamic solves.
+    pub solver_mode: SolverMode,
 }
 
 impl SimulationSettings {
