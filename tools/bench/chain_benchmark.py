@@ -20,18 +20,26 @@ For every model the script
      SimulationSettings.SetDictionary), so that both programs solve the same file, and times
      mbs.SolveDynamic: wall time (time.perf_counter) around the SolveDynamic call only, best of
      --exudyn-runs runs (Exudyn's own solver.timer.total is printed beside it);
-  3. runs `JOINTSIM run NAME.json --out NAME.jointsim.json --quiet`, best of --runs runs of
-     statistics.solverSeconds (jointsim's time for initial accelerations plus the step loop, model
-     reading and assembly excluded);
-  4. compares the final ODE2 coordinates (max |q_exudyn - q_jointsim|) and flags a difference
-     above --tolerance (default 1e-8, see below).
+  3. runs `JOINTSIM run NAME.json --solver exact` and `--solver fast` (issue 18), best of --runs
+     runs each of statistics.solverSeconds (jointsim's time for initial accelerations plus the
+     step loop, model reading and assembly excluded);
+  4. compares the final ODE2 coordinates of Exudyn and the exact mode (max |q_exudyn - q_jointsim|)
+     and flags a difference above --tolerance (default 1e-8, see below);
+  5. prints the accuracy of all three runs: the largest difference of their final coordinates from
+     the solution converged tightly (Exudyn with full Newton at relative tolerance 1e-11; from
+     tests/reference/tight_solutions.json when the file equals the committed
+     tests/reference/benchmarks/NAME.json, else solved here), and flags a fast run further from
+     it than 1.5 times Exudyn's run.
+
+With --perf3d, Exudyn's own TestModel perf3DRigidBodies (tests/reference/benchmarks, a copy of
+../shared/reference/benchmarks/perf3DRigidBodies.json) is the last row.
 
 Usage, from the repository root, after
 `cargo build --release -p joint-runtime --bin jointsim`:
 
     python3 tools/bench/chain_benchmark.py [--sizes 1,10,100,1000] [--steps 1000] [--runs 3]
         [--exudyn-runs 3] [--out-dir DIR] [--jointsim target/release/jointsim]
-        [--timeout SECONDS] [--tolerance 1e-8] [--no-seed]
+        [--timeout SECONDS] [--tolerance 1e-8] [--no-seed] [--perf3d]
 
 Without --out-dir the files go to a temporary directory that is removed at the end. A jointsim
 run that fails (for example a model reader that does not accept linearSolver.solverType =
@@ -189,14 +197,14 @@ def run_exudyn(path, runs):
 # ------------------------------------------------------------------------------------------------
 # jointsim on the written file
 
-def run_jointsim(exe, path, runs, timeout):
-    """Best statistics.solverSeconds of `runs` runs, or {'error': message}."""
-    out = path[:-len('.json')] + '.jointsim.json'
+def run_jointsim(exe, path, runs, timeout, mode='exact'):
+    """Best statistics.solverSeconds of `runs` runs of `jointsim run --solver MODE`, or {'error': message}."""
+    out = os.path.join(tempfile.gettempdir(), f'{os.path.basename(path)[:-len(".json")]}.{mode}.jointsim.json')
     best = None
     for _ in range(runs):
         try:
-            p = subprocess.run([exe, 'run', path, '--out', out, '--quiet'], capture_output=True, text=True,
-                               timeout=timeout)
+            p = subprocess.run([exe, 'run', path, '--out', out, '--quiet', '--solver', mode], capture_output=True,
+                               text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return {'error': f'timed out after {timeout:g} s (--timeout)'}
         if p.returncode != 0:
@@ -215,6 +223,33 @@ def run_jointsim(exe, path, runs, timeout):
 
 
 # ------------------------------------------------------------------------------------------------
+# the tightly converged solution (the fast path's accuracy reference)
+
+TIGHT = os.path.join(REPO, 'tests', 'reference', 'tight_solutions.json')
+BENCHMARKS = os.path.join(REPO, 'tests', 'reference', 'benchmarks')
+
+
+def tight_solution(path):
+    """Final coordinates of Exudyn with full Newton and relative tolerance 1e-11 on this file: from
+    tests/reference/tight_solutions.json when the file equals a committed benchmark model, else solved
+    here (as tools/reference/make_tight_references.py does)."""
+    name = os.path.basename(path)
+    committed = os.path.join(BENCHMARKS, name)
+    if os.path.exists(committed) and os.path.exists(TIGHT) and open(committed).read() == open(path).read():
+        entry = json.load(open(TIGHT)).get('benchmarks/' + name)
+        if entry and 'tightFailed' not in entry:
+            return np.array(entry['ode2Coordinates'])
+    SC, mbs, s = rebuild(json.load(open(path)))
+    n = s.timeIntegration.newton
+    n.useModifiedNewton = False
+    n.relativeTolerance = 1e-11
+    n.absoluteTolerance = 1e-14
+    n.maxIterations = 50
+    mbs.SolveDynamic(s)
+    return np.array(mbs.systemData.GetODE2Coordinates())
+
+
+# ------------------------------------------------------------------------------------------------
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -228,6 +263,8 @@ def main():
     parser.add_argument('--timeout', type=float, default=None, help='seconds per jointsim run')
     parser.add_argument('--tolerance', type=float, default=1e-8, help='flag max |dq| above this')
     parser.add_argument('--no-seed', action='store_true', help='leave out the seed pendulum')
+    parser.add_argument('--perf3d', action='store_true',
+                        help="also run Exudyn's TestModel perf3DRigidBodies (tests/reference/benchmarks)")
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(',') if x.strip()]
     if not os.path.exists(args.jointsim):
@@ -246,63 +283,86 @@ def main():
     if not args.no_seed:
         models.append(('seed_pendulum', 1, seed_pendulum))
     models += [(f'chain_{n}', n, chain) for n in sizes]
+    if args.perf3d:
+        models.append(('perf3DRigidBodies', 400, None))
 
     print(f'Exudyn {exu.__version__}, jointsim {args.jointsim}; {args.steps} steps of '
           f'{STEP_SIZE * 1e3:g} ms; files in {out_dir}{" (removed at the end)" if tmp else ""}')
     print('Exudyn: wall time around SolveDynamic (best of %d; timer = solver.timer.total of that run); '
           'ours: statistics.solverSeconds (best of %d)' % (args.exudyn_runs, args.runs))
-    head = (f"{'model':>14s} {'N':>5s} {'solver':>11s} {'unknowns':>8s} {'steps':>6s} {'Exudyn µs/step':>14s} "
-            f"{'(timer)':>9s} {'ours µs/step':>12s} {'ratio':>6s} {'max |Δq|':>9s} {'jac ex/ours':>11s}")
+    head = (f"{'model':>17s} {'N':>5s} {'unknowns':>8s} {'Exudyn µs/step':>14s} {'exact µs':>9s} {'ratio':>6s} "
+            f"{'fast µs':>9s} {'ratio':>6s} | {'|q-q*| Exudyn':>13s} {'exact':>8s} {'fast':>8s} | "
+            f"{'iterations Ex/exact/fast':>24s} {'Jacobians Ex/exact/fast':>23s}")
     rows = []
     for name, n, build in models:
-        SC, mbs, s = build(n, args.steps) if build is chain else build(args.steps)
-        path = os.path.join(out_dir, name + '.json')
-        export(mbs, s, path)
-        del SC, mbs
+        if build is None:
+            path = os.path.join(BENCHMARKS, name + '.json')
+        else:
+            SC, mbs, s = build(n, args.steps) if build is chain else build(args.steps)
+            path = os.path.join(out_dir, name + '.json')
+            export(mbs, s, path)
+            del SC, mbs
         note = ''
         if build is seed_pendulum:
             same = seed_matches_reference(path)
             if same is not None:
                 note = ('items equal ' if same else 'items DIFFER from ') + os.path.relpath(SEED_REFERENCE)
         ex = run_exudyn(path, args.exudyn_runs)
-        ours = run_jointsim(exe, path, args.runs, args.timeout)
-        solver_type = 'EigenSparse' if s.linearSolver.solverType == exu.LinearSolverType.EigenSparse else 'EXUdense'
+        q_tight = tight_solution(path)
+        ours = {mode: run_jointsim(exe, path, args.runs, args.timeout, mode) for mode in ('exact', 'fast')}
         steps = ex['steps']
         ex_us = ex['wall'] / steps * 1e6
-        timer_us = ex['timer'] / steps * 1e6
-        if 'error' in ours:
-            line = (f"{name:>14s} {n:5d} {solver_type:>11s} {ex['ode2'] + ex['ae']:8d} {steps:6d} {ex_us:14.1f} "
-                    f"{timer_us:9.1f} {'—':>12s} {'—':>6s} {'—':>9s} {ex['jacobians']:>5d}/{'—':<5s}")
-            note = (note + '; ' if note else '') + 'jointsim: ' + ours['error']
-            rows.append({'name': name, 'n': n, 'exudyn_us': ex_us, 'ours_us': None, 'error': ours['error']})
-        else:
-            ours_us = ours['seconds'] / max(1, ours['steps']) * 1e6
-            dq = float(np.max(np.abs(ex['q'] - ours['q']))) if ex['q'].shape == ours['q'].shape else float('inf')
-            flag = ' !' if not dq <= args.tolerance else '  '
-            line = (f"{name:>14s} {n:5d} {solver_type:>11s} {ex['ode2'] + ex['ae']:8d} {steps:6d} {ex_us:14.1f} "
-                    f"{timer_us:9.1f} {ours_us:12.1f} {ex_us / ours_us:6.2f} {dq:9.1e}{flag}"
-                    f"{ex['jacobians']:>5d}/{ours['jacobians']:<5d}")
-            if ours['steps'] != steps or abs(ours['time'] - ex['time']) > 1e-12:
-                note += f"; steps/end time differ: Exudyn {steps} / {ex['time']}, ours {ours['steps']} / {ours['time']}"
-            if not dq <= args.tolerance:
-                note += f'; final coordinates differ by more than {args.tolerance:g}'
-            rows.append({'name': name, 'n': n, 'exudyn_us': ex_us, 'ours_us': ours_us, 'dq': dq})
+        row = {'name': name, 'n': n, 'exudyn_us': ex_us}
+
+        def dist(q):
+            return float(np.max(np.abs(q - q_tight))) if q.shape == q_tight.shape else float('inf')
+        cells = {}
+        for mode, r in ours.items():
+            if 'error' in r:
+                note = (note + '; ' if note else '') + f'jointsim --solver {mode}: ' + r['error']
+                cells[mode] = ('—', '—', '—', '—', '—')
+                row[mode + '_us'] = None
+                continue
+            us = r['seconds'] / max(1, r['steps']) * 1e6
+            row[mode + '_us'] = us
+            row[mode + '_dq'] = dist(r['q'])
+            cells[mode] = (f'{us:9.1f}', f'{ex_us / us:6.2f}', f'{dist(r["q"]):8.1e}', str(r['newton']),
+                           str(r['jacobians']))
+            if r['steps'] != steps or abs(r['time'] - ex['time']) > 1e-12:
+                note += f"; {mode}: steps/end time differ: Exudyn {steps} / {ex['time']}, ours {r['steps']} / {r['time']}"
+        row['exudyn_dq'] = dist(ex['q'])
+        if row.get('exact_us') is not None:
+            row['dq'] = float(np.max(np.abs(ex['q'] - ours['exact']['q'])))
+            if not row['dq'] <= args.tolerance:
+                note += f"; exact mode's final coordinates differ from Exudyn's by {row['dq']:.1e} (> {args.tolerance:g})"
+        if row.get('fast_us') is not None and not row['fast_dq'] <= 1.5 * row['exudyn_dq']:
+            note += "; the fast path is further from the converged solution than 1.5 x Exudyn's"
+        e, f = cells['exact'], cells['fast']
+        line = (f"{name:>17s} {n:5d} {ex['ode2'] + ex['ae']:8d} {ex_us:14.1f} {e[0]:>9s} {e[1]:>6s} {f[0]:>9s} "
+                f"{f[1]:>6s} | {row['exudyn_dq']:13.1e} {e[2]:>8s} {f[2]:>8s} | "
+                f"{str(ex['newton']) + '/' + e[3] + '/' + f[3]:>24s} {str(ex['jacobians']) + '/' + e[4] + '/' + f[4]:>23s}")
+        rows.append(row)
         if len(rows) == 1:
             print(head)
         note = note.strip('; ')
         print(line + (f'   [{note}]' if note else ''), flush=True)
 
-    ok = [r for r in rows if r.get('ours_us') is not None]
-    if ok:
-        print('ratio = Exudyn µs/step / ours µs/step (> 1: jointsim faster); "!" marks max |Δq| > '
-              f'{args.tolerance:g}; jac = Jacobian evaluations')
+    if rows:
+        print('ratio = Exudyn µs/step / jointsim µs/step (> 1: jointsim faster), exact = --solver exact '
+              "(Exudyn's Newton path), fast = --solver fast; |q-q*| = largest difference of the final coordinates "
+              'from the solution converged with full Newton at relative tolerance 1e-11')
+        for mode in ('exact', 'fast'):
+            chain_rows = {r['n']: r[mode + '_us'] for r in rows if r['name'].startswith('chain_') and r.get(mode + '_us')}
+            if 100 in chain_rows and 1000 in chain_rows:
+                print(f'{mode}: t(1000)/t(100) = {chain_rows[1000] / chain_rows[100]:.2f}')
     issue = [f'N = {r["n"]}: {ISSUE_US_PER_STEP[r["n"]]:g} µs here {r["exudyn_us"]:.1f} µs'
              for r in rows if r['name'].startswith('chain_') and r['n'] in ISSUE_US_PER_STEP]
     if issue:
         print("Exudyn per step, issue author's machine vs this one: " + '; '.join(issue))
     if tmp:
         shutil.rmtree(tmp)
-    bad = [r for r in rows if 'error' in r or not r.get('dq', 0) <= args.tolerance]
+    bad = [r for r in rows if r.get('exact_us') is None or r.get('fast_us') is None
+           or not r.get('dq', 0) <= args.tolerance or not r['fast_dq'] <= 1.5 * r['exudyn_dq']]
     return 1 if bad else 0
 
 
