@@ -49,6 +49,10 @@ pub struct SecondOrder {
     pub velocity_residual_q: BlocksFn,
     /// ∂(C_qᵀλ)/∂q, the constraint's geometric stiffness.
     pub reaction_q: ReactionQFn,
+    /// ∂g/∂q of the position-level residual, in [`Pairing::jacobian`]'s blocks: consistent
+    /// with the residual everywhere (Exudyn's Jacobian is, for Euler parameters, only on
+    /// |θ| = 1); the fast solver path's constraint rows.
+    pub position_jacobian: BlocksFn,
 }
 
 impl Pairing {

@@ -90,6 +90,22 @@ pub(super) fn check_pairing(
     };
     let jac = join(&j0, &j1);
     let vq = join(&b0, &b1);
+    let (mut pj0, mut pj1) = (vec![f64::NAN; rows * n0], vec![f64::NAN; rows * n1]);
+    (k.position_jacobian)(s0, s1, &mut pj0, &mut pj1);
+    let pj = join(&pj0, &pj1);
+
+    // position_jacobian = ∂g/∂q of the position level, on and off the EP manifold (Exudyn's
+    // jacobian is that only on it): column j against the dual derivative along e_j.
+    for j in 0..n {
+        let e: Vec<f64> = (0..n).map(|i| f64::from(u8::from(i == j))).collect();
+        let want = oracle_position_along(k, m, &e);
+        let got: Vec<f64> = (0..rows).map(|r| pj[r * n + j]).collect();
+        check_block(&got, &want, |r| {
+            name(&format!(
+                "position_jacobian entry ({r}, {j}) vs ∂g/∂q (dual)"
+            ))
+        });
+    }
 
     // A: the residuals.
     let o = velocity_oracle(k, m);

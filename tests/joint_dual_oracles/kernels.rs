@@ -22,6 +22,7 @@ pub(super) struct Pairing {
     pub(super) jacobian: Blocks,
     pub(super) velocity_residual_q: Blocks,
     pub(super) reaction_q: ReactionQ,
+    pub(super) position_jacobian: Blocks,
 }
 
 /// Every pairing of a joint, through its type-erased definition, with its parameters bound.
@@ -49,6 +50,7 @@ pub(super) fn pairings(
             .second_order
             .expect("the built-in joints have second-order terms");
         let (p0, p1, p2, p3, p4) = (p.clone(), p.clone(), p.clone(), p.clone(), p.clone());
+        let p5 = p.clone();
         out.push(Pairing {
             name: k.path(),
             kinds: k.kinds,
@@ -72,6 +74,10 @@ pub(super) fn pairings(
             reaction_q: Box::new(move |l, s0, s1, b| {
                 (so.reaction_q)(&p4, l, a(s0), a(s1), b)
                     .expect("reaction_q rejected correct slices")
+            }),
+            position_jacobian: Box::new(move |s0, s1, j0, j1| {
+                (so.position_jacobian)(&p5, a(s0), a(s1), j0, j1)
+                    .expect("position_jacobian rejected correct slices")
             }),
         });
     }

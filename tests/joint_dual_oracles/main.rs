@@ -44,6 +44,11 @@
 //!     hyper-dual) for every j; and if neither marker has Euler parameters, also
 //!     `velocity_residual_q[r, j] = Σ_c ∂²g_r/∂q_j∂q_c · q̇_c`.
 //!
+//! * **F** `position_jacobian = ∂g/∂q` of the position level, every column (dual numbers along
+//!   `e_j`), at every state, on and off the manifold: the Jacobian consistent with the residual
+//!   that the fast solver path's constraint rows use (Exudyn's C differs from it by the last
+//!   term above, even on the manifold along `θ`).
+//!
 //! Tolerances: all identities are exact in real arithmetic, so the comparisons only absorb
 //! rounding: `|got − want| ≤ 1e-12·(1 + max |want| over the compared block)`. The block scale
 //! (rather than the entry's own size) accounts for entries that arise from cancelling terms of the

@@ -10,25 +10,60 @@ use crate::joints::{ConstraintLevel, JointKernel, JointTopology, SIZES_CHECKED, 
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 
+/// Which constraint Jacobian the AE rows get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstraintJacobian {
+    /// Exudyn's C_q (`[I | −A·skew(b)·Ḡ]` for rigid markers): for Euler parameters ∂g/∂q only
+    /// on |θ| = 1. Every Exudyn path uses it.
+    Exudyn,
+    /// ∂g/∂q of the position-level residual, where the joint's kernels have it (the fast path:
+    /// Newton converges quadratically with it; Exudyn's linearly, by about 0.1 per iteration,
+    /// off the unit sphere).
+    PositionLevel,
+}
+
 impl Topology {
     /// Add the constraint blocks of an iteration matrix (ODE2 unknowns first, then AE):
     /// `cq_factor`·C_q in the AE rows, C_qᵀ in the ODE2 rows, and `lambda_factor`·∂g/∂λ on the AE diagonal (free axes, inactive joints).
+    ///
+    /// With [`ConstraintJacobian::PositionLevel`], the AE rows get ∂g/∂q of the position
+    /// level where the joints' kernels have it (joints defined with `second_order`), and the
+    /// ODE2 columns keep Exudyn's C_qᵀ, the direction the residual's reaction forces act in.
+    #[allow(clippy::too_many_arguments)]
     pub fn add_constraint_blocks(
         &self,
         qt: &[f64],
         cq_factor: f64,
         lambda_factor: f64,
+        rows: ConstraintJacobian,
         m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
         let n2 = self.n_ode2;
-        self.for_each_constraint_jacobian_row(qt, scratch, |row, cols, vals| {
-            let r = n2 + row;
-            for (c, x) in cols.iter().zip(vals) {
-                m.add(r, *c, cq_factor * x);
-                m.add(*c, r, *x);
+        match rows {
+            ConstraintJacobian::Exudyn => {
+                self.for_each_constraint_jacobian_row(qt, rows, scratch, |row, cols, vals| {
+                    let r = n2 + row;
+                    for (c, x) in cols.iter().zip(vals) {
+                        m.add(r, *c, cq_factor * x);
+                        m.add(*c, r, *x);
+                    }
+                });
             }
-        });
+            ConstraintJacobian::PositionLevel => {
+                let exudyn = ConstraintJacobian::Exudyn;
+                self.for_each_constraint_jacobian_row(qt, exudyn, scratch, |row, cols, vals| {
+                    for (c, x) in cols.iter().zip(vals) {
+                        m.add(*c, n2 + row, *x);
+                    }
+                });
+                self.for_each_constraint_jacobian_row(qt, rows, scratch, |row, cols, vals| {
+                    for (c, x) in cols.iter().zip(vals) {
+                        m.add(n2 + row, *c, cq_factor * x);
+                    }
+                });
+            }
+        }
         for j in &self.joints {
             for k in 0..j.rows() {
                 if !j.row_constrained(k) {
@@ -84,7 +119,13 @@ impl Topology {
     /// A joint's Jacobian blocks C_q (kernel rows × each marker's columns, row-major) into
     /// `scratch.jac_a` and `scratch.jac_b`: the pairing's kernel, or the marker-level kernel
     /// composed with the markers' own Jacobians, C_q,i = ∂r/∂v_i·J_pos,i + ∂r/∂ω_i·J_rot,i.
-    pub(super) fn joint_jacobian(&self, j: &JointTopology, qt: &[f64], scratch: &mut Scratch) {
+    pub(super) fn joint_jacobian(
+        &self,
+        j: &JointTopology,
+        qt: &[f64],
+        form: ConstraintJacobian,
+        scratch: &mut Scratch,
+    ) {
         let mk0 = &self.markers[j.markers[0]];
         let mk1 = &self.markers[j.markers[1]];
         let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
@@ -98,7 +139,11 @@ impl Topology {
         );
         match j.kernel {
             JointKernel::Pairing(p) => {
-                (p.jacobian)(&j.parameters, m0.kernel_args(), m1.kernel_args(), j0, j1)
+                let jacobian = match (form, p.second_order) {
+                    (ConstraintJacobian::PositionLevel, Some(so)) => so.position_jacobian,
+                    _ => p.jacobian,
+                };
+                jacobian(&j.parameters, m0.kernel_args(), m1.kernel_args(), j0, j1)
                     .expect(SIZES_CHECKED);
             }
             JointKernel::MarkerLevel => {
@@ -146,6 +191,7 @@ impl Topology {
     pub fn for_each_constraint_jacobian_row(
         &self,
         qt: &[f64],
+        form: ConstraintJacobian,
         scratch: &mut Scratch,
         mut visit: impl FnMut(usize, &[usize], &[f64]),
     ) {
@@ -159,7 +205,7 @@ impl Topology {
             if !j.active {
                 continue;
             }
-            self.joint_jacobian(j, qt, scratch);
+            self.joint_jacobian(j, qt, form, scratch);
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
             let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
@@ -362,7 +408,7 @@ impl Topology {
                     .sum();
             }
         };
-        self.joint_jacobian(j, qt, scratch);
+        self.joint_jacobian(j, qt, ConstraintJacobian::Exudyn, scratch);
         // grow only: the bodies' forward differences slice the same buffers at their own sizes
         let mut base = std::mem::take(&mut scratch.fd_base);
         if base.len() < n {
@@ -379,7 +425,7 @@ impl Topology {
         for (ci, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
             let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
             qp[col] = qt[col] + eps;
-            self.joint_jacobian(j, &qp, scratch);
+            self.joint_jacobian(j, &qp, ConstraintJacobian::Exudyn, scratch);
             qp[col] = qt[col];
             reaction(scratch, &mut pert[..n]);
             for r in 0..n {
@@ -411,7 +457,7 @@ impl Topology {
         r: &mut [f64],
         scratch: &mut Scratch,
     ) {
-        self.for_each_constraint_jacobian_row(qt, scratch, |row, cols, vals| {
+        self.for_each_constraint_jacobian_row(qt, ConstraintJacobian::Exudyn, scratch, |row, cols, vals| {
             let l = lambda[row];
             for (c, x) in cols.iter().zip(vals) {
                 r[*c] += x * l;

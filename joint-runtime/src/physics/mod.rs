@@ -19,6 +19,7 @@ mod rigid_body;
 mod scratch;
 
 pub use connectors::ConnectorForce;
+pub use constraints::ConstraintJacobian;
 pub use scratch::Scratch;
 
 use nalgebra::{Matrix3, Vector3};

@@ -11,7 +11,7 @@ use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
-use crate::physics::{ForwardDifference, Scratch};
+use crate::physics::{ConstraintJacobian, ForwardDifference, Scratch};
 use crate::simulation::{Progress, Simulation};
 
 /// Integration constants of one run.
@@ -59,6 +59,9 @@ pub(crate) struct StepProblem<'a> {
     index2: bool,
     /// Add the constraints' geometric stiffness to J̄ (not Exudyn's default).
     exact: bool,
+    /// The AE rows' Jacobian: Exudyn's, or (fast path, index 3) ∂g/∂q of the position level,
+    /// consistent with the residual: with Exudyn's, Newton converges linearly off |θ| = 1.
+    constraint_rows: ConstraintJacobian,
     /// max |Δq| of the last Newton step.
     increment: f64,
     fd: ForwardDifference,
@@ -96,6 +99,7 @@ impl<'a> StepProblem<'a> {
         sim: &'a mut Simulation,
         settings: &TimeIntegrationSettings,
         solver_type: LinearSolverType,
+        mode: SolverMode,
     ) -> Self {
         let n2 = sim.topology.n_ode2;
         let nae = sim.topology.n_ae;
@@ -104,6 +108,13 @@ impl<'a> StepProblem<'a> {
             c: Constants::new(settings),
             index2: settings.generalized_alpha.use_index2_constraints,
             exact: settings.newton.exact_constraint_jacobian,
+            constraint_rows: if mode == SolverMode::Fast
+                && !settings.generalized_alpha.use_index2_constraints
+            {
+                ConstraintJacobian::PositionLevel
+            } else {
+                ConstraintJacobian::Exudyn
+            },
             increment: 0.0,
             fd: forward_difference(&settings.newton),
             c_err: settings.newton.error_weight(n),
@@ -238,7 +249,14 @@ impl StepProblem<'_> {
         );
         // AE rows: C_q (index 3) or γ'·C_q (index 2); free axes: (1/s)·∂g/∂λ̄
         let cq_factor = if self.index2 { gp } else { 1.0 };
-        topo.add_constraint_blocks(&self.qt, cq_factor, 1.0 / s, m, &mut self.scratch);
+        topo.add_constraint_blocks(
+            &self.qt,
+            cq_factor,
+            1.0 / s,
+            self.constraint_rows,
+            m,
+            &mut self.scratch,
+        );
         if geometric_stiffness {
             // s·∂(C_qᵀλ)/∂q: the ODE2 rows are scaled by s
             topo.add_constraint_geometric_stiffness(&self.qt, &st.lambda, s, m, &mut self.scratch);
@@ -413,7 +431,7 @@ impl Simulation {
         let end = ti.end_time;
         let mut stats = self.statistics.newton;
         {
-            let mut p = StepProblem::new(self, ti, settings.linear_solver);
+            let mut p = StepProblem::new(self, ti, settings.linear_solver, settings.solver_mode);
             p.sim.statistics.sparse_solver = p.system.is_sparse();
             p.sim.statistics.matrix_nonzeros = p.system.nonzeros();
             p.a_buf.copy_from_slice(&p.sim.state.a);
@@ -540,7 +558,7 @@ impl Simulation {
             scratch: &mut Scratch,
         ) {
             topo.add_mass_matrix(qt, 1.0, m, scratch);
-            topo.add_constraint_blocks(qt, 1.0, 1.0, m, scratch);
+            topo.add_constraint_blocks(qt, 1.0, 1.0, ConstraintJacobian::Exudyn, m, scratch);
         }
         let mut system = LinearSystem::for_solver_type(n, solver_type, |recorder| {
             assemble(topo, &qt, recorder, &mut scratch)

@@ -7,6 +7,7 @@ use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
+use crate::physics::ConstraintJacobian;
 use crate::physics::{ForwardDifference, Scratch};
 use crate::simulation::{Progress, Simulation};
 
@@ -65,7 +66,14 @@ impl StaticProblem<'_> {
                 &mut self.scratch,
             );
         }
-        topo.add_constraint_blocks(&self.qt, 1.0, 1.0, m, &mut self.scratch);
+        topo.add_constraint_blocks(
+            &self.qt,
+            1.0,
+            1.0,
+            ConstraintJacobian::Exudyn,
+            m,
+            &mut self.scratch,
+        );
         if self.geometric_stiffness {
             // r_q = f + C_qᵀλ: its derivative has +∂(C_qᵀλ)/∂q
             topo.add_constraint_geometric_stiffness(

@@ -141,6 +141,10 @@ struct Derivatives {
     rq_roots: Vec<Id>,
     /// Per block of `rq_roots`: (row marker, column marker, rows, columns).
     rq_shapes: Vec<(usize, usize, usize, usize)>,
+    /// ∂g/∂q of the position-level residual itself, marker by marker, row-major, in the shape
+    /// of `blocks` (empty without `second_order`): the Jacobian consistent with the residual,
+    /// where `jac_roots` is Exudyn's (which for Euler parameters is ∂g/∂q only on |θ| = 1).
+    pq_roots: Vec<Id>,
 }
 
 /// Differentiate a lowered pairing: the Jacobian and, if asked, the second-order terms. The one
@@ -179,9 +183,24 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
         vq_shapes: Vec::new(),
         rq_roots: Vec::new(),
         rq_shapes: Vec::new(),
+        pq_roots: Vec::new(),
     };
     if !second_order {
         return d;
+    }
+    // ∂g/∂q of the position level, in the Jacobian blocks' shape
+    for kin in &lowered.kin {
+        if kin.velocities.is_empty() {
+            continue;
+        }
+        let mut block = vec![vec![Id(0); kin.coordinates.len()]; rows];
+        for (c, &q) in kin.coordinates.iter().enumerate() {
+            let mut memo = HashMap::new();
+            for (r, &row) in lowered.position.iter().enumerate() {
+                block[r][c] = derivative_memo(g, row, q, &mut memo);
+            }
+        }
+        d.pq_roots.extend(block.iter().flatten().copied());
     }
     // Second-order terms, differentiated once more by the coordinates:
     // ∂(C_q v)/∂q = ∂(Jacobian rows)/∂q (they are linear in v, so they are C_q v), and
@@ -243,6 +262,7 @@ fn kernel_roots(lowered: &Lowered, d: &Derivatives) -> Vec<Id> {
         &d.jac_roots,
         &d.vq_roots,
         &d.rq_roots,
+        &d.pq_roots,
     ]
     .concat()
 }

@@ -505,6 +505,17 @@ pub fn module(
             slices: true,
         });
         kernels.push(Kernel {
+            name: "position_jacobian",
+            doc: format!(
+                " ∂g/∂q: the position-level residual `{}` differentiated by the coordinates of {} — the Jacobian consistent with the residual (Exudyn's [`jacobian`] equals it for Euler parameters only on |θ| = 1).",
+                texts.position, with
+            ),
+            roots: &d.pq_roots,
+            reads: reads(false, false),
+            shape: Shape::Blocks(blocks.clone()),
+            slices: true,
+        });
+        kernels.push(Kernel {
             name: "reaction_q",
             doc: " ∂(C_qᵀλ)/∂q, the constraint's geometric stiffness, by blocks (row marker, \
                   column marker) over the markers with coordinates."
@@ -573,6 +584,7 @@ pub fn module(
             ::core::option::Option::Some(#core::SecondOrder {
                 velocity_residual_q: velocity_residual_q_slices,
                 reaction_q: reaction_q_slices,
+                position_jacobian: position_jacobian_slices,
             })
         }
     } else {
