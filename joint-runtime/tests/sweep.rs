@@ -347,3 +347,36 @@ fn the_simulation_types_are_send() {
     send::<joint_runtime::MultibodySystem>();
     send::<joint_runtime::model::Model>();
 }
+
+#[test]
+fn sweep_with_solver_fast_equals_run_with_solver_fast() {
+    let dir = scratch("fast");
+    let o = sweep(
+        &dir,
+        r#"[{"/objects/1/mass": 12.5}]"#,
+        &["--solver", "fast"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(MODEL)
+        .unwrap()
+        .replace(r#""mass":10.0"#, r#""mass":12.5"#);
+    let model = write(&dir, "by_hand.json", &text);
+    let out = dir.join("by_hand.result.json");
+    let o = jointsim(&[
+        "run",
+        &model,
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--solver",
+        "fast",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let swept = dir.join("results").join(result_file(0));
+    assert_eq!(without_timing(&swept), without_timing(&out));
+    // the fast path's own count, not Exudyn's 6669 (the exact mode's, as for mass 10)
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&swept).unwrap()).unwrap();
+    let iterations = result["statistics"]["newtonIterations"].as_u64().unwrap();
+    assert!(iterations < 5000, "{iterations} Newton iterations");
+}

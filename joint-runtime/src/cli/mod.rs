@@ -31,10 +31,10 @@
 //!              [--solver exact|fast]
 //! jointsim check MODEL.json
 //! jointsim sweep MODEL.json OVERRIDES.json [--out-dir DIR] [--jobs N] [--index LIST]
-//!                [--check] [--quiet]
+//!                [--check] [--quiet] [--solver exact|fast]
 //! jointsim plot RESULT.json [--sensor N ...] -o FILE.png
-//! jointsim scene MODEL.json [--result FILE] -o scene.glb
-//! jointsim view MODEL.json [--result FILE] -o view.html
+//! jointsim scene MODEL.json [--result FILE] -o scene.glb [--solver exact|fast]
+//! jointsim view MODEL.json [--result FILE] -o view.html [--solver exact|fast]
 //! ```
 //!
 //! `sweep` runs MODEL once per entry of OVERRIDES, a JSON array of dictionaries from RFC 6901
@@ -98,16 +98,8 @@ enum Command {
         /// No progress bar and no summary on standard error.
         #[arg(long)]
         quiet: bool,
-        /// Keep at most this many GiB of what the run records (sensor rows, the solution file,
-        /// a scene's frames); a run that would keep more is refused before it starts. Default:
-        /// half of the machine's memory.
-        #[arg(long, value_name = "GIB", value_parser = parse_gib)]
-        storage_limit: Option<usize>,
-        /// `exact`: Exudyn's Newton path, its iteration counts and results to round-off.
-        /// `fast`: the same step equations with this program's own Newton control, judged by
-        /// accuracy (dynamic solves; a static solve is the same in both).
-        #[arg(long, value_enum, default_value = "exact")]
-        solver: SolverArg,
+        #[command(flatten)]
+        solve: SolveArgs,
     },
     /// Read and assemble a model file, and print a summary; runs nothing.
     Check {
@@ -136,11 +128,8 @@ enum Command {
         /// No progress bar and no summary table.
         #[arg(long)]
         quiet: bool,
-        /// Keep at most this many GiB of what the run records (sensor rows, the solution file,
-        /// a scene's frames); a run that would keep more is refused before it starts. Default:
-        /// half of the machine's memory.
-        #[arg(long, value_name = "GIB", value_parser = parse_gib)]
-        storage_limit: Option<usize>,
+        #[command(flatten)]
+        solve: SolveArgs,
     },
     /// Plot sensor values over time from a result file as a PNG, one subplot per sensor.
     Plot {
@@ -170,11 +159,8 @@ enum Command {
         /// No progress bar and no summary on standard error.
         #[arg(long)]
         quiet: bool,
-        /// Keep at most this many GiB of what the run records (sensor rows, the solution file,
-        /// a scene's frames); a run that would keep more is refused before it starts. Default:
-        /// half of the machine's memory.
-        #[arg(long, value_name = "GIB", value_parser = parse_gib)]
-        storage_limit: Option<usize>,
+        #[command(flatten)]
+        solve: SolveArgs,
     },
     /// Write one self-contained HTML page (three.js inlined, works offline) that shows the
     /// model's scene and plays its motion, with play/pause and a time slider.
@@ -190,11 +176,8 @@ enum Command {
         /// No progress bar and no summary on standard error.
         #[arg(long)]
         quiet: bool,
-        /// Keep at most this many GiB of what the run records (sensor rows, the solution file,
-        /// a scene's frames); a run that would keep more is refused before it starts. Default:
-        /// half of the machine's memory.
-        #[arg(long, value_name = "GIB", value_parser = parse_gib)]
-        storage_limit: Option<usize>,
+        #[command(flatten)]
+        solve: SolveArgs,
     },
 }
 
@@ -230,18 +213,47 @@ impl Failure {
     }
 }
 
-fn load(
-    path: &PathBuf,
-    registry: &JointRegistry,
-    storage_limit: Option<usize>,
-) -> Result<Model, Failure> {
+fn load(path: &PathBuf, registry: &JointRegistry, solve: SolveArgs) -> Result<Model, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::io(format!("cannot read {}: {e}", path.display())))?;
     let mut model = read_model_with(&text, registry).map_err(Failure::model)?;
-    if storage_limit.is_some() {
-        model.settings.storage_limit = storage_limit;
-    }
+    solve.apply(&mut model.settings);
     Ok(model)
+}
+
+/// The options of every command that solves a model: what they change in its settings.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct SolveArgs {
+    /// Keep at most this many GiB of what the run records (sensor rows, the solution file,
+    /// a scene's frames); a run that would keep more is refused before it starts. Default:
+    /// half of the machine's memory.
+    #[arg(long, value_name = "GIB", value_parser = parse_gib)]
+    storage_limit: Option<usize>,
+    /// `exact`: Exudyn's Newton path, its iteration counts and results to round-off.
+    /// `fast`: the same step equations with this program's own Newton control, judged by
+    /// accuracy (dynamic solves; a static solve is the same in both).
+    #[arg(long, value_enum, default_value = "exact")]
+    solver: SolverArg,
+}
+
+impl Default for SolveArgs {
+    /// What no option asks: the model's own storage limit, the exact mode.
+    fn default() -> Self {
+        SolveArgs {
+            storage_limit: None,
+            solver: SolverArg::Exact,
+        }
+    }
+}
+
+impl SolveArgs {
+    /// Set the model's `storage_limit` (if given) and solver mode.
+    pub fn apply(&self, settings: &mut crate::SimulationSettings) {
+        if self.storage_limit.is_some() {
+            settings.storage_limit = self.storage_limit;
+        }
+        settings.solver_mode = self.solver.mode();
+    }
 }
 
 /// `jointsim run`'s options besides the model.
@@ -250,8 +262,7 @@ struct RunOptions<'a> {
     csv: Option<&'a PathBuf>,
     solution_file: Option<&'a PathBuf>,
     quiet: bool,
-    storage_limit: Option<usize>,
-    solver: SolverMode,
+    solve: SolveArgs,
 }
 
 /// `--solver`.
@@ -276,11 +287,9 @@ fn run(registry: &JointRegistry, model_path: &PathBuf, o: RunOptions) -> Result<
         csv,
         solution_file,
         quiet,
-        storage_limit,
-        solver,
+        solve,
     } = o;
-    let mut model = load(model_path, registry, storage_limit)?;
-    model.settings.solver_mode = solver;
+    let model = load(model_path, registry, solve)?;
     let mut sim = model.mbs.assemble().map_err(Failure::model)?;
     // what the run would keep is checked before it starts (an invalid model, not a failed solve)
     let static_solve = model.solve == crate::model::SolveKind::Static;
@@ -335,7 +344,7 @@ fn run(registry: &JointRegistry, model_path: &PathBuf, o: RunOptions) -> Result<
 }
 
 fn check(registry: &JointRegistry, model_path: &PathBuf) -> Result<(), Failure> {
-    let model = load(model_path, registry, None)?;
+    let model = load(model_path, registry, SolveArgs::default())?;
     let sim = model.mbs.assemble().map_err(Failure::model)?;
     println!("model: {}", model_path.display());
     print!("{}", crate::summary::summary(&model, &sim));
@@ -370,8 +379,7 @@ where
             csv,
             solution_file,
             quiet,
-            storage_limit,
-            solver,
+            solve,
         } => run(
             registry,
             model,
@@ -380,8 +388,7 @@ where
                 csv: csv.as_ref(),
                 solution_file: solution_file.as_ref(),
                 quiet: *quiet,
-                storage_limit: *storage_limit,
-                solver: solver.mode(),
+                solve: *solve,
             },
         ),
         Command::Check { model } => check(registry, model),
@@ -393,10 +400,10 @@ where
             index,
             check,
             quiet,
-            storage_limit,
+            solve,
         } => sweep::sweep(&sweep::Options {
             registry,
-            storage_limit: *storage_limit,
+            solve: *solve,
             model,
             overrides,
             out_dir,
@@ -419,10 +426,10 @@ where
             result,
             out,
             quiet,
-            storage_limit,
+            solve,
         } => scene::scene(&scene::Options {
             registry,
-            storage_limit: *storage_limit,
+            solve: *solve,
             model,
             result: result.as_deref(),
             out,
@@ -433,10 +440,10 @@ where
             result,
             out,
             quiet,
-            storage_limit,
+            solve,
         } => scene::view(&scene::Options {
             registry,
-            storage_limit: *storage_limit,
+            solve: *solve,
             model,
             result: result.as_deref(),
             out,

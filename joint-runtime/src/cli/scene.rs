@@ -16,8 +16,8 @@ const VIEWER_JS: &str = include_str!("../../generated/viewer.js");
 
 pub struct Options<'a> {
     pub registry: &'a JointRegistry,
-    /// `--storage-limit`, in bytes.
-    pub storage_limit: Option<usize>,
+    /// `--storage-limit` and `--solver`.
+    pub solve: super::SolveArgs,
     pub model: &'a Path,
     pub result: Option<&'a Path>,
     pub out: &'a Path,
@@ -30,9 +30,7 @@ fn scene_glb(o: &Options) -> Result<(Vec<u8>, String), Failure> {
     let text = std::fs::read_to_string(o.model)
         .map_err(|e| Failure::io(format!("cannot read {}: {e}", o.model.display())))?;
     let mut model = read_model_with(&text, o.registry).map_err(Failure::model)?;
-    if o.storage_limit.is_some() {
-        model.settings.storage_limit = o.storage_limit;
-    }
+    o.solve.apply(&mut model.settings);
     let visualization = read_visualization(&text, &model.mbs).map_err(Failure::model)?;
     let mut sim = model.mbs.assemble().map_err(Failure::model)?;
     let motion = match o.result {

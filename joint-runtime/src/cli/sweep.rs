@@ -20,8 +20,8 @@ use super::{Failure, files, progress};
 /// The options of `jointsim sweep`.
 pub struct Options<'a> {
     pub registry: &'a JointRegistry,
-    /// `--storage-limit`, in bytes.
-    pub storage_limit: Option<usize>,
+    /// `--storage-limit` and `--solver`.
+    pub solve: super::SolveArgs,
     pub model: &'a Path,
     pub overrides: &'a Path,
     pub out_dir: &'a Path,
@@ -84,15 +84,13 @@ fn select(spec: Option<&str>, count: usize) -> Result<Vec<usize>, Failure> {
 /// Read and assemble one overridden model, and check its settings for the solve it asks.
 fn prepare(
     registry: &JointRegistry,
-    storage_limit: Option<usize>,
+    solve: super::SolveArgs,
     base: &Base,
     entry: &Entry,
 ) -> Result<(Model, Simulation), String> {
     let text = base.apply(entry)?;
     let mut model = read_model_with(&text, registry).map_err(|e| e.to_string())?;
-    if storage_limit.is_some() {
-        model.settings.storage_limit = storage_limit;
-    }
+    solve.apply(&mut model.settings);
     let sim = model.mbs.assemble().map_err(|e| e.to_string())?;
     match model.solve {
         SolveKind::Dynamic => model.settings.validate_dynamic(),
@@ -114,13 +112,13 @@ struct Outcome {
 /// result file of the same name is removed so that the folder holds only this sweep's results).
 fn run_one(
     registry: &JointRegistry,
-    storage_limit: Option<usize>,
+    solve: super::SolveArgs,
     base: &Base,
     entry: &Entry,
     target: &Path,
 ) -> Result<SolverStatistics, Failure> {
     let outcome = (|| {
-        let (model, mut sim) = prepare(registry, storage_limit, base, entry)
+        let (model, mut sim) = prepare(registry, solve, base, entry)
             .map_err(|message| Failure { code: 1, message })?;
         let solved = sim.solve_observed(model.solve, &model.settings, &mut |_, _| {});
         solved.map_err(|e| Failure {
@@ -178,7 +176,7 @@ pub fn sweep(o: &Options) -> Result<(), Failure> {
         selected
             .par_iter()
             .filter_map(|&i| {
-                prepare(o.registry, o.storage_limit, &base, &entries[i])
+                prepare(o.registry, o.solve, &base, &entries[i])
                     .err()
                     .map(|e| (i, e))
             })
@@ -186,7 +184,7 @@ pub fn sweep(o: &Options) -> Result<(), Failure> {
     });
     if !invalid.is_empty() {
         // The same failure without any override is the model's, not the overrides'.
-        let own = prepare(o.registry, o.storage_limit, &base, &Entry::default()).err();
+        let own = prepare(o.registry, o.solve, &base, &Entry::default()).err();
         for (i, e) in invalid.iter().take(SHOWN_ERRORS) {
             let note = if own.as_deref() == Some(e.as_str()) {
                 " (the model fails so without overrides too)"
@@ -240,7 +238,7 @@ pub fn sweep(o: &Options) -> Result<(), Failure> {
         selected
             .par_iter()
             .map(|&i| {
-                let result = run_one(o.registry, o.storage_limit, &base, &entries[i], &targets[i]);
+                let result = run_one(o.registry, o.solve, &base, &entries[i], &targets[i]);
                 bar.inc();
                 Outcome { index: i, result }
             })
