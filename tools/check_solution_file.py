@@ -115,9 +115,9 @@ def header_lines(path):
 
 def exudyn_solution_file(model, path):
     """Let Exudyn solve the model and write its own solution file to `path`."""
-    sys.path.insert(0, os.path.join(HERE, 'bench'))
-    from chain_benchmark import rebuild
-    SC, mbs, s = rebuild(json.loads(json.dumps(model)))
+    sys.path.insert(0, HERE)
+    from exudyn_export import rebuild
+    SC, mbs, s = rebuild(json.loads(json.dumps(model)), assemble=True)
     s.solution.file.write = True
     s.solution.file.binary = False
     s.solution.file.name = path

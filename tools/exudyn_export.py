@@ -154,3 +154,71 @@ def settings_from_dict(d):
         return out
     s.SetDictionary(conv(d, default))
     return s
+
+
+# ------------------------------------------------------------------------------------------------
+# reading a model file back into Exudyn (the inverse of export)
+
+MATRIX_KEYS = ('massMatrix', 'stiffnessMatrix', 'dampingMatrix', 'massMatrixReduced', 'stiffnessMatrixReduced',
+               'dampingMatrixReduced')
+KINEMATIC_TREE_M3_KEYS = ('jointTransformations', 'linkInertiasCOM')
+KINEMATIC_TREE_V3_KEYS = ('jointOffsets', 'linkCOMs', 'linkForces', 'linkTorques')
+
+
+def json_mc(v):
+    """The JSON value of a MatrixContainer back as an exudyn.MatrixContainer."""
+    import numpy as np
+    mc = exu.MatrixContainer()
+    if isinstance(v, dict):
+        mc.SetWithSparseMatrixCSR(v['numberOfRows'], v['numberOfColumns'], [list(t) for t in v['triplets']],
+                                  useDenseMatrix=False)
+    elif len(v) > 0:
+        mc.SetWithDenseMatrix(np.array(v, dtype=float), useDenseMatrix=True)
+    return mc
+
+
+def tree_from_json(d):
+    """JSON dict of a KinematicTree back to what AddObject accepts."""
+    import numpy as np
+    d['jointTypes'] = [getattr(exu.JointType, t) for t in d['jointTypes']]
+    for k in KINEMATIC_TREE_M3_KEYS:
+        d[k] = exu.Matrix3DList([np.array(x, dtype=float) for x in d[k]])
+    for k in KINEMATIC_TREE_V3_KEYS:
+        d[k] = exu.Vector3DList([list(map(float, x)) for x in d[k]])
+    d['jointHTs'] = [np.array(x, dtype=float) for x in d['jointHTs']]
+    return d
+
+
+def rebuild(model, assemble=False):
+    """(SystemContainer, system, SimulationSettings) from a model file's dictionaries: every item
+    kind the corpus holds (matrix containers of GenericODE2 and FFRF objects, kinematic trees,
+    sensors' output variable names), assembled if asked."""
+    import copy
+    OVT = exu.OutputVariableType
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    for d in model['nodes']:
+        mbs.AddNode(copy.deepcopy(d))
+    for d in model['objects']:
+        d = copy.deepcopy(d)
+        d.pop('VgraphicsData', None)  # [{'graphicsData': '<not requested>'}] is rejected by AddObject
+        for key in MATRIX_KEYS:
+            if key in d:
+                d[key] = json_mc(d[key])
+        if 'outputVariableTypeModeBasis' in d:
+            d['outputVariableTypeModeBasis'] = getattr(OVT, d['outputVariableTypeModeBasis'].split('.')[-1])
+        if d['objectType'] == 'KinematicTree':
+            d = tree_from_json(d)
+        mbs.AddObject(d)
+    for d in model['markers']:
+        mbs.AddMarker(copy.deepcopy(d))
+    for d in model['loads']:
+        mbs.AddLoad(copy.deepcopy(d))
+    for d in model['sensors']:
+        d = copy.deepcopy(d)
+        if 'outputVariableType' in d:
+            d['outputVariableType'] = getattr(OVT, d['outputVariableType'].split('.')[-1])
+        mbs.AddSensor(d)
+    if assemble:
+        mbs.Assemble()
+    return SC, mbs, settings_from_dict(model['simulationSettings'])

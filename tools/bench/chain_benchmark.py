@@ -75,7 +75,7 @@ from exudyn.itemInterface import *  # noqa: F401,F403
 from exudyn.utilities import *  # noqa: F401,F403
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from exudyn_export import export, settings_from_dict  # noqa: E402
+from exudyn_export import export, rebuild  # noqa: E402
 
 STEP_SIZE = 1e-3
 LENGTH, WIDTH, DENSITY = 0.5, 0.05, 1000.
@@ -144,32 +144,11 @@ def seed_matches_reference(path):
 # Exudyn on the written file
 
 
-def rebuild(model):
-    """An assembled Exudyn system and settings from a model file's dictionaries."""
-    SC = exu.SystemContainer()
-    mbs = SC.AddSystem()
-    for d in model['nodes']:
-        mbs.AddNode(copy.deepcopy(d))
-    for d in model['objects']:
-        d = copy.deepcopy(d)
-        d.pop('VgraphicsData', None)  # [{'graphicsData': '<not requested>'}] is rejected by AddObject
-        mbs.AddObject(d)
-    for d in model['markers']:
-        mbs.AddMarker(copy.deepcopy(d))
-    for d in model['loads']:
-        mbs.AddLoad(copy.deepcopy(d))
-    for d in model['sensors']:
-        d = copy.deepcopy(d)
-        if 'outputVariableType' in d:
-            d['outputVariableType'] = getattr(exu.OutputVariableType, d['outputVariableType'].split('.')[-1])
-        mbs.AddSensor(d)
-    mbs.Assemble()
-    return SC, mbs, settings_from_dict(model['simulationSettings'])
 
 
 def run_exudyn(path, runs):
     """Best wall time around SolveDynamic, Exudyn's timer.total of that run, final state, statistics."""
-    SC, mbs, s = rebuild(json.load(open(path)))
+    SC, mbs, s = rebuild(json.load(open(path)), assemble=True)
     best = None
     q_first = None
     for _ in range(runs):
@@ -239,7 +218,7 @@ def tight_solution(path):
         entry = json.load(open(TIGHT)).get('benchmarks/' + name)
         if entry and 'tightFailed' not in entry:
             return np.array(entry['ode2Coordinates'])
-    SC, mbs, s = rebuild(json.load(open(path)))
+    SC, mbs, s = rebuild(json.load(open(path)), assemble=True)
     n = s.timeIntegration.newton
     n.useModifiedNewton = False
     n.relativeTolerance = 1e-11

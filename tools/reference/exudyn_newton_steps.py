@@ -16,10 +16,10 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-# make_superelement_cases' rebuild also turns the JSON matrices of GenericODE2 and FFRF objects back
-# into MatrixContainers (model-format.md), so every model file of the corpus can be replayed
-from make_superelement_cases import rebuild  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+# rebuild turns the JSON matrices of GenericODE2 and FFRF objects back into MatrixContainers and
+# kinematic trees into their lists (model-format.md), so every model file of the corpus can be replayed
+from exudyn_export import rebuild  # noqa: E402
 
 
 def main():

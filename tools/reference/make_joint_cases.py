@@ -32,7 +32,7 @@ from exudyn.itemInterface import *  # noqa: F401,F403
 from exudyn.utilities import *  # noqa: F401,F403
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
-from exudyn_export import export, settings_from_dict, run_reference  # noqa: E402
+from exudyn_export import export, settings_from_dict, run_reference, rebuild, json_mc, tree_from_json  # noqa: E402,F401
 
 warnings.simplefilter('ignore', DeprecationWarning)  # rotationMarker0/1 in two cases
 
@@ -128,24 +128,6 @@ def constraint_residuals(mbs, s):
     return out
 
 
-def rebuild(model):
-    SC, mbs = new_system()
-    for d in model['nodes']:
-        mbs.AddNode(copy.deepcopy(d))
-    for d in model['objects']:
-        d = copy.deepcopy(d)
-        d.pop('VgraphicsData', None)  # Ground/bodies: [{'graphicsData': '<not requested>'}] is rejected by AddObject
-        mbs.AddObject(d)
-    for d in model['markers']:
-        mbs.AddMarker(copy.deepcopy(d))
-    for d in model['loads']:
-        mbs.AddLoad(copy.deepcopy(d))
-    for d in model['sensors']:
-        d = copy.deepcopy(d)
-        if 'outputVariableType' in d:
-            d['outputVariableType'] = getattr(OVT, d['outputVariableType'].split('.')[-1])
-        mbs.AddSensor(d)
-    return SC, mbs, settings_from_dict(model['simulationSettings'])
 
 
 def roundtrip_check(name, ref):

@@ -45,7 +45,8 @@ from exudyn.itemInterface import *
 from exudyn.utilities import *
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
-from exudyn_export import export, settings_from_dict, run_reference  # noqa: E402
+from exudyn_export import (export, settings_from_dict, run_reference, rebuild, tree_from_json,  # noqa: E402,F401
+                           KINEMATIC_TREE_M3_KEYS, KINEMATIC_TREE_V3_KEYS)
 
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'reference', 'own_cases')
 PUBLIC = os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'reference', 'exudyn_cases',
@@ -193,8 +194,7 @@ def sp_joint(mbs, m0, m1, axes=(1, 1, 1)):
 # ------------------------------------------------------------------------------------------------
 # Matrix3DList / Vector3DList / JointType <-> JSON
 
-M3_KEYS = ('jointTransformations', 'linkInertiasCOM')
-V3_KEYS = ('jointOffsets', 'linkCOMs', 'linkForces', 'linkTorques')
+M3_KEYS, V3_KEYS = KINEMATIC_TREE_M3_KEYS, KINEMATIC_TREE_V3_KEYS
 KT_KEYS = ('jointTypes', 'jointHTs') + M3_KEYS + V3_KEYS
 
 
@@ -285,37 +285,8 @@ def check_plain(mbs):
 # round trip: rebuild the model from the JSON alone and solve again
 
 
-def tree_from_json(d):
-    """JSON dict of a KinematicTree back to what AddObject accepts."""
-    d['jointTypes'] = [getattr(JT, t) for t in d['jointTypes']]
-    for k in M3_KEYS:
-        d[k] = exu.Matrix3DList([np.array(x, dtype=float) for x in d[k]])
-    for k in V3_KEYS:
-        d[k] = exu.Vector3DList([list(map(float, x)) for x in d[k]])
-    d['jointHTs'] = [np.array(x, dtype=float) for x in d['jointHTs']]
-    return d
 
 
-def rebuild(model):
-    SC, mbs = new_system()
-    for d in model['nodes']:
-        mbs.AddNode(copy.deepcopy(d))
-    for d in model['objects']:
-        d = copy.deepcopy(d)
-        d.pop('VgraphicsData', None)  # Ground: [{'graphicsData': '<not requested>'}] is rejected by AddObject
-        if d['objectType'] == 'KinematicTree':
-            d = tree_from_json(d)
-        mbs.AddObject(d)
-    for d in model['markers']:
-        mbs.AddMarker(copy.deepcopy(d))
-    for d in model['loads']:
-        mbs.AddLoad(copy.deepcopy(d))
-    for d in model['sensors']:
-        d = copy.deepcopy(d)
-        if 'outputVariableType' in d:
-            d['outputVariableType'] = getattr(OVT, d['outputVariableType'].split('.')[-1])
-        mbs.AddSensor(d)
-    return SC, mbs, settings_from_dict(model['simulationSettings'])
 
 
 def roundtrip_check(name, ref):

@@ -28,7 +28,7 @@ from exudyn.utilities import *
 from exudyn.FEM import FEMinterface, ObjectFFRFreducedOrderInterface, HCBstaticModeSelection
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
-from exudyn_export import export, settings_from_dict, run_reference  # noqa: E402
+from exudyn_export import export, settings_from_dict, run_reference, rebuild, json_mc, tree_from_json  # noqa: E402,F401
 
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'tests', 'reference', 'own_cases')
 os.makedirs(OUT, exist_ok=True)
@@ -109,15 +109,6 @@ def mc_json(mc):
     return a.tolist()
 
 
-def json_mc(v):
-    """The JSON value of a MatrixContainer back as an exudyn.MatrixContainer."""
-    mc = exu.MatrixContainer()
-    if isinstance(v, dict):
-        mc.SetWithSparseMatrixCSR(v['numberOfRows'], v['numberOfColumns'], [list(t) for t in v['triplets']],
-                                  useDenseMatrix=False)
-    elif len(v) > 0:
-        mc.SetWithDenseMatrix(np.array(v, dtype=float), useDenseMatrix=True)
-    return mc
 
 
 def fix_matrix_containers(mbs, path):
@@ -157,31 +148,6 @@ def check_plain(mbs):
 # round trip: rebuild the model from the JSON alone and solve again
 
 
-def rebuild(model):
-    SC, mbs = new_system()
-    for d in model['nodes']:
-        mbs.AddNode(copy.deepcopy(d))
-    for d in model['objects']:
-        d = copy.deepcopy(d)
-        d.pop('VgraphicsData', None)  # Ground: [{'graphicsData': '<not requested>'}] is rejected by AddObject
-        for key in ('massMatrix', 'stiffnessMatrix', 'dampingMatrix', 'massMatrixReduced', 'stiffnessMatrixReduced',
-                    'dampingMatrixReduced'):
-            if key in d:
-                d[key] = json_mc(d[key])
-        if 'outputVariableTypeModeBasis' in d:
-            d['outputVariableTypeModeBasis'] = getattr(OVT, d['outputVariableTypeModeBasis'].split('.')[-1])
-        mbs.AddObject(d)
-    for d in model['markers']:
-        mbs.AddMarker(copy.deepcopy(d))
-    for d in model['loads']:
-        mbs.AddLoad(copy.deepcopy(d))
-    for d in model['sensors']:
-        d = copy.deepcopy(d)
-        if 'outputVariableType' in d:
-            d['outputVariableType'] = getattr(OVT, d['outputVariableType'].split('.')[-1])
-        mbs.AddSensor(d)
-    s = settings_from_dict(model['simulationSettings'])
-    return SC, mbs, s
 
 
 def roundtrip_check(name, ref):

@@ -29,7 +29,6 @@ Usage (from the repository root; several minutes, most of it perf3DRigidBodies a
     python3 tools/reference/make_tight_references.py [--only SUBSTRING] [--missing]
 """
 import argparse
-import copy
 import glob
 import json
 import os
@@ -42,46 +41,14 @@ import exudyn as exu
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
 sys.path.insert(0, HERE)
-from exudyn_export import settings_from_dict  # noqa: E402
-from make_superelement_cases import json_mc  # noqa: E402
-from make_kinematic_tree_cases import tree_from_json  # noqa: E402
+from exudyn_export import rebuild  # noqa: E402
 
 REPO = os.path.normpath(os.path.join(HERE, '..', '..'))
 REFERENCE = os.path.join(REPO, 'tests', 'reference')
 OUT = os.path.join(REFERENCE, 'tight_solutions.json')
-MATRIX_KEYS = ('massMatrix', 'stiffnessMatrix', 'dampingMatrix', 'massMatrixReduced', 'stiffnessMatrixReduced',
-               'dampingMatrixReduced')
 TIGHT_RELATIVE, TIGHT_ABSOLUTE = 1e-11, 1e-14
 
 
-def rebuild(model):
-    """An Exudyn system (not assembled) and settings from a model file's dictionaries."""
-    OVT = exu.OutputVariableType
-    SC = exu.SystemContainer()
-    mbs = SC.AddSystem()
-    for d in model['nodes']:
-        mbs.AddNode(copy.deepcopy(d))
-    for d in model['objects']:
-        d = copy.deepcopy(d)
-        d.pop('VgraphicsData', None)  # [{'graphicsData': '<not requested>'}] is rejected by AddObject
-        for key in MATRIX_KEYS:
-            if key in d:
-                d[key] = json_mc(d[key])
-        if 'outputVariableTypeModeBasis' in d:
-            d['outputVariableTypeModeBasis'] = getattr(OVT, d['outputVariableTypeModeBasis'].split('.')[-1])
-        if d['objectType'] == 'KinematicTree':
-            d = tree_from_json(d)
-        mbs.AddObject(d)
-    for d in model['markers']:
-        mbs.AddMarker(copy.deepcopy(d))
-    for d in model['loads']:
-        mbs.AddLoad(copy.deepcopy(d))
-    for d in model['sensors']:
-        d = copy.deepcopy(d)
-        if 'outputVariableType' in d:
-            d['outputVariableType'] = getattr(OVT, d['outputVariableType'].split('.')[-1])
-        mbs.AddSensor(d)
-    return SC, mbs, settings_from_dict(model['simulationSettings'])
 
 
 def solve(model, tight, absolute=TIGHT_ABSOLUTE):
