@@ -37,6 +37,10 @@ pub struct Pairing {
     pub velocity_residual: ResidualFn,
     /// Jacobian C = ∂(velocity residual)/∂q̇, one block per marker.
     pub jacobian: BlocksFn,
+    /// ∂g/∂q of the position-level residual, in [`Pairing::jacobian`]'s blocks: consistent
+    /// with the residual everywhere (Exudyn's Jacobian is, for Euler parameters, ∂g/∂q only
+    /// along tangents of |θ| = 1); the fast solver path's constraint rows.
+    pub position_jacobian: BlocksFn,
     /// ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q, if the joint was defined with `second_order;`.
     pub second_order: Option<SecondOrder>,
 }
@@ -49,10 +53,6 @@ pub struct SecondOrder {
     pub velocity_residual_q: BlocksFn,
     /// ∂(C_qᵀλ)/∂q, the constraint's geometric stiffness.
     pub reaction_q: ReactionQFn,
-    /// ∂g/∂q of the position-level residual, in [`Pairing::jacobian`]'s blocks: consistent
-    /// with the residual everywhere (Exudyn's Jacobian is, for Euler parameters, only on
-    /// |θ| = 1); the fast solver path's constraint rows.
-    pub position_jacobian: BlocksFn,
 }
 
 impl Pairing {

@@ -76,7 +76,7 @@ pub(super) fn pairings(
                     .expect("reaction_q rejected correct slices")
             }),
             position_jacobian: Box::new(move |s0, s1, j0, j1| {
-                (so.position_jacobian)(&p5, a(s0), a(s1), j0, j1)
+                (k.position_jacobian)(&p5, a(s0), a(s1), j0, j1)
                     .expect("position_jacobian rejected correct slices")
             }),
         });

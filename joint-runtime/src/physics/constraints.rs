@@ -16,7 +16,7 @@ pub enum ConstraintJacobian {
     /// Exudyn's C_q (`[I | −A·skew(b)·Ḡ]` for rigid markers): for Euler parameters ∂g/∂q only
     /// on |θ| = 1. Every Exudyn path uses it.
     Exudyn,
-    /// ∂g/∂q of the position-level residual, where the joint's kernels have it (the fast path:
+    /// ∂g/∂q of the position-level residual for joints with generated pairings (the fast path:
     /// Newton converges quadratically with it; Exudyn's linearly, by about 0.1 per iteration,
     /// off the unit sphere).
     PositionLevel,
@@ -27,8 +27,9 @@ impl Topology {
     /// `cq_factor`·C_q in the AE rows, C_qᵀ in the ODE2 rows, and `lambda_factor`·∂g/∂λ on the AE diagonal (free axes, inactive joints).
     ///
     /// With [`ConstraintJacobian::PositionLevel`], the AE rows get ∂g/∂q of the position
-    /// level where the joints' kernels have it (joints defined with `second_order`), and the
-    /// ODE2 columns keep Exudyn's C_qᵀ, the direction the residual's reaction forces act in.
+    /// level where the joints' kernels have it (every generated pairing; marker-level joints
+    /// keep Exudyn's rows), and the ODE2 columns keep Exudyn's C_qᵀ, the direction the
+    /// residual's reaction forces act in.
     #[allow(clippy::too_many_arguments)]
     pub fn add_constraint_blocks(
         &self,
@@ -139,9 +140,9 @@ impl Topology {
         );
         match j.kernel {
             JointKernel::Pairing(p) => {
-                let jacobian = match (form, p.second_order) {
-                    (ConstraintJacobian::PositionLevel, Some(so)) => so.position_jacobian,
-                    _ => p.jacobian,
+                let jacobian = match form {
+                    ConstraintJacobian::PositionLevel => p.position_jacobian,
+                    ConstraintJacobian::Exudyn => p.jacobian,
                 };
                 jacobian(&j.parameters, m0.kernel_args(), m1.kernel_args(), j0, j1)
                     .expect(SIZES_CHECKED);

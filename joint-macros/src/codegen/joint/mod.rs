@@ -142,7 +142,7 @@ struct Derivatives {
     /// Per block of `rq_roots`: (row marker, column marker, rows, columns).
     rq_shapes: Vec<(usize, usize, usize, usize)>,
     /// ∂g/∂q of the position-level residual itself, marker by marker, row-major, in the shape
-    /// of `blocks` (empty without `second_order`): the Jacobian consistent with the residual,
+    /// of `blocks`: the Jacobian consistent with the residual,
     /// where `jac_roots` is Exudyn's (which for Euler parameters is ∂g/∂q only on |θ| = 1).
     pq_roots: Vec<Id>,
 }
@@ -185,9 +185,6 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
         rq_shapes: Vec::new(),
         pq_roots: Vec::new(),
     };
-    if !second_order {
-        return d;
-    }
     // ∂g/∂q of the position level, in the Jacobian blocks' shape
     for kin in &lowered.kin {
         if kin.velocities.is_empty() {
@@ -201,6 +198,9 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
             }
         }
         d.pq_roots.extend(block.iter().flatten().copied());
+    }
+    if !second_order {
+        return d;
     }
     // Second-order terms, differentiated once more by the coordinates:
     // ∂(C_q v)/∂q = ∂(Jacobian rows)/∂q (they are linear in v, so they are C_q v), and

@@ -492,6 +492,17 @@ pub fn module(
             slices: false,
         },
     ];
+    kernels.push(Kernel {
+        name: "position_jacobian",
+        doc: format!(
+            " ∂g/∂q: the position-level residual `{}` differentiated by the coordinates of {} — the Jacobian consistent with the residual (Exudyn's [`jacobian`] equals it for Euler parameters only along tangents of |θ| = 1).",
+            texts.position, with
+        ),
+        roots: &d.pq_roots,
+        reads: reads(false, false),
+        shape: Shape::Blocks(blocks.clone()),
+        slices: true,
+    });
     if model.second_order {
         kernels.push(Kernel {
             name: "velocity_residual_q",
@@ -501,17 +512,6 @@ pub fn module(
             ),
             roots: &d.vq_roots,
             reads: reads(true, false),
-            shape: Shape::Blocks(blocks.clone()),
-            slices: true,
-        });
-        kernels.push(Kernel {
-            name: "position_jacobian",
-            doc: format!(
-                " ∂g/∂q: the position-level residual `{}` differentiated by the coordinates of {} — the Jacobian consistent with the residual (Exudyn's [`jacobian`] equals it for Euler parameters only on |θ| = 1).",
-                texts.position, with
-            ),
-            roots: &d.pq_roots,
-            reads: reads(false, false),
             shape: Shape::Blocks(blocks.clone()),
             slices: true,
         });
@@ -584,7 +584,6 @@ pub fn module(
             ::core::option::Option::Some(#core::SecondOrder {
                 velocity_residual_q: velocity_residual_q_slices,
                 reaction_q: reaction_q_slices,
-                position_jacobian: position_jacobian_slices,
             })
         }
     } else {
@@ -629,6 +628,7 @@ pub fn module(
                 position_residual: position_residual_slices,
                 velocity_residual: velocity_residual_slices,
                 jacobian: jacobian_slices,
+                position_jacobian: position_jacobian_slices,
                 second_order: #second_order,
             };
 
