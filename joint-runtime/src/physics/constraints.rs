@@ -14,7 +14,7 @@ use crate::markers::MarkerState;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConstraintJacobian {
     /// Exudyn's C_q (`[I | −A·skew(b)·Ḡ]` for rigid markers): for Euler parameters ∂g/∂q only
-    /// on |θ| = 1. Every Exudyn path uses it.
+    /// along tangents of |θ| = 1. Every Exudyn path uses it.
     Exudyn,
     /// ∂g/∂q of the position-level residual for joints with generated pairings (the fast path:
     /// Newton converges quadratically with it; Exudyn's linearly, by about 0.1 per iteration,
@@ -30,7 +30,6 @@ impl Topology {
     /// level where the joints' kernels have it (every generated pairing; marker-level joints
     /// keep Exudyn's rows), and the ODE2 columns keep Exudyn's C_qᵀ, the direction the
     /// residual's reaction forces act in.
-    #[allow(clippy::too_many_arguments)]
     pub fn add_constraint_blocks(
         &self,
         qt: &[f64],

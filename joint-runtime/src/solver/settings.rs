@@ -310,16 +310,6 @@ pub enum SolverMode {
     Fast,
 }
 
-impl SolverMode {
-    /// `exact` or `fast`, as `jointsim run --solver` takes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            SolverMode::Exact => "exact",
-            SolverMode::Fast => "fast",
-        }
-    }
-}
-
 /// Exudyn's SimulationSettings.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct SimulationSettings {
