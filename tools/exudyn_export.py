@@ -71,7 +71,19 @@ def check_no_system_user_functions(mbs):
                              'Python code cannot travel in a model file; export a system without it')
 
 
-def model_dict(mbs, simulationSettings, solve='dynamic'):
+def solver_type_name(solver_type, simulationSettings=None):
+    """Exudyn's DynamicSolverType member name of the solver SolveDynamic runs: its `solverType`
+    argument, or for None the settings' timeIntegration.solverType (default GeneralizedAlpha)."""
+    if solver_type is None:
+        if simulationSettings is None:
+            return 'GeneralizedAlpha'
+        solver_type = simulationSettings.timeIntegration.solverType
+    return str(solver_type).split('.')[-1]
+
+
+def model_dict(mbs, simulationSettings, solve='dynamic', solver_type=None):
+    """The model file's dictionary; `solver_type` is SolveDynamic's `solverType` (a dynamic solve
+    writes it as `dynamicSolverType`)."""
     check_no_system_user_functions(mbs)
     d = {
         'nodes': [_plain(mbs.GetNode(i)) for i in range(mbs.systemData.NumberOfNodes())],
@@ -82,30 +94,36 @@ def model_dict(mbs, simulationSettings, solve='dynamic'):
         'simulationSettings': _plain(simulationSettings.GetDictionary()),
         'solve': solve,
     }
+    if solve == 'dynamic':
+        d['dynamicSolverType'] = solver_type_name(solver_type, simulationSettings)
     return d
 
 
-def export(mbs, simulationSettings, path, solve='dynamic'):
+def export(mbs, simulationSettings, path, solve='dynamic', solver_type=None):
     """Write the model file of the assembled system `mbs`."""
-    d = model_dict(mbs, simulationSettings, solve)  # before opening: a refusal leaves no file
+    d = model_dict(mbs, simulationSettings, solve, solver_type)  # before opening: a refusal leaves no file
     with open(path, 'w') as f:
         json.dump(d, f, indent=1)
 
 
-def run_reference(mbs, simulationSettings, path, solve='dynamic', case='', extra=None):
-    """Solve with Exudyn and write its results in our result format."""
+def run_reference(mbs, simulationSettings, path, solve='dynamic', case='', extra=None, solver_type=None):
+    """Solve with Exudyn and write its results in our result format (sensors: those that store
+    their rows internally)."""
+    import exudyn.solver
     start = time.perf_counter()
     if solve == 'static':
-        mbs.SolveStatic(simulationSettings)
+        exudyn.solver.SolveStatic(mbs, simulationSettings)
         solver = mbs.sys['staticSolver']
     else:
-        mbs.SolveDynamic(simulationSettings)
+        exudyn.solver.SolveDynamic(mbs, simulationSettings, solverType=solver_type)
         solver = mbs.sys['dynamicSolver']
     seconds = time.perf_counter() - start
     it = solver.it
     sensors = []
     for i in range(mbs.systemData.NumberOfSensors()):
         s = mbs.GetSensor(i)
+        if not s.get('storeInternal', False):
+            continue
         sensors.append({
             'index': i,
             'name': s['name'],
@@ -124,6 +142,7 @@ def run_reference(mbs, simulationSettings, path, solve='dynamic', case='', extra
             'newtonIterations': int(it.newtonStepsCount),
             'jacobianEvaluations': int(it.newtonJacobiCount),
             'rejectedModifiedNewtonSteps': int(it.rejectedModifiedNewtonSteps),
+            'rejectedAutomaticStepSizeSteps': int(it.rejectedAutomaticStepSizeSteps),
             'lastStepSize': float(it.currentStepSize),
             'solverSeconds': seconds,
         },

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::model::{Model, SolveKind};
 use crate::simulation::Simulation;
+use crate::solver::settings::DynamicSolverType;
 
 fn count_by<'a>(names: impl Iterator<Item = &'a str>) -> String {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
@@ -76,9 +77,38 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
     );
     let settings = &model.settings;
     match model.solve {
+        SolveKind::Dynamic if settings.time_integration.solver_type.is_explicit() => {
+            let ti = &settings.time_integration;
+            let t = ti.solver_type;
+            let control = if matches!(t, DynamicSolverType::ODE23 | DynamicSolverType::DOPRI5) {
+                if ti.automatic_step_size {
+                    format!(
+                        ", automatic step size (absoluteTolerance = {}, relativeTolerance = {})",
+                        ti.absolute_tolerance, ti.relative_tolerance
+                    )
+                } else {
+                    ", error control without automaticStepSize".to_owned()
+                }
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                s,
+                "solve: dynamic, explicit {}{control}, {} nominal steps from t = {} to {}{}",
+                t.name(),
+                ti.number_of_steps,
+                ti.start_time,
+                ti.end_time,
+                match (topo.n_ae, ti.explicit.eliminate_constraints) {
+                    (0, _) => "",
+                    (_, true) => ", its algebraic equations refused (eliminateConstraints)",
+                    (_, false) => ", its algebraic equations ignored (λ = 0)",
+                }
+            );
+        }
         SolveKind::Dynamic => {
             let ti = &settings.time_integration;
-            let ga = &ti.generalized_alpha;
+            let ga = &ti.generalized_alpha_for_run();
             let scheme = if ga.use_newmark {
                 format!(
                     "Newmark (β = {}, γ = {}), index {}",

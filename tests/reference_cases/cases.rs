@@ -129,6 +129,86 @@ pub(super) fn own_node_coordinate_loads_static() {
     run_case_in(OWN_CASES, "node_coordinate_loads_static");
 }
 
+/// Every explicit DynamicSolverType on a rigid body and a mass point on springs
+/// (tools/reference/make_explicit_cases.py): Exudyn's steps and rejected steps, its results to
+/// round-off.
+#[test]
+pub(super) fn own_explicit_euler() {
+    run_explicit_case("explicit_expliciteuler");
+}
+
+#[test]
+pub(super) fn own_explicit_midpoint() {
+    run_explicit_case("explicit_explicitmidpoint");
+}
+
+#[test]
+pub(super) fn own_explicit_rk33() {
+    run_explicit_case("explicit_rk33");
+}
+
+#[test]
+pub(super) fn own_explicit_rk44() {
+    run_explicit_case("explicit_rk44");
+}
+
+#[test]
+pub(super) fn own_explicit_rk67() {
+    run_explicit_case("explicit_rk67");
+}
+
+#[test]
+pub(super) fn own_explicit_ode23() {
+    run_explicit_case("explicit_ode23");
+}
+
+#[test]
+pub(super) fn own_explicit_dopri5() {
+    run_explicit_case("explicit_dopri5");
+}
+
+#[test]
+pub(super) fn own_explicit_velocity_verlet() {
+    run_explicit_case("explicit_velocityverlet");
+}
+
+/// A constant mass matrix, factorized once.
+#[test]
+pub(super) fn own_explicit_points_rk44() {
+    run_explicit_case("explicit_points_rk44");
+}
+
+#[test]
+pub(super) fn own_explicit_points_dopri5() {
+    run_explicit_case("explicit_points_dopri5");
+}
+
+/// DOPRI5's error control with every one of its settings, the solver chosen in the settings.
+#[test]
+pub(super) fn own_explicit_dopri5_tolerances() {
+    run_explicit_case("explicit_dopri5_tolerances");
+}
+
+/// ODE23 with automaticStepSize off: its error control still proposes and rejects steps, as
+/// in Exudyn (512 steps, 61 rejections), and keeps its proposals (no doubling back).
+#[test]
+pub(super) fn own_explicit_ode23_fixed_step() {
+    run_explicit_case("explicit_ode23_fixed_step");
+}
+
+/// computeEndOfStepAccelerations = False, computeMassMatrixInversePerBody = True,
+/// reuseConstantMassMatrix = False.
+#[test]
+pub(super) fn own_explicit_rk44_options() {
+    run_explicit_case("explicit_rk44_options");
+}
+
+/// eliminateConstraints = False: the spherical joint is ignored, λ = 0, as in Exudyn.
+#[test]
+pub(super) fn own_explicit_constraints_ignored() {
+    run_explicit_case("explicit_constraints_ignored");
+}
+
 #[test]
 pub(super) fn own_pairings_m0_ground_point() {
     run_case_in(OWN_CASES, "pairings_m0_GroundPoint");

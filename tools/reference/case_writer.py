@@ -23,10 +23,12 @@ def settings(steps=500, end=0.5):
     return s
 
 
-def write(name, mbs, s, solve='dynamic'):
-    """Assemble, export NAME.json, solve with Exudyn and write NAME.ref.json."""
+def write(name, mbs, s, solve='dynamic', solver_type=None):
+    """Assemble, export NAME.json, solve with Exudyn (with SolveDynamic's `solverType`, if
+    given) and write NAME.ref.json."""
     os.makedirs(OUT, exist_ok=True)
     mbs.Assemble()
-    export(mbs, s, os.path.join(OUT, name + '.json'), solve=solve)
-    r = run_reference(mbs, s, os.path.join(OUT, name + '.ref.json'), solve=solve, case=name)
+    export(mbs, s, os.path.join(OUT, name + '.json'), solve=solve, solver_type=solver_type)
+    r = run_reference(mbs, s, os.path.join(OUT, name + '.ref.json'), solve=solve, case=name,
+                      solver_type=solver_type)
     print(name, r['statistics']['newtonIterations'], r['statistics']['jacobianEvaluations'])

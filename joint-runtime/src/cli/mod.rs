@@ -231,7 +231,7 @@ pub struct SolveArgs {
     storage_limit: Option<usize>,
     /// `exact`: Exudyn's Newton path, its iteration counts and results to round-off.
     /// `fast`: the same step equations with this program's own Newton control, judged by
-    /// accuracy (dynamic solves; a static solve is the same in both).
+    /// accuracy (implicit dynamic solves; static and explicit solves are the same in both).
     #[arg(long, value_enum, default_value = "exact")]
     solver: SolverArg,
 }

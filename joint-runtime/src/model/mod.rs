@@ -66,7 +66,7 @@ fn model_error(message: impl Into<String>) -> Error {
     }
 }
 
-const TOP_LEVEL_KEYS: [&str; 8] = [
+const TOP_LEVEL_KEYS: [&str; 9] = [
     "nodes",
     "objects",
     "markers",
@@ -74,6 +74,7 @@ const TOP_LEVEL_KEYS: [&str; 8] = [
     "sensors",
     "simulationSettings",
     "solve",
+    "dynamicSolverType",
     // read only by `read_visualization` (scenes), as Exudyn's solvers ignore it
     "visualizationSettings",
 ];
@@ -139,7 +140,7 @@ pub fn read_model_with(json: &str, registry: &JointRegistry) -> Result<Model> {
         mbs.add_sensor(read::read_sensor(i, v, registry)?);
     }
 
-    let settings = match top.get("simulationSettings") {
+    let mut settings = match top.get("simulationSettings") {
         None => SimulationSettings::default(),
         Some(Value::Object(map)) => settings::read_settings(map)?,
         Some(other) => {
@@ -161,6 +162,26 @@ pub fn read_model_with(json: &str, registry: &JointRegistry) -> Result<Model> {
             )));
         }
     };
+
+    // SolveDynamic's `solverType` argument: it takes the place of timeIntegration.solverType
+    match (top.get("dynamicSolverType"), solve) {
+        (None, _) => {}
+        (Some(Value::String(t)), SolveKind::Dynamic) => {
+            settings.time_integration.solver_type = settings::dynamic_solver_type(t)
+                .map_err(|m| model_error(format!("`dynamicSolverType`: {m}")))?;
+        }
+        (Some(Value::String(_)), SolveKind::Static) => {
+            return Err(model_error(
+                "`dynamicSolverType` is SolveDynamic's; this model asks for a static solve",
+            ));
+        }
+        (Some(other), _) => {
+            return Err(model_error(format!(
+                "`dynamicSolverType` must be the name of an Exudyn DynamicSolverType, found {}",
+                describe(other)
+            )));
+        }
+    }
 
     // The settings the requested solver will use are checked now, so nothing runs on them.
     match solve {

@@ -37,6 +37,7 @@ pub fn result_json(sim: &Simulation) -> Value {
             "newtonIterations": st.newton.iterations,
             "jacobianEvaluations": st.newton.jacobians,
             "rejectedModifiedNewtonSteps": st.newton.rejected_modified_newton_steps,
+            "rejectedAutomaticStepSizeSteps": st.rejected_automatic_steps,
             "lastStepSize": st.last_step_size,
             "solverSeconds": st.solver_seconds,
             "linearSolver": if st.sparse_solver { "sparse" } else { "dense" },

@@ -10,8 +10,8 @@ use serde_json::{Map, Value, json};
 use super::fields::{Dict, Owner};
 use crate::error::Result;
 use crate::solver::settings::{
-    GeneralizedAlphaSettings, LinearSolverType, NewtonSettings, SimulationSettings,
-    StaticSolverSettings, TimeIntegrationSettings,
+    DynamicSolverType, ExplicitSettings, GeneralizedAlphaSettings, LinearSolverType,
+    NewtonSettings, SimulationSettings, StaticSolverSettings, TimeIntegrationSettings,
 };
 
 pub(crate) fn read_settings(map: &Map<String, Value>) -> Result<SimulationSettings> {
@@ -60,6 +60,37 @@ pub(crate) fn read_settings(map: &Map<String, Value>) -> Result<SimulationSettin
     Ok(s)
 }
 
+/// A `DynamicSolverType` member name (`RK44` or `DynamicSolverType.RK44`), or what is wrong with it.
+pub(crate) fn dynamic_solver_type(name: &str) -> std::result::Result<DynamicSolverType, String> {
+    DynamicSolverType::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = DynamicSolverType::ALL.iter().map(|t| t.name()).collect();
+        format!(
+            "unknown solver type `{name}` (Exudyn's DynamicSolverType: {})",
+            known.join(", ")
+        )
+    })
+}
+
+/// `timeIntegration.explicit` (with `v1_11`: `explicitIntegration`, which also carried the
+/// explicit solver's type; SolveDynamic's argument took its place, so it is read and checked but
+/// not used).
+fn explicit(mut d: Dict, e: &mut ExplicitSettings, v1_11: bool) -> Result<()> {
+    d.set_bool(
+        "computeEndOfStepAccelerations",
+        &mut e.compute_end_of_step_accelerations,
+    )?;
+    d.set_bool(
+        "computeMassMatrixInversePerBody",
+        &mut e.compute_mass_matrix_inverse_per_body,
+    )?;
+    d.set_bool("eliminateConstraints", &mut e.eliminate_constraints)?;
+    d.set_bool("useLieGroupIntegration", &mut e.use_lie_group_integration)?;
+    if v1_11 && let Some(t) = d.opt_str("dynamicSolverType")? {
+        dynamic_solver_type(t).map_err(|m| d.err("dynamicSolverType", m))?;
+    }
+    d.finish()
+}
+
 fn time_integration(mut d: Dict, ti: &mut TimeIntegrationSettings) -> Result<()> {
     d.set_f64("startTime", &mut ti.start_time)?;
     d.set_f64("endTime", &mut ti.end_time)?;
@@ -81,28 +112,11 @@ fn time_integration(mut d: Dict, ti: &mut TimeIntegrationSettings) -> Result<()>
         &mut ti.reuse_constant_mass_matrix,
     )?;
     d.only_default("computeLoadsJacobian", json!(0))?;
-    // The solver type is applied after generalizedAlpha so that TrapezoidalIndex2 wins, as in
-    // Exudyn's SolveDynamic.
-    let solver_type = d.opt_str("solverType")?;
+    if let Some(t) = d.opt_str("solverType")? {
+        ti.solver_type = dynamic_solver_type(t).map_err(|m| d.err("solverType", m))?;
+    }
     if let Some(ga) = d.opt_section("generalizedAlpha")? {
         generalized_alpha(ga, &mut ti.generalized_alpha)?;
-    }
-    if let Some(t) = solver_type {
-        match t.strip_prefix("DynamicSolverType.").unwrap_or(t) {
-            "GeneralizedAlpha" => {}
-            "TrapezoidalIndex2" => {
-                ti.generalized_alpha.use_newmark = true;
-                ti.generalized_alpha.use_index2_constraints = true;
-            }
-            other => {
-                return Err(d.err(
-                    "solverType",
-                    format!(
-                        "solver type `{other}` is not supported (supported: GeneralizedAlpha, TrapezoidalIndex2)"
-                    ),
-                ));
-            }
-        }
     }
     if let Some(n) = d.opt_section("newton")? {
         newton(n, &mut ti.newton)?;
@@ -110,17 +124,22 @@ fn time_integration(mut d: Dict, ti: &mut TimeIntegrationSettings) -> Result<()>
     if let Some(dc) = d.opt_section("discontinuous")? {
         discontinuous(dc)?;
     }
-    // Explicit-solver settings, real-time pacing and output: any value.
+    if let Some(e) = d.opt_section("explicit")? {
+        explicit(e, &mut ti.explicit, false)?;
+    }
+    // Exudyn 1.11's spelling of `explicit`
+    if let Some(e) = d.opt_section("explicitIntegration")? {
+        explicit(e, &mut ti.explicit, true)?;
+    }
+    d.set_bool("automaticStepSize", &mut ti.automatic_step_size)?;
+    d.set_f64("initialStepSize", &mut ti.initial_step_size)?;
+    d.set_f64("absoluteTolerance", &mut ti.absolute_tolerance)?;
+    d.set_f64("relativeTolerance", &mut ti.relative_tolerance)?;
+    d.set_f64("stepSizeSafety", &mut ti.step_size_safety)?;
+    d.set_f64("stepSizeMaxIncrease", &mut ti.step_size_max_increase)?;
+    // Real-time pacing and output: any value.
     d.ignore(&[
-        "explicit",
-        "explicitIntegration",
         "realtime",
-        "automaticStepSize",
-        "initialStepSize",
-        "absoluteTolerance",
-        "relativeTolerance",
-        "stepSizeSafety",
-        "stepSizeMaxIncrease",
         "verboseMode",
         "verboseModeFile",
         "stepInformation",

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::{SolveKind, read_model, result_json};
 use crate::items::OutputVariable;
 use crate::items::{Load, Marker, Node, Object, SensorTarget};
-use crate::solver::settings::LinearSolverType;
+use crate::solver::settings::{DynamicSolverType, LinearSolverType};
 
 const CASES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -210,7 +210,11 @@ fn model_aliases_and_defaults() {
         }
     ));
     assert_eq!(m.mbs.sensors[2].output, OutputVariable::CoordinatesT);
-    let ga = &m.settings.time_integration.generalized_alpha;
+    // TrapezoidalIndex2 is Newmark with index-2 constraints for the run; the settings as written
+    let ti = &m.settings.time_integration;
+    assert_eq!(ti.solver_type, DynamicSolverType::TrapezoidalIndex2);
+    assert!(!ti.generalized_alpha.use_newmark);
+    let ga = ti.generalized_alpha_for_run();
     assert!(ga.use_newmark && ga.use_index2_constraints);
     assert_eq!(m.settings.linear_solver, LinearSolverType::EigenSparse);
     assert_eq!(m.settings.solution.sensors_write_period, 0.5);
@@ -690,8 +694,40 @@ fn model_error_unsupported_non_default_settings() {
         );
     }
     expect_error(
-        |v| *settings_mut(v, &["timeIntegration", "solverType"]) = json!("RK44"),
-        &["`timeIntegration.solverType`", "RK44", "not supported"],
+        |v| *settings_mut(v, &["timeIntegration", "solverType"]) = json!("RK45"),
+        &[
+            "`timeIntegration.solverType`",
+            "RK45",
+            "unknown solver type",
+            "DOPRI5",
+        ],
+    );
+    expect_error(
+        |v| v["dynamicSolverType"] = json!("Euler"),
+        &[
+            "`dynamicSolverType`",
+            "unknown solver type `Euler`",
+            "ExplicitEuler",
+        ],
+    );
+    expect_error(
+        |v| v["dynamicSolverType"] = json!(3),
+        &["`dynamicSolverType`", "must be the name"],
+    );
+    expect_error(
+        |v| {
+            v["solve"] = json!("static");
+            v["dynamicSolverType"] = json!("RK44");
+        },
+        &["`dynamicSolverType`", "static solve"],
+    );
+    expect_error(
+        |v| *settings_mut(v, &["timeIntegration", "explicit", "whatever"]) = json!(1),
+        &["`timeIntegration.explicit.whatever`", "unknown key"],
+    );
+    expect_error(
+        |v| *settings_mut(v, &["timeIntegration", "explicit", "eliminateConstraints"]) = json!(1.5),
+        &["eliminateConstraints"],
     );
     expect_error(
         |v| *settings_mut(v, &["linearSolver", "solverType"]) = json!("EigenSparseSymmetric"),
@@ -731,9 +767,7 @@ fn model_error_unknown_settings_key() {
 fn model_output_only_settings_accept_any_value() {
     let mut v = base();
     *settings_mut(&mut v, &["timeIntegration", "verboseMode"]) = json!(3);
-    *settings_mut(&mut v, &["timeIntegration", "explicit", "whatever"]) = json!("x");
     *settings_mut(&mut v, &["timeIntegration", "realtime", "active"]) = json!(true);
-    *settings_mut(&mut v, &["timeIntegration", "initialStepSize"]) = json!(1e-3);
     *settings_mut(&mut v, &["solution", "file", "name"]) = json!("out/solution");
     *settings_mut(&mut v, &["solution", "sensors", "writePeriod"]) = json!(0.1);
     *settings_mut(&mut v, &["parallel", "numberOfThreads"]) = json!(8);

@@ -34,6 +34,9 @@ pub struct SolverStatistics {
     pub steps: usize,
     /// Newton's work.
     pub newton: NewtonStatistics,
+    /// Steps the error control of an explicit solver (ODE23, DOPRI5) rejected and repeated
+    /// with a smaller step (Exudyn's `rejectedAutomaticStepSizeSteps`).
+    pub rejected_automatic_steps: usize,
     /// The last step size (s, or load-step pseudo-time).
     pub last_step_size: f64,
     /// Wall-clock time of the solve (s).

@@ -384,8 +384,12 @@ impl Simulation {
         settings: &SimulationSettings,
         observer: &mut dyn FnMut(&Simulation, Progress),
     ) -> Result<()> {
-        let ti = &settings.time_integration;
         settings.validate_dynamic()?;
+        // TrapezoidalIndex2 runs as Newmark with index-2 constraints
+        let ti = &TimeIntegrationSettings {
+            generalized_alpha: settings.time_integration.generalized_alpha_for_run(),
+            ..settings.time_integration.clone()
+        };
         let duration = ti.end_time - ti.start_time;
         // refused here, before the state changes, if the run would keep too much
         self.prepare_sensor_data(

@@ -1,6 +1,7 @@
 //! Exudyn's solvers: settings, Newton control, the implicit dynamic solver and the static solver.
 
 mod dynamic;
+mod explicit;
 mod fast_newton;
 mod newton;
 pub mod settings;
@@ -23,7 +24,8 @@ pub enum SolveKind {
 }
 
 impl Simulation {
-    /// Exudyn's `mbs.SolveDynamic(simulationSettings)` with the implicit (generalized-α) solver.
+    /// Exudyn's `mbs.SolveDynamic(simulationSettings)`, with the integrator of
+    /// `timeIntegration.solver_type` (implicit generalized-α by default).
     pub fn solve_dynamic(&mut self, settings: &SimulationSettings) -> Result<()> {
         self.solve_observed(SolveKind::Dynamic, settings, &mut |_, _| {})
     }
@@ -43,6 +45,9 @@ impl Simulation {
         observer: &mut dyn FnMut(&Simulation, Progress),
     ) -> Result<()> {
         match kind {
+            SolveKind::Dynamic if settings.time_integration.solver_type.is_explicit() => {
+                self.run_explicit(settings, observer)
+            }
             SolveKind::Dynamic => self.run_dynamic(settings, observer),
             SolveKind::Static => self.run_static(settings, observer),
         }

@@ -155,6 +155,136 @@ pub struct TimeIntegrationSettings {
     pub generalized_alpha: GeneralizedAlphaSettings,
     /// `newton`: Newton's settings for each step.
     pub newton: NewtonSettings,
+    /// `solverType`: the integrator SolveDynamic runs (a model file's top-level
+    /// `dynamicSolverType`, SolveDynamic's `solverType` argument, takes its place).
+    pub solver_type: DynamicSolverType,
+    /// `explicit`: the explicit integrators' options.
+    pub explicit: ExplicitSettings,
+    /// `automaticStepSize`: step-size control of the embedded explicit methods (ODE23, DOPRI5).
+    pub automatic_step_size: bool,
+    /// `initialStepSize`: their first step (0: the nominal step).
+    pub initial_step_size: f64,
+    /// `absoluteTolerance`: their error control's absolute tolerance.
+    pub absolute_tolerance: f64,
+    /// `relativeTolerance`: their error control's relative tolerance.
+    pub relative_tolerance: f64,
+    /// `stepSizeSafety`: the factor on the optimal step size of their error control.
+    pub step_size_safety: f64,
+    /// `stepSizeMaxIncrease`: the most a step may grow from one step to the next under their control.
+    pub step_size_max_increase: f64,
+}
+
+impl TimeIntegrationSettings {
+    /// The generalized-α parameters the implicit solver runs with: SolveDynamic turns
+    /// `useNewmark` and `useIndex2Constraints` on for TrapezoidalIndex2 (Newmark with β = 1/4,
+    /// γ = 1/2 and index-2 constraints) for the run, and leaves them as set otherwise.
+    pub fn generalized_alpha_for_run(&self) -> GeneralizedAlphaSettings {
+        let mut ga = self.generalized_alpha.clone();
+        if self.solver_type == DynamicSolverType::TrapezoidalIndex2 {
+            ga.use_newmark = true;
+            ga.use_index2_constraints = true;
+        }
+        ga
+    }
+}
+
+/// Exudyn's `DynamicSolverType`: the integrator of a dynamic solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DynamicSolverType {
+    /// Implicit generalized-α (or Newmark with `useNewmark`), Exudyn's default.
+    #[default]
+    GeneralizedAlpha,
+    /// Implicit trapezoidal rule (Newmark β = 1/4, γ = 1/2) with index-2 constraints.
+    TrapezoidalIndex2,
+    /// Explicit Euler, order 1.
+    ExplicitEuler,
+    /// Explicit midpoint rule, order 2.
+    ExplicitMidpoint,
+    /// Heun's third-order Runge–Kutta method.
+    RK33,
+    /// The classical fourth-order Runge–Kutta method.
+    RK44,
+    /// Butcher's seven-stage sixth-order Runge–Kutta method.
+    RK67,
+    /// Bogacki–Shampine 3(2) with error control.
+    ODE23,
+    /// Dormand–Prince 5(4) with error control.
+    DOPRI5,
+    /// Velocity Verlet (ODE2: kick–drift–kick; ODE1: explicit Euler).
+    VelocityVerlet,
+}
+
+impl DynamicSolverType {
+    /// Every type, in Exudyn's enumeration order.
+    pub const ALL: [DynamicSolverType; 10] = [
+        DynamicSolverType::GeneralizedAlpha,
+        DynamicSolverType::TrapezoidalIndex2,
+        DynamicSolverType::ExplicitEuler,
+        DynamicSolverType::ExplicitMidpoint,
+        DynamicSolverType::RK33,
+        DynamicSolverType::RK44,
+        DynamicSolverType::RK67,
+        DynamicSolverType::ODE23,
+        DynamicSolverType::DOPRI5,
+        DynamicSolverType::VelocityVerlet,
+    ];
+
+    /// Exudyn's member name.
+    pub fn name(self) -> &'static str {
+        match self {
+            DynamicSolverType::GeneralizedAlpha => "GeneralizedAlpha",
+            DynamicSolverType::TrapezoidalIndex2 => "TrapezoidalIndex2",
+            DynamicSolverType::ExplicitEuler => "ExplicitEuler",
+            DynamicSolverType::ExplicitMidpoint => "ExplicitMidpoint",
+            DynamicSolverType::RK33 => "RK33",
+            DynamicSolverType::RK44 => "RK44",
+            DynamicSolverType::RK67 => "RK67",
+            DynamicSolverType::ODE23 => "ODE23",
+            DynamicSolverType::DOPRI5 => "DOPRI5",
+            DynamicSolverType::VelocityVerlet => "VelocityVerlet",
+        }
+    }
+
+    /// The type of an Exudyn member name (`RK44` or `DynamicSolverType.RK44`).
+    pub fn from_name(name: &str) -> Option<DynamicSolverType> {
+        let name = name.strip_prefix("DynamicSolverType.").unwrap_or(name);
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Whether an explicit integrator runs it (no Newton iteration, no constraints solved).
+    pub fn is_explicit(self) -> bool {
+        !matches!(
+            self,
+            DynamicSolverType::GeneralizedAlpha | DynamicSolverType::TrapezoidalIndex2
+        )
+    }
+}
+
+/// `timeIntegration.explicit` (Exudyn 1.11: `explicitIntegration`)
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExplicitSettings {
+    /// `computeEndOfStepAccelerations`: evaluate the accelerations at the end of each step
+    /// (else the last stage's are kept, one evaluation cheaper).
+    pub compute_end_of_step_accelerations: bool,
+    /// `computeMassMatrixInversePerBody`: invert the mass matrix body by body instead of
+    /// factorizing the system's.
+    pub compute_mass_matrix_inverse_per_body: bool,
+    /// `eliminateConstraints`: coordinate constraints to ground fix their coordinate at 0;
+    /// false: constraints are ignored (λ = 0), as Exudyn does.
+    pub eliminate_constraints: bool,
+    /// `useLieGroupIntegration`: Lie-group updates for NodeRigidBodyRotVecLG nodes.
+    pub use_lie_group_integration: bool,
+}
+
+impl Default for ExplicitSettings {
+    fn default() -> Self {
+        Self {
+            compute_end_of_step_accelerations: true,
+            compute_mass_matrix_inverse_per_body: false,
+            eliminate_constraints: true,
+            use_lie_group_integration: true,
+        }
+    }
 }
 
 impl Default for TimeIntegrationSettings {
@@ -172,6 +302,14 @@ impl Default for TimeIntegrationSettings {
             reuse_constant_mass_matrix: true,
             generalized_alpha: GeneralizedAlphaSettings::default(),
             newton: NewtonSettings::default(),
+            solver_type: DynamicSolverType::GeneralizedAlpha,
+            explicit: ExplicitSettings::default(),
+            automatic_step_size: true,
+            initial_step_size: 0.0,
+            absolute_tolerance: 1e-8,
+            relative_tolerance: 1e-8,
+            step_size_safety: 0.9,
+            step_size_max_increase: 2.0,
         }
     }
 }

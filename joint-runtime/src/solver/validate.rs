@@ -8,7 +8,7 @@ impl SimulationSettings {
     /// read, so that nothing runs on bad settings).
     pub fn validate_dynamic(&self) -> Result<()> {
         let ti = &self.time_integration;
-        let ga = &ti.generalized_alpha;
+        let ga = &ti.generalized_alpha_for_run();
         if ga.use_index2_constraints && !ga.use_newmark {
             return Err(Error::setting(
                 "timeIntegration.generalizedAlpha.useIndex2Constraints",
