@@ -64,7 +64,12 @@ SYSTEM_USER_FUNCTIONS = ['PreStep', 'PostStep', 'PostNewton', 'PreNewtonResidual
 
 
 def check_no_system_user_functions(mbs):
-    """Refuse a system with a Python user function set on the system itself, naming it."""
+    """Refuse a system with a Python user function set on the system itself, naming it, and a
+    system with a GeneralContact (mbs.AddGeneralContact), which is not an item and would be
+    silently missing from the file."""
+    if mbs.NumberOfGeneralContacts() != 0:
+        raise ValueError(f'the system has {mbs.NumberOfGeneralContacts()} GeneralContact(s) (mbs.AddGeneralContact): '
+                         'they are not items and a model file cannot hold them')
     for name in SYSTEM_USER_FUNCTIONS:
         if getattr(mbs, 'Get' + name + 'UserFunction')() != 0:
             raise ValueError(f'the system has a {name} user function (mbs.Set{name}UserFunction): '
