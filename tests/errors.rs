@@ -413,3 +413,30 @@ fn sensor_rows_beyond_the_storage_limit_are_refused_before_the_run() {
     sim.solve_dynamic(&settings).unwrap();
     assert_eq!(sim.sensor_data[0].len(), 101);
 }
+
+#[test]
+fn coordinate_spring_damper_on_a_marker_without_a_coordinate() {
+    let mut mbs = pendulum_parts();
+    let c = mbs.add_marker(Marker::NodeCoordinate {
+        name: String::new(),
+        node: NodeIndex(0),
+        coordinate: 2,
+    });
+    mbs.add_object(Object::ConnectorCoordinateSpringDamper {
+        name: String::new(),
+        markers: [MarkerIndex(0), c],
+        stiffness: 1.0,
+        damping: 0.0,
+        offset: 0.0,
+        active: true,
+    });
+    expect(
+        &mbs,
+        &[
+            "objects[2] (ConnectorCoordinateSpringDamper)",
+            "markerNumbers[0]",
+            "BodyMass",
+            "expected a coordinate marker",
+        ],
+    );
+}

@@ -129,6 +129,24 @@ pub(super) fn own_node_coordinate_loads_static() {
     run_case_in(OWN_CASES, "node_coordinate_loads_static");
 }
 
+/// CoordinateSpringDampers on mass points, a rigid body's rotation coordinate and a ground
+/// node's 'coordinate', one inactive (tools/reference/make_coordinate_connector_cases.py):
+/// dynamic, static and with RK44, Exudyn's counts.
+#[test]
+pub(super) fn own_coordinate_spring_damper() {
+    run_case_in(OWN_CASES, "coordinate_spring_damper");
+}
+
+#[test]
+pub(super) fn own_coordinate_spring_damper_static() {
+    run_case_in(OWN_CASES, "coordinate_spring_damper_static");
+}
+
+#[test]
+pub(super) fn own_coordinate_spring_damper_rk44() {
+    run_explicit_case("coordinate_spring_damper_rk44");
+}
+
 /// Every explicit DynamicSolverType on a rigid body and a mass point on springs
 /// (tools/reference/make_explicit_cases.py): Exudyn's steps and rejected steps, its results to
 /// round-off.

@@ -7,9 +7,43 @@ use nalgebra::Matrix3;
 use super::checks::finite;
 use crate::error::{Error, ItemRef, Result};
 use crate::joints::{Axes, JointKernel, JointObject, JointTopology};
-use crate::markers::ResolvedMarker;
+use crate::markers::{MarkerModel, ResolvedMarker};
 use crate::system::MultibodySystem;
 use joint_core::{Capability, MarkerKind};
+
+/// Both markers coordinate markers (MarkerNodeCoordinate), and not the same one.
+pub(super) fn check_coordinate_markers(
+    mbs: &MultibodySystem,
+    item: &ItemRef,
+    m: [crate::items::MarkerIndex; 2],
+    resolved: &[ResolvedMarker],
+) -> Result<[usize; 2]> {
+    for (k, mk) in m.iter().enumerate() {
+        let marker = mbs.marker_checked(item, "markerNumbers", *mk)?;
+        if !matches!(resolved[mk.0].model, MarkerModel::Coordinate) {
+            return Err(Error::item(
+                item.clone(),
+                "markerNumbers",
+                format!(
+                    "marker {} (markerNumbers[{k}]) is a {}; expected a coordinate marker (NodeCoordinate)",
+                    mk.0,
+                    marker.type_name()
+                ),
+            ));
+        }
+    }
+    if m[0] == m[1] {
+        return Err(Error::item(
+            item.clone(),
+            "markerNumbers",
+            format!(
+                "both entries are marker {}; a connector needs two markers",
+                m[0].0
+            ),
+        ));
+    }
+    Ok([m[0].0, m[1].0])
+}
 
 pub(super) fn check_position_markers(
     mbs: &MultibodySystem,

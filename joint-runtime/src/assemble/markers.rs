@@ -220,6 +220,18 @@ pub(super) fn resolve_marker(
             node, coordinate, ..
         } => {
             let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+            if matches!(n, crate::items::Node::PointGround { .. }) {
+                // Exudyn lets coordinate constraints and connectors act on a ground node's
+                // 'coordinate', which is always zero: no column
+                return Ok(ResolvedMarker {
+                    model: MarkerModel::Coordinate,
+                    columns: Vec::new(),
+                    mass: 0.0,
+                    provides_position: false,
+                    provides_orientation: false,
+                    local_rotation: None,
+                });
+            }
             if *coordinate >= n.ode2_size() {
                 return Err(Error::item(
                     item,

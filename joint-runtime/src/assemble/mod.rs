@@ -83,6 +83,12 @@ pub enum ConnectorKind {
         damping: [f64; 3],
         offset: [f64; 3],
     },
+    /// Between two coordinate markers (each one column, or none on a ground node).
+    CoordinateSpringDamper {
+        stiffness: f64,
+        damping: f64,
+        offset: f64,
+    },
 }
 
 #[derive(Clone, Debug)]

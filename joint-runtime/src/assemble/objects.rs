@@ -3,7 +3,7 @@
 
 
 use super::checks::finite;
-use super::joints::{assemble_joint, check_position_markers};
+use super::joints::{assemble_joint, check_coordinate_markers, check_position_markers};
 use super::{
     ConnectorKind, ConnectorTopology,
 };
@@ -88,6 +88,35 @@ pub(super) fn joints_and_connectors(
                     },
                     active: *active,
                     analytic_jacobian: analytic_connector_jacobian(idx, markers),
+                });
+            }
+            Object::ConnectorCoordinateSpringDamper {
+                markers: m,
+                stiffness,
+                damping,
+                offset,
+                active,
+                ..
+            } => {
+                let idx = check_coordinate_markers(mbs, &item, *m, markers)?;
+                for (key, v) in [
+                    ("stiffness", stiffness),
+                    ("damping", damping),
+                    ("offset", offset),
+                ] {
+                    finite(&item, key, &[*v])?;
+                }
+                connectors.push(ConnectorTopology {
+                    object: i,
+                    markers: idx,
+                    kind: ConnectorKind::CoordinateSpringDamper {
+                        stiffness: *stiffness,
+                        damping: *damping,
+                        offset: *offset,
+                    },
+                    active: *active,
+                    // Exudyn's object gives its Jacobian (k, d on the coordinates) analytically
+                    analytic_jacobian: true,
                 });
             }
             _ => {}

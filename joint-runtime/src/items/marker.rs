@@ -59,8 +59,8 @@ pub enum Marker {
         /// `localPosition`: the point in the body's (or link's) frame.
         local_position: [f64; 3],
     },
-    /// MarkerNodeCoordinate: one ODE2 coordinate of a node, for coordinate loads (and, later,
-    /// coordinate connectors).
+    /// MarkerNodeCoordinate: one ODE2 coordinate of a node, for coordinate loads and
+    /// connectors; on a NodePointGround a 'coordinate' that is always zero.
     NodeCoordinate {
         /// The item's `name` (empty: none given).
         name: String,

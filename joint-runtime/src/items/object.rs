@@ -150,6 +150,22 @@ pub enum Object {
         /// `activeConnector`: an inactive connector applies no force.
         active: bool,
     },
+    /// ObjectConnectorCoordinateSpringDamper: a scalar spring-damper between two coordinate
+    /// markers, f = k(Δq − offset) + d·Δv on their displacement coordinates.
+    ConnectorCoordinateSpringDamper {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `markerNumbers`: the two coordinate markers it connects.
+        markers: [MarkerIndex; 2],
+        /// `stiffness` (N/m, or N·m/rad on a rotation coordinate).
+        stiffness: f64,
+        /// `damping`.
+        damping: f64,
+        /// `offset`: Δq at which the spring is relaxed.
+        offset: f64,
+        /// `activeConnector`: an inactive connector applies no force.
+        active: bool,
+    },
     /// ObjectGenericODE2: M q̈ + D q̇ + K q = f over the stacked coordinates of its nodes.
     GenericODE2 {
         /// The item's `name` (empty: none given).
@@ -200,6 +216,7 @@ impl Object {
             Object::RigidBody { .. } => "RigidBody",
             Object::ConnectorSpringDamper { .. } => "ConnectorSpringDamper",
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
+            Object::ConnectorCoordinateSpringDamper { .. } => "ConnectorCoordinateSpringDamper",
             Object::Joint(j) => j.joint_type.type_name,
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
@@ -215,6 +232,7 @@ impl Object {
             | Object::RigidBody { name, .. }
             | Object::ConnectorSpringDamper { name, .. }
             | Object::ConnectorCartesianSpringDamper { name, .. }
+            | Object::ConnectorCoordinateSpringDamper { name, .. }
             | Object::GenericODE2 { name, .. }
             | Object::FFRFreducedOrder { name, .. }
             | Object::KinematicTree { name, .. } => name,
@@ -242,7 +260,8 @@ impl Object {
     pub fn markers(&self) -> Option<[MarkerIndex; 2]> {
         match self {
             Object::ConnectorSpringDamper { markers, .. }
-            | Object::ConnectorCartesianSpringDamper { markers, .. } => Some(*markers),
+            | Object::ConnectorCartesianSpringDamper { markers, .. }
+            | Object::ConnectorCoordinateSpringDamper { markers, .. } => Some(*markers),
             Object::Joint(j) => Some(j.markers),
             _ => None,
         }

@@ -24,11 +24,15 @@ impl Outputs<'_> {
             "marker",
         )?;
         if let MarkerModel::Coordinate = m.model {
-            // MarkerNodeCoordinate: its coordinate (displacement) and velocity
-            let c = m.columns[0];
+            // MarkerNodeCoordinate: its coordinate (displacement) and velocity; zero on a
+            // ground node, which has no column
+            let (q, v) = match m.columns.first() {
+                Some(&c) => (self.state.q[c], self.state.v[c]),
+                None => (0.0, 0.0),
+            };
             match var {
-                OutputVariable::Coordinates => out.push(self.state.q[c]),
-                OutputVariable::CoordinatesT => out.push(self.state.v[c]),
+                OutputVariable::Coordinates => out.push(q),
+                OutputVariable::CoordinatesT => out.push(v),
                 other => return Err(unsupported(item(), other)),
             }
             return Ok(());

@@ -61,6 +61,21 @@ impl Outputs<'_> {
                     return Err(unsupported(item(), var));
                 }
             }
+            Object::ConnectorCoordinateSpringDamper { .. } => {
+                let ObjectTopology::Connector(c) = self.topology.objects[object] else {
+                    unreachable!("every connector object has a connector topology");
+                };
+                let spring = self
+                    .topology
+                    .coordinate_spring(c, qt, &self.state.v)
+                    .expect("a coordinate spring-damper's topology");
+                match var {
+                    O::Displacement => out.push(spring.delta_q),
+                    O::Velocity => out.push(spring.delta_v),
+                    O::Force => out.push(spring.force),
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
             Object::ConnectorSpringDamper { .. }
             | Object::ConnectorCartesianSpringDamper { .. } => {
                 let ObjectTopology::Connector(c) = self.topology.objects[object] else {

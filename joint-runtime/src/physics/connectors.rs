@@ -1,6 +1,7 @@
-//! Connectors (SpringDamper, CartesianSpringDamper): their forces from the markers' relative
-//! motion, and their Jacobians — analytic from the force's derivatives where Exudyn takes them
-//! so, by forward differences where its markers give no Jacobian derivative.
+//! Connectors (SpringDamper, CartesianSpringDamper, CoordinateSpringDamper): their forces from
+//! the markers' relative motion, and their Jacobians — analytic from the force's derivatives
+//! where Exudyn takes them so, by forward differences where its markers give no Jacobian
+//! derivative.
 
 use nalgebra::{Matrix3, Vector3};
 
@@ -10,8 +11,53 @@ use crate::assemble::{ConnectorKind, Topology};
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 
+/// A coordinate spring-damper's state: Δq and Δv of its markers' displacement coordinates
+/// (without reference values, as Exudyn's coordinate markers measure) and its scalar force.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CoordinateSpring {
+    pub delta_q: f64,
+    pub delta_v: f64,
+    /// k(Δq − offset) + d·Δv; 0 if inactive.
+    pub force: f64,
+}
+
 impl Topology {
-    /// Connector force on marker 1 (global), or None if inactive.
+    /// A coordinate marker's displacement and velocity (0 on a ground node: no column).
+    fn coordinate_value(&self, marker: usize, qt: &[f64], v: &[f64]) -> (f64, f64) {
+        match self.markers[marker].columns.first() {
+            Some(&g) => (qt[g] - self.reference[g], v[g]),
+            None => (0.0, 0.0),
+        }
+    }
+
+    /// The state of connector `c` if it is a CoordinateSpringDamper.
+    pub fn coordinate_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<CoordinateSpring> {
+        let con = &self.connectors[c];
+        let ConnectorKind::CoordinateSpringDamper {
+            stiffness,
+            damping,
+            offset,
+        } = con.kind
+        else {
+            return None;
+        };
+        let (q0, v0) = self.coordinate_value(con.markers[0], qt, v);
+        let (q1, v1) = self.coordinate_value(con.markers[1], qt, v);
+        let (delta_q, delta_v) = (q1 - q0, v1 - v0);
+        let force = if con.active {
+            stiffness * (delta_q - offset) + damping * delta_v
+        } else {
+            0.0
+        };
+        Some(CoordinateSpring {
+            delta_q,
+            delta_v,
+            force,
+        })
+    }
+
+    /// Connector force on marker 1 (global), or None if inactive (or a coordinate connector,
+    /// whose force is scalar: [`Self::coordinate_spring`]).
     pub fn connector_force(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<ConnectorForce> {
         let con = &self.connectors[c];
         if !con.active {
@@ -77,6 +123,7 @@ impl Topology {
                     d_force_d_delta_v: Matrix3::from_diagonal(&v3(*damping)),
                 }
             }
+            ConnectorKind::CoordinateSpringDamper { .. } => return None,
         })
     }
 
@@ -91,10 +138,21 @@ impl Topology {
         out: &mut [f64],
         jac: &mut [f64],
     ) -> bool {
+        let con = &self.connectors[c];
+        if let Some(spring) = self.coordinate_spring(c, qt, v) {
+            if !con.active {
+                return false;
+            }
+            // a coordinate marker's Jacobian is 1 on its column (none on a ground node)
+            let n0 = self.markers[con.markers[0]].columns.len();
+            let n1 = self.markers[con.markers[1]].columns.len();
+            out[..n0].fill(-spring.force);
+            out[n0..n0 + n1].fill(spring.force);
+            return true;
+        }
         let Some(cf) = self.connector_force(c, qt, v) else {
             return false;
         };
-        let con = &self.connectors[c];
         let mut offset = 0;
         for (k, s) in [(0usize, -1.0), (1, 1.0)] {
             let marker = &self.markers[con.markers[k]];
@@ -156,10 +214,31 @@ impl Topology {
             if !self.connectors[c].analytic_jacobian {
                 continue;
             }
+            let con = &self.connectors[c];
+            if let ConnectorKind::CoordinateSpringDamper {
+                stiffness, damping, ..
+            } = con.kind
+            {
+                // Exudyn's local Jacobian k·factor_k + d·factor_d between the unit Jacobians
+                if !con.active {
+                    continue;
+                }
+                let local = stiffness * factor_k + damping * factor_d;
+                let signs = [-1.0, 1.0];
+                for a in 0..2 {
+                    for b in 0..2 {
+                        let ca = &self.markers[con.markers[a]].columns;
+                        let cb = &self.markers[con.markers[b]].columns;
+                        if let (Some(&ga), Some(&gb)) = (ca.first(), cb.first()) {
+                            m.add(ga, gb, signs[a] * signs[b] * local);
+                        }
+                    }
+                }
+                continue;
+            }
             let Some(cf) = self.connector_force(c, qt, v) else {
                 continue;
             };
-            let con = &self.connectors[c];
             let signs = [-1.0, 1.0];
             for a in 0..2 {
                 let ma = &self.markers[con.markers[a]];

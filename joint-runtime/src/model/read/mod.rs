@@ -100,6 +100,14 @@ impl List {
                         "CartesianSpringDamper",
                     ],
                 ),
+                (
+                    "ConnectorCoordinateSpringDamper",
+                    &[
+                        "ConnectorCoordinateSpringDamper",
+                        "ObjectConnectorCoordinateSpringDamper",
+                        "CoordinateSpringDamper",
+                    ],
+                ),
             ],
             List::Markers => &[
                 ("BodyMass", &["BodyMass", "MarkerBodyMass"]),
