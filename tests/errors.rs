@@ -440,3 +440,23 @@ fn coordinate_spring_damper_on_a_marker_without_a_coordinate() {
         ],
     );
 }
+
+#[test]
+fn connector_gravity_with_a_negative_mass() {
+    let mut mbs = pendulum_parts();
+    let g = mbs.add_marker(Marker::body_position(ObjectIndex(0), [0.0; 3]));
+    let b = mbs.add_marker(Marker::body_position(ObjectIndex(1), [0.0; 3]));
+    mbs.add_object(Object::ConnectorGravity {
+        name: String::new(),
+        markers: [g, b],
+        gravitational_constant: 1.0,
+        mass0: 1.0,
+        mass1: -2.0,
+        min_distance_regularization: 0.0,
+        active: true,
+    });
+    expect(
+        &mbs,
+        &["objects[2] (ConnectorGravity)", "mass1", "negative", "-2"],
+    );
+}

@@ -147,6 +147,19 @@ pub(super) fn own_coordinate_spring_damper_rk44() {
     run_explicit_case("coordinate_spring_damper_rk44");
 }
 
+/// ConnectorGravity between mass points and a rigid body's marker, one pair passing through
+/// the regularization radius, one inactive (tools/reference/make_force_connector_cases.py):
+/// Exudyn's counts with its numerically differentiated Jacobian, and with RK67.
+#[test]
+pub(super) fn own_connector_gravity() {
+    run_case_in(OWN_CASES, "connector_gravity");
+}
+
+#[test]
+pub(super) fn own_connector_gravity_rk67() {
+    run_explicit_case("connector_gravity_rk67");
+}
+
 /// Every explicit DynamicSolverType on a rigid body and a mass point on springs
 /// (tools/reference/make_explicit_cases.py): Exudyn's steps and rejected steps, its results to
 /// round-off.

@@ -83,6 +83,11 @@ pub enum ConnectorKind {
         damping: [f64; 3],
         offset: [f64; 3],
     },
+    /// Newton's gravitation; `factor` = G·m₀·m₁.
+    Gravity {
+        factor: f64,
+        min_distance: f64,
+    },
     /// Between two coordinate markers (each one column, or none on a ground node).
     CoordinateSpringDamper {
         stiffness: f64,

@@ -90,6 +90,49 @@ pub(super) fn joints_and_connectors(
                     analytic_jacobian: analytic_connector_jacobian(idx, markers),
                 });
             }
+            Object::ConnectorGravity {
+                markers: m,
+                gravitational_constant,
+                mass0,
+                mass1,
+                min_distance_regularization,
+                active,
+                ..
+            } => {
+                let idx = check_position_markers(mbs, &item, *m, markers)?;
+                for (key, v) in [
+                    ("gravitationalConstant", gravitational_constant),
+                    ("mass0", mass0),
+                    ("mass1", mass1),
+                    ("minDistanceRegularization", min_distance_regularization),
+                ] {
+                    finite(&item, key, &[*v])?;
+                }
+                for (key, v) in [
+                    ("mass0", mass0),
+                    ("mass1", mass1),
+                    ("minDistanceRegularization", min_distance_regularization),
+                ] {
+                    if *v < 0.0 {
+                        return Err(crate::error::Error::item(
+                            item.clone(),
+                            key,
+                            format!("must not be negative, found {v}"),
+                        ));
+                    }
+                }
+                connectors.push(ConnectorTopology {
+                    object: i,
+                    markers: idx,
+                    kind: ConnectorKind::Gravity {
+                        factor: gravitational_constant * (mass0 * mass1),
+                        min_distance: *min_distance_regularization,
+                    },
+                    active: *active,
+                    // Exudyn has no analytic Jacobian for it: object-wise forward differences
+                    analytic_jacobian: false,
+                });
+            }
             Object::ConnectorCoordinateSpringDamper {
                 markers: m,
                 stiffness,

@@ -166,6 +166,24 @@ pub enum Object {
         /// `activeConnector`: an inactive connector applies no force.
         active: bool,
     },
+    /// ObjectConnectorGravity: Newton's gravitation between two position markers,
+    /// |f| = G·m₀·m₁/L² (L² + (L − d_min)² below `minDistanceRegularization`), attracting.
+    ConnectorGravity {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `markerNumbers`: the two position markers it connects.
+        markers: [MarkerIndex; 2],
+        /// `gravitationalConstant` G (negative: repulsion).
+        gravitational_constant: f64,
+        /// `mass0`: the mass at marker 0.
+        mass0: f64,
+        /// `mass1`: the mass at marker 1.
+        mass1: f64,
+        /// `minDistanceRegularization` d_min: below it the force is regularized (0: none).
+        min_distance_regularization: f64,
+        /// `activeConnector`: an inactive connector applies no force.
+        active: bool,
+    },
     /// ObjectGenericODE2: M q̈ + D q̇ + K q = f over the stacked coordinates of its nodes.
     GenericODE2 {
         /// The item's `name` (empty: none given).
@@ -217,6 +235,7 @@ impl Object {
             Object::ConnectorSpringDamper { .. } => "ConnectorSpringDamper",
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
             Object::ConnectorCoordinateSpringDamper { .. } => "ConnectorCoordinateSpringDamper",
+            Object::ConnectorGravity { .. } => "ConnectorGravity",
             Object::Joint(j) => j.joint_type.type_name,
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
@@ -233,6 +252,7 @@ impl Object {
             | Object::ConnectorSpringDamper { name, .. }
             | Object::ConnectorCartesianSpringDamper { name, .. }
             | Object::ConnectorCoordinateSpringDamper { name, .. }
+            | Object::ConnectorGravity { name, .. }
             | Object::GenericODE2 { name, .. }
             | Object::FFRFreducedOrder { name, .. }
             | Object::KinematicTree { name, .. } => name,
@@ -261,7 +281,8 @@ impl Object {
         match self {
             Object::ConnectorSpringDamper { markers, .. }
             | Object::ConnectorCartesianSpringDamper { markers, .. }
-            | Object::ConnectorCoordinateSpringDamper { markers, .. } => Some(*markers),
+            | Object::ConnectorCoordinateSpringDamper { markers, .. }
+            | Object::ConnectorGravity { markers, .. } => Some(*markers),
             Object::Joint(j) => Some(j.markers),
             _ => None,
         }

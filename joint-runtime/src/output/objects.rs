@@ -77,7 +77,8 @@ impl Outputs<'_> {
                 }
             }
             Object::ConnectorSpringDamper { .. }
-            | Object::ConnectorCartesianSpringDamper { .. } => {
+            | Object::ConnectorCartesianSpringDamper { .. }
+            | Object::ConnectorGravity { .. } => {
                 let ObjectTopology::Connector(c) = self.topology.objects[object] else {
                     unreachable!("every connector object has a connector topology");
                 };
@@ -107,10 +108,11 @@ impl Outputs<'_> {
                         }
                     });
                 let spring = matches!(o, Object::ConnectorSpringDamper { .. });
+                let gravity = matches!(o, Object::ConnectorGravity { .. });
                 match var {
                     O::Distance => out.push(cf.delta_p.norm()),
                     O::Displacement => put3(out, cf.delta_p),
-                    O::Velocity => put3(out, cf.delta_v),
+                    O::Velocity if !gravity => put3(out, cf.delta_v),
                     O::Force => put3(out, cf.force),
                     O::ForceLocal if spring => out.push(cf.scalar),
                     other => return Err(unsupported(item(), other)),

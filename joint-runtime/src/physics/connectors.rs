@@ -1,4 +1,4 @@
-//! Connectors (SpringDamper, CartesianSpringDamper, CoordinateSpringDamper): their forces from
+//! Connectors (SpringDamper, CartesianSpringDamper, Gravity, CoordinateSpringDamper): their forces from
 //! the markers' relative motion, and their Jacobians — analytic from the force's derivatives
 //! where Exudyn takes them so, by forward differences where its markers give no Jacobian
 //! derivative.
@@ -121,6 +121,32 @@ impl Topology {
                     delta_v: dv,
                     d_force_d_delta_p: Matrix3::from_diagonal(&v3(*stiffness)),
                     d_force_d_delta_v: Matrix3::from_diagonal(&v3(*damping)),
+                }
+            }
+            ConnectorKind::Gravity {
+                factor,
+                min_distance,
+            } => {
+                // Exudyn's: 1/L², or 1/(L² + (L − d_min)²) at or below d_min > 0; at L = 0
+                // without regularization Exudyn raises an error and goes on with 1
+                let length = dp.norm();
+                let length2_inv = if length > *min_distance {
+                    1.0 / (length * length)
+                } else if *min_distance != 0.0 {
+                    1.0 / (length * length + (length - min_distance).powi(2))
+                } else {
+                    1.0
+                };
+                let length_inv = if length != 0.0 { 1.0 / length } else { 1.0 };
+                let scalar = factor * length2_inv;
+                ConnectorForce {
+                    force: (length_inv * dp) * scalar,
+                    scalar,
+                    delta_p: dp,
+                    delta_v: dv,
+                    // differentiated numerically, as Exudyn does
+                    d_force_d_delta_p: Matrix3::zeros(),
+                    d_force_d_delta_v: Matrix3::zeros(),
                 }
             }
             ConnectorKind::CoordinateSpringDamper { .. } => return None,

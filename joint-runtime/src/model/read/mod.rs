@@ -101,6 +101,10 @@ impl List {
                     ],
                 ),
                 (
+                    "ConnectorGravity",
+                    &["ConnectorGravity", "ObjectConnectorGravity"],
+                ),
+                (
                     "ConnectorCoordinateSpringDamper",
                     &[
                         "ConnectorCoordinateSpringDamper",

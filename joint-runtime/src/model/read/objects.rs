@@ -102,6 +102,18 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 active: d.bool_or("activeConnector", true)?,
             }
         }
+        "ConnectorGravity" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            Object::ConnectorGravity {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                gravitational_constant: d.f64_or("gravitationalConstant", 6.67430e-11)?,
+                mass0: d.f64_or("mass0", 0.0)?,
+                mass1: d.f64_or("mass1", 0.0)?,
+                min_distance_regularization: d.f64_or("minDistanceRegularization", 0.0)?,
+                active: d.bool_or("activeConnector", true)?,
+            }
+        }
         "GenericODE2" => {
             let nodes = d.opt_index_list("nodeNumbers")?.unwrap_or_default();
             for key in [

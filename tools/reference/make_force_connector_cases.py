@@ -1,0 +1,75 @@
+"""Exudyn 1.13.6 reference cases for the force connectors of issue 19 (ObjectConnectorGravity
+so far).
+
+Writes tests/reference/own_cases/NAME.json (model) and NAME.ref.json (Exudyn's results).
+Run from the repository root:  python3 tools/reference/make_force_connector_cases.py [NAME ...]
+(no names: every case).
+"""
+import os
+import sys
+
+import exudyn as exu
+from exudyn.itemInterface import *
+from exudyn.utilities import *
+
+sys.path.insert(0, os.path.dirname(__file__))
+from case_writer import settings, write  # noqa: E402
+
+OVT = exu.OutputVariableType
+
+
+def gravity_bodies():
+    """Three mass points and a ground point attracting each other: a heavy centre, a body in
+    orbit, one falling through the centre's regularization radius (minDistanceRegularization),
+    an inactive pair, and a rigid body's marker (its Jacobian has rotation columns)."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    G = 1.0
+    bodies = []
+    for m, p, v in [(10.0, [0, 0, 0], [0, 0, 0]), (0.1, [1, 0, 0], [0, 3.0, 0.2]),
+                    (0.2, [0.3, 0.4, 0], [-2.0, 0.5, 0.0])]:
+        o = mbs.CreateMassPoint(physicsMass=m, referencePosition=p, initialVelocity=v)
+        n = mbs.GetObject(o)['nodeNumber']
+        bodies.append((m, mbs.AddMarker(MarkerNodePosition(nodeNumber=n)), n))
+    inertia = InertiaCuboid(density=100, sideLengths=[0.2, 0.1, 0.1])
+    rb = mbs.CreateRigidBody(inertia=inertia, referencePosition=[-1, 0.5, 0], nodeType=exu.NodeType.RotationRxyz,
+                             initialAngularVelocity=[0, 0, 2.0], initialVelocity=[1.1, 2.2, 0.3])
+    mRb = mbs.AddMarker(MarkerBodyPosition(bodyNumber=rb, localPosition=[0.1, 0, 0]))
+    c, o1, o2 = bodies
+    g1 = mbs.AddObject(ObjectConnectorGravity(markerNumbers=[c[1], o1[1]], gravitationalConstant=G, mass0=c[0],
+                                              mass1=o1[0]))
+    g2 = mbs.AddObject(ObjectConnectorGravity(markerNumbers=[c[1], o2[1]], gravitationalConstant=G, mass0=c[0],
+                                              mass1=o2[0], minDistanceRegularization=0.3))
+    mbs.AddObject(ObjectConnectorGravity(markerNumbers=[o1[1], o2[1]], gravitationalConstant=G, mass0=o1[0],
+                                         mass1=o2[0], activeConnector=False))
+    mbs.AddObject(ObjectConnectorGravity(markerNumbers=[c[1], mRb], gravitationalConstant=G, mass0=c[0],
+                                         mass1=inertia.mass))
+    for g in [g1, g2]:
+        for v in [OVT.Distance, OVT.Displacement, OVT.Force]:
+            mbs.AddSensor(SensorObject(objectNumber=g, outputVariableType=v, storeInternal=True, writeToFile=False))
+    mbs.AddSensor(SensorNode(nodeNumber=o2[2], outputVariableType=OVT.Position, storeInternal=True,
+                             writeToFile=False))
+    return mbs
+
+
+CASES = {}
+
+
+def case(f):
+    CASES[f.__name__] = f
+    return f
+
+
+@case
+def connector_gravity():
+    write('connector_gravity', gravity_bodies(), settings(1000, 0.5))
+
+
+@case
+def connector_gravity_rk67():
+    write('connector_gravity_rk67', gravity_bodies(), settings(1000, 0.5), solver_type=exu.DynamicSolverType.RK67)
+
+
+if __name__ == '__main__':
+    for n in sys.argv[1:] or list(CASES):
+        CASES[n]()
