@@ -460,3 +460,46 @@ fn connector_gravity_with_a_negative_mass() {
         &["objects[2] (ConnectorGravity)", "mass1", "negative", "-2"],
     );
 }
+
+/// ObjectMass1D needs a Node1D; body markers on it are not supported yet (a clear error, not
+/// "not a body").
+#[test]
+fn mass_1d_on_a_point_node_and_a_body_marker_on_it() {
+    let mut mbs = MultibodySystem::new();
+    let point = mbs.add_node(Node::point([0.0; 3]));
+    let mass = |node| Object::Mass1D {
+        name: String::new(),
+        mass: 1.0,
+        node,
+        reference_position: [0.0; 3],
+        reference_rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+    };
+    mbs.add_object(mass(point));
+    expect(
+        &mbs,
+        &[
+            "objects[0] (Mass1D)",
+            "nodeNumber",
+            "Point",
+            "needs a Node1D",
+        ],
+    );
+    let mut mbs = MultibodySystem::new();
+    let n = mbs.add_node(Node::Node1D {
+        name: String::new(),
+        reference_coordinates: [0.0],
+        initial_coordinates: [0.0],
+        initial_velocities: [0.0],
+    });
+    let body = mbs.add_object(mass(n));
+    mbs.add_marker(Marker::body_position(body, [0.0; 3]));
+    expect(
+        &mbs,
+        &[
+            "markers[0] (BodyPosition)",
+            "Mass1D",
+            "not supported yet",
+            "MarkerNodeCoordinate",
+        ],
+    );
+}

@@ -124,6 +124,19 @@ pub(super) fn own_node_coordinate_loads() {
     run_case_in(OWN_CASES, "node_coordinate_loads");
 }
 
+/// Node1D with ObjectMass1D (turned by its reference rotation) and ObjectRotationalMass1D,
+/// coordinate springs and a coordinate torque, every body and node output
+/// (tools/reference/make_node_cases.py): Exudyn's counts, and with RK44.
+#[test]
+pub(super) fn own_node_1d_masses() {
+    run_case_in(OWN_CASES, "node_1d_masses");
+}
+
+#[test]
+pub(super) fn own_node_1d_masses_rk44() {
+    run_explicit_case("node_1d_masses_rk44");
+}
+
 #[test]
 pub(super) fn own_node_coordinate_loads_static() {
     run_case_in(OWN_CASES, "node_coordinate_loads_static");

@@ -1,5 +1,5 @@
 """Exudyn 1.13.6 reference cases for the nodes, markers and loads of issue 19 (NodePointGround,
-MarkerNodeCoordinate and LoadCoordinate so far).
+MarkerNodeCoordinate, LoadCoordinate, Node1D with ObjectMass1D and ObjectRotationalMass1D so far).
 
 Writes tests/reference/own_cases/NAME.json (model) and NAME.ref.json (Exudyn's results).
 Run from the repository root:  python3 tools/reference/make_node_cases.py [NAME ...]
@@ -99,8 +99,50 @@ def node_coordinate_loads_static():
     write('node_coordinate_loads_static', mbs, s, solve='static')
 
 
+def node_1d_system():
+    """Node1D with ObjectMass1D (turned by a reference rotation, on a spring to ground) and
+    ObjectRotationalMass1D (a rotor with a torque load), coupled by a CoordinateSpringDamper;
+    every body output at a local point and the node outputs."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    nG = mbs.AddNode(NodePointGround())
+    n0 = mbs.AddNode(Node1D(referenceCoordinates=[0.5], initialCoordinates=[0.1], initialVelocities=[0.4]))
+    n1 = mbs.AddNode(Node1D(referenceCoordinates=[0.2], initialVelocities=[1.0]))
+    R = RotationMatrixZ(0.4) @ RotationMatrixX(0.3)
+    mass = mbs.AddObject(ObjectMass1D(physicsMass=2.0, nodeNumber=n0, referencePosition=[1, 2, 3],
+                                      referenceRotation=R))
+    rotor = mbs.AddObject(ObjectRotationalMass1D(physicsInertia=0.3, nodeNumber=n1, referencePosition=[0, 1, 0],
+                                                 referenceRotation=RotationMatrixY(0.5)))
+    mG = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nG, coordinate=0))
+    m0 = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=n0, coordinate=0))
+    m1 = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=n1, coordinate=0))
+    mbs.AddObject(CoordinateSpringDamper(markerNumbers=[mG, m0], stiffness=200, damping=1, offset=0.05))
+    mbs.AddObject(CoordinateSpringDamper(markerNumbers=[m0, m1], stiffness=30, damping=0.2))
+    mbs.AddLoad(LoadCoordinate(markerNumber=m1, load=0.7))
+    b = [0.1, 0.2, -0.1]
+    for o, vs in [(mass, [OVT.Position, OVT.Displacement, OVT.Velocity, OVT.RotationMatrix, OVT.Rotation,
+                          OVT.AngularVelocity, OVT.AngularVelocityLocal]),
+                  (rotor, [OVT.Position, OVT.Displacement, OVT.Velocity, OVT.Rotation, OVT.AngularVelocity,
+                           OVT.RotationMatrix])]:
+        for v in vs:
+            mbs.AddSensor(SensorBody(bodyNumber=o, localPosition=b, outputVariableType=v, storeInternal=True,
+                                     writeToFile=False))
+    for v in [OVT.Coordinates, OVT.Coordinates_t, OVT.Coordinates_tt, OVT.CoordinatesTotal]:
+        mbs.AddSensor(SensorNode(nodeNumber=n1, outputVariableType=v, storeInternal=True, writeToFile=False))
+    return mbs
+
+
+def node_1d_masses():
+    write('node_1d_masses', node_1d_system(), settings())
+
+
+def node_1d_masses_rk44():
+    write('node_1d_masses_rk44', node_1d_system(), settings(), solver_type=exu.DynamicSolverType.RK44)
+
+
 CASES = {'node_point_ground': node_point_ground, 'node_coordinate_loads': node_coordinate_loads,
-         'node_coordinate_loads_static': node_coordinate_loads_static}
+         'node_coordinate_loads_static': node_coordinate_loads_static, 'node_1d_masses': node_1d_masses,
+         'node_1d_masses_rk44': node_1d_masses_rk44}
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or list(CASES):

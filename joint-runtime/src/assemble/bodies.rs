@@ -68,6 +68,52 @@ pub(super) fn bodies(
                     mass: *mass,
                 });
             }
+            Object::Mass1D {
+                mass,
+                node,
+                reference_position,
+                reference_rotation,
+                ..
+            }
+            | Object::RotationalMass1D {
+                inertia: mass,
+                node,
+                reference_position,
+                reference_rotation,
+                ..
+            } => {
+                let key = if matches!(object, Object::Mass1D { .. }) {
+                    "mass"
+                } else {
+                    "inertia"
+                };
+                let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+                if !matches!(n, Node::Node1D { .. }) {
+                    return Err(Error::item(
+                        item,
+                        "nodeNumber",
+                        format!(
+                            "node {} is a {}; Object{} needs a Node1D",
+                            node.0,
+                            n.type_name(),
+                            object.type_name()
+                        ),
+                    ));
+                }
+                check_mass(&item, key, *mass)?;
+                finite(&item, "referencePosition", reference_position)?;
+                finite(
+                    &item,
+                    "referenceRotation",
+                    reference_rotation.as_flattened(),
+                )?;
+                claim_node(&mut node_body, &item, node.0, i)?;
+                object_body[i] = Some(bodies.len());
+                bodies.push(BodyTopology::Mass1D {
+                    ode2: node_ode2[node.0],
+                    mass: *mass,
+                });
+            }
             Object::RigidBody {
                 mass,
                 inertia,

@@ -82,11 +82,15 @@ pub(super) fn resolve_marker(
             Node::Point { .. } => MarkerKind::NodePoint,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
-            Node::GenericODE2 { .. } => {
+            Node::GenericODE2 { .. } | Node::Node1D { .. } => {
                 return Err(Error::item(
                     item.clone(),
                     "nodeNumber",
-                    format!("node {} is a GenericODE2 node, which has no position", n.0),
+                    format!(
+                        "node {} is a {} node, which has no position; use MarkerNodeCoordinate",
+                        n.0,
+                        node.type_name()
+                    ),
                 ));
             }
         };
@@ -193,6 +197,17 @@ pub(super) fn resolve_marker(
                     provides_orientation: false,
                     local_rotation: None,
                 }
+            }
+            Object::Mass1D { .. } | Object::RotationalMass1D { .. } => {
+                return Err(Error::item(
+                    item.clone(),
+                    "bodyNumber",
+                    format!(
+                        "object {} is a {}: body markers on it are not supported yet; use a MarkerNodeCoordinate on its Node1D",
+                        b.0,
+                        object.type_name()
+                    ),
+                ));
             }
             other => {
                 let hint = if other.is_super_element() {

@@ -39,6 +39,11 @@ pub enum BodyTopology {
         ode2: usize,
         mass: f64,
     },
+    /// ObjectMass1D (mass) or ObjectRotationalMass1D (inertia) on one coordinate.
+    Mass1D {
+        ode2: usize,
+        mass: f64,
+    },
     /// ObjectGenericODE2: constant M, K, D and f over `columns` (the stacked node coordinates).
     GenericODE2 {
         columns: Vec<usize>,
@@ -207,7 +212,9 @@ impl Topology {
         let constant_mass_matrix = bodies.iter().all(|b| {
             matches!(
                 b,
-                BodyTopology::MassPoint { .. } | BodyTopology::GenericODE2 { .. }
+                BodyTopology::MassPoint { .. }
+                    | BodyTopology::Mass1D { .. }
+                    | BodyTopology::GenericODE2 { .. }
             )
         });
         let max_columns = markers
@@ -215,6 +222,7 @@ impl Topology {
             .map(|m| m.columns.len())
             .chain(bodies.iter().map(|b| match b {
                 BodyTopology::MassPoint { .. } => 3,
+                BodyTopology::Mass1D { .. } => 1,
                 BodyTopology::Rigid { ode2, .. } => ode2.len(),
                 BodyTopology::GenericODE2 { columns, .. } => columns.len(),
                 BodyTopology::Ffrf { data, .. } => 7 + data.modes(),

@@ -48,6 +48,17 @@ pub enum Node {
         /// `referenceCoordinates`: the point's global position (it never moves).
         position: [f64; 3],
     },
+    /// Node1D: one ODE2 coordinate (a translation or a rotation, as its object reads it).
+    Node1D {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `referenceCoordinates`.
+        reference_coordinates: [f64; 1],
+        /// `initialCoordinates`: the displacement at the start.
+        initial_coordinates: [f64; 1],
+        /// `initialVelocities`.
+        initial_velocities: [f64; 1],
+    },
     /// NodeGenericODE2: `numberOfODE2Coordinates` plain coordinates (modal coordinates of a
     /// superelement, joint coordinates of a kinematic tree).
     GenericODE2 {
@@ -70,6 +81,7 @@ impl Node {
             Node::RigidBodyEP { .. } => "RigidBodyEP",
             Node::RigidBodyRxyz { .. } => "RigidBodyRxyz",
             Node::GenericODE2 { .. } => "GenericODE2",
+            Node::Node1D { .. } => "1D",
             Node::PointGround { .. } => "PointGround",
         }
     }
@@ -81,6 +93,7 @@ impl Node {
             | Node::RigidBodyEP { name, .. }
             | Node::RigidBodyRxyz { name, .. }
             | Node::GenericODE2 { name, .. }
+            | Node::Node1D { name, .. }
             | Node::PointGround { name, .. } => name,
         }
     }
@@ -128,6 +141,12 @@ impl Node {
                 initial_velocities: v,
                 ..
             } => (r, i, v),
+            Node::Node1D {
+                reference_coordinates: r,
+                initial_coordinates: i,
+                initial_velocities: v,
+                ..
+            } => (r, i, v),
             // its position is not a coordinate
             Node::PointGround { .. } => (&[], &[], &[]),
         }
@@ -153,9 +172,10 @@ impl Node {
         matches!(self, Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. })
     }
 
-    /// Whether the node has a position (all but NodeGenericODE2).
+    /// Whether the node has a position (all but NodeGenericODE2 and Node1D, whose coordinate
+    /// its object turns into a position or a rotation).
     pub fn has_position(&self) -> bool {
-        !matches!(self, Node::GenericODE2 { .. })
+        !matches!(self, Node::GenericODE2 { .. } | Node::Node1D { .. })
     }
 
     /// `NodePointGround(referenceCoordinates=position)`.

@@ -103,6 +103,34 @@ pub enum Object {
         /// `nodeNumber`: the node it sits on.
         node: NodeIndex,
     },
+    /// ObjectMass1D: a mass on a Node1D's coordinate, shown at `referencePosition +
+    /// referenceRotation·([p₀, 0, 0] + b)` (p₀ the node's total coordinate).
+    Mass1D {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `physicsMass` (kg).
+        mass: f64,
+        /// `nodeNumber`: its Node1D.
+        node: NodeIndex,
+        /// `referencePosition`.
+        reference_position: [f64; 3],
+        /// `referenceRotation`: turns the coordinate's direction (local x) into global.
+        reference_rotation: [[f64; 3]; 3],
+    },
+    /// ObjectRotationalMass1D: a rotor on a Node1D's coordinate (the angle about local z),
+    /// at the constant `referencePosition`, turned by `referenceRotation·Rz(θ)`.
+    RotationalMass1D {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `physicsInertia` (kg·m²).
+        inertia: f64,
+        /// `nodeNumber`: its Node1D.
+        node: NodeIndex,
+        /// `referencePosition`.
+        reference_position: [f64; 3],
+        /// `referenceRotation`.
+        reference_rotation: [[f64; 3]; 3],
+    },
     /// ObjectRigidBody: a rigid body on a NodeRigidBodyEP or NodeRigidBodyRxyz.
     RigidBody {
         /// The item's `name` (empty: none given).
@@ -236,6 +264,8 @@ impl Object {
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
             Object::ConnectorCoordinateSpringDamper { .. } => "ConnectorCoordinateSpringDamper",
             Object::ConnectorGravity { .. } => "ConnectorGravity",
+            Object::Mass1D { .. } => "Mass1D",
+            Object::RotationalMass1D { .. } => "RotationalMass1D",
             Object::Joint(j) => j.joint_type.type_name,
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
@@ -253,6 +283,8 @@ impl Object {
             | Object::ConnectorCartesianSpringDamper { name, .. }
             | Object::ConnectorCoordinateSpringDamper { name, .. }
             | Object::ConnectorGravity { name, .. }
+            | Object::Mass1D { name, .. }
+            | Object::RotationalMass1D { name, .. }
             | Object::GenericODE2 { name, .. }
             | Object::FFRFreducedOrder { name, .. }
             | Object::KinematicTree { name, .. } => name,
@@ -264,7 +296,11 @@ impl Object {
     pub fn is_body(&self) -> bool {
         matches!(
             self,
-            Object::Ground { .. } | Object::MassPoint { .. } | Object::RigidBody { .. }
+            Object::Ground { .. }
+                | Object::MassPoint { .. }
+                | Object::Mass1D { .. }
+                | Object::RotationalMass1D { .. }
+                | Object::RigidBody { .. }
         )
     }
 

@@ -1,5 +1,5 @@
 //! Body outputs at a local point (Exudyn's `mbs.GetObjectOutputBody`, SensorBody): ground,
-//! mass points and rigid bodies.
+//! mass points, 1D masses and rotors, and rigid bodies.
 
 use nalgebra::{Matrix3, Vector3};
 
@@ -57,6 +57,61 @@ impl Outputs<'_> {
                     O::Rotation | O::AngularVelocity | O::AngularVelocityLocal => {
                         out.extend_from_slice(&[0.0; 3]);
                     }
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
+            Object::Mass1D {
+                node,
+                reference_position,
+                reference_rotation,
+                ..
+            } => {
+                // Exudyn: R·([p₀, 0, 0] + b) + p_ref with p₀ the total coordinate
+                let c = self.topology.node_ode2[node.0];
+                let r = Matrix3::from_row_slice(reference_rotation.as_flattened());
+                let along = |x: f64| r * Vector3::new(x, 0.0, 0.0);
+                match var {
+                    O::Position => put3(
+                        out,
+                        r * (Vector3::new(qt[c], 0.0, 0.0) + Vector3::from(local))
+                            + Vector3::from(*reference_position),
+                    ),
+                    O::Displacement => put3(out, along(st.q[c])),
+                    O::Velocity => put3(out, along(st.v[c])),
+                    O::AngularVelocity | O::AngularVelocityLocal => {
+                        out.extend_from_slice(&[0.0; 3]);
+                    }
+                    O::RotationMatrix => put_row_major(out, &r),
+                    O::Rotation => out.extend_from_slice(&rotation_matrix_to_rot_xyz(&r)),
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
+            Object::RotationalMass1D {
+                node,
+                reference_position,
+                reference_rotation,
+                ..
+            } => {
+                // Exudyn: A = R·Rz(θ), θ the total coordinate; p = A·b + p_ref
+                let c = self.topology.node_ode2[node.0];
+                let r = Matrix3::from_row_slice(reference_rotation.as_flattened());
+                let rotation = |theta: f64| {
+                    let (sn, cs) = theta.sin_cos();
+                    r * Matrix3::new(cs, -sn, 0.0, sn, cs, 0.0, 0.0, 0.0, 1.0)
+                };
+                let b = Vector3::from(local);
+                let a = rotation(qt[c]);
+                let omega_local = Vector3::new(0.0, 0.0, st.v[c]);
+                match var {
+                    O::Position => put3(out, a * b + Vector3::from(*reference_position)),
+                    O::Displacement => {
+                        let reference = rotation(self.topology.reference[c]);
+                        put3(out, a * b - reference * b);
+                    }
+                    O::Velocity => put3(out, a * omega_local.cross(&b)),
+                    O::Rotation => out.push(qt[c]),
+                    O::AngularVelocity => put3(out, r * omega_local),
+                    O::RotationMatrix => put_row_major(out, &a),
                     other => return Err(unsupported(item(), other)),
                 }
             }

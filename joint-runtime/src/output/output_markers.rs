@@ -15,8 +15,10 @@ impl Outputs<'_> {
             Node::Point { .. } => MarkerKind::NodePoint,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
-            // GenericODE2 has no position; a PointGround's outputs need no marker
-            Node::GenericODE2 { .. } | Node::PointGround { .. } => return None,
+            // GenericODE2 and 1D have no position; a PointGround's outputs need no marker
+            Node::GenericODE2 { .. } | Node::Node1D { .. } | Node::PointGround { .. } => {
+                return None;
+            }
         };
         let start = self.topology.node_ode2[node];
         Some(ResolvedMarker {

@@ -153,12 +153,13 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
     let mut nodes = Vec::with_capacity(sim.mbs.nodes.len());
     for (i, node) in sim.mbs.nodes.iter().enumerate() {
         nodes.push(match node {
-            Node::GenericODE2 { .. } => None,
+            // no position of their own (a Node1D's is its object's; Exudyn hides it by default)
+            Node::GenericODE2 { .. } | Node::Node1D { .. } => None,
             Node::Point { .. } | Node::PointGround { .. } => Some((
                 vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
                 Matrix3::identity(),
             )),
-            _ => Some((
+            Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. } => Some((
                 vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
                 Matrix3::from_row_slice(
                     &sim.node_output(NodeIndex(i), OutputVariable::RotationMatrix)?,

@@ -72,6 +72,7 @@ impl List {
                     &["RigidBodyRxyz", "NodeRigidBodyRxyz", "RigidRxyz"],
                 ),
                 ("GenericODE2", &["GenericODE2", "NodeGenericODE2"]),
+                ("1D", &["1D", "Node1D"]),
                 ("PointGround", &["PointGround", "NodePointGround"]),
             ],
             List::Objects => &[
@@ -99,6 +100,11 @@ impl List {
                         "ObjectConnectorCartesianSpringDamper",
                         "CartesianSpringDamper",
                     ],
+                ),
+                ("Mass1D", &["Mass1D", "ObjectMass1D"]),
+                (
+                    "RotationalMass1D",
+                    &["RotationalMass1D", "ObjectRotationalMass1D", "Rotor1D"],
                 ),
                 (
                     "ConnectorGravity",

@@ -51,6 +51,24 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
             mass: f64_aliased(&mut d, "mass", "physicsMass")?,
             node: NodeIndex(d.index("nodeNumber")?),
         },
+        "Mass1D" => Object::Mass1D {
+            name,
+            mass: f64_aliased(&mut d, "mass", "physicsMass")?,
+            node: NodeIndex(d.index("nodeNumber")?),
+            reference_position: d.vec_or("referencePosition", [0.0; 3])?,
+            reference_rotation: d
+                .opt_matrix::<3, 3>("referenceRotation")?
+                .unwrap_or(IDENTITY3),
+        },
+        "RotationalMass1D" => Object::RotationalMass1D {
+            name,
+            inertia: f64_aliased(&mut d, "inertia", "physicsInertia")?,
+            node: NodeIndex(d.index("nodeNumber")?),
+            reference_position: d.vec_or("referencePosition", [0.0; 3])?,
+            reference_rotation: d
+                .opt_matrix::<3, 3>("referenceRotation")?
+                .unwrap_or(IDENTITY3),
+        },
         "RigidBody" => {
             let mass = f64_aliased(&mut d, "mass", "physicsMass")?;
             let inertia = vec_aliased::<6>(&mut d, "inertia", "physicsInertia")?;
