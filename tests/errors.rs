@@ -503,3 +503,32 @@ fn mass_1d_on_a_point_node_and_a_body_marker_on_it() {
         ],
     );
 }
+
+#[test]
+fn torsional_spring_damper_on_a_marker_without_orientation() {
+    let mut mbs = pendulum_parts();
+    let g = mbs.add_marker(Marker::body_position(ObjectIndex(0), [0.0; 3]));
+    let b = mbs.add_marker(Marker::body_position(ObjectIndex(1), [0.0; 3]));
+    let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    mbs.add_object(Object::ConnectorTorsionalSpringDamper {
+        name: String::new(),
+        markers: [g, b],
+        stiffness: 1.0,
+        damping: 0.0,
+        offset: 0.0,
+        velocity_offset: 0.0,
+        torque: 0.0,
+        rotation_marker0: identity,
+        rotation_marker1: identity,
+        active: true,
+    });
+    expect(
+        &mbs,
+        &[
+            "objects[2] (ConnectorTorsionalSpringDamper)",
+            "markerNumbers[0]",
+            "BodyPosition",
+            "no orientation",
+        ],
+    );
+}

@@ -173,6 +173,15 @@ pub(super) fn own_connector_gravity_rk67() {
     run_explicit_case("connector_gravity_rk67");
 }
 
+/// TorsionalSpringDampers: to ground beside a revolute joint (offset, velocityOffset, torque),
+/// between two free bodies with turned joint frames and a marker localHT rotation, one
+/// inactive (tools/reference/make_force_connector_cases.py): Exudyn's counts with its
+/// numerically differentiated Jacobian.
+#[test]
+pub(super) fn own_connector_torsional_spring_damper() {
+    run_case_in(OWN_CASES, "connector_torsional_spring_damper");
+}
+
 /// Every explicit DynamicSolverType on a rigid body and a mass point on springs
 /// (tools/reference/make_explicit_cases.py): Exudyn's steps and rejected steps, its results to
 /// round-off.

@@ -1,5 +1,5 @@
-"""Exudyn 1.13.6 reference cases for the force connectors of issue 19 (ObjectConnectorGravity
-so far).
+"""Exudyn 1.13.6 reference cases for the force connectors of issue 19 (ObjectConnectorGravity,
+ObjectConnectorTorsionalSpringDamper so far).
 
 Writes tests/reference/own_cases/NAME.json (model) and NAME.ref.json (Exudyn's results).
 Run from the repository root:  python3 tools/reference/make_force_connector_cases.py [NAME ...]
@@ -52,6 +52,35 @@ def gravity_bodies():
     return mbs
 
 
+def torsional_bodies():
+    """TorsionalSpringDampers: an EP body on a revolute joint to ground with a spring to
+    ground (turned joint frames, offset, velocityOffset, constant torque), a free Tait-Bryan
+    body coupled to it by a second spring through a marker with a localHT rotation, and an
+    inactive one."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.AddObject(ObjectGround())
+    inertia = InertiaCuboid(density=500, sideLengths=[0.4, 0.2, 0.1])
+    b0 = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0, 0, 0], initialAngularVelocity=[0, 0, 2.0])
+    b1 = mbs.CreateRigidBody(inertia=inertia, referencePosition=[1, 0, 0], nodeType=exu.NodeType.RotationRxyz,
+                             initialAngularVelocity=[0.3, -0.2, 0.5], initialVelocity=[0, 0.1, 0])
+    mG = mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground))
+    m0 = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b0))
+    m1 = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b1,
+                                       localHT=HomogeneousTransformation(RotationMatrixX(0.3), [-0.2, 0, 0])))
+    mbs.AddObject(ObjectJointRevoluteZ(markerNumbers=[mG, m0]))
+    Rz = RotationMatrixX(0.2) @ RotationMatrixY(-0.1)
+    t0 = mbs.AddObject(ObjectConnectorTorsionalSpringDamper(markerNumbers=[mG, m0], stiffness=50, damping=0.5,
+                                                            offset=0.3, velocityOffset=0.1, torque=0.4))
+    t1 = mbs.AddObject(ObjectConnectorTorsionalSpringDamper(markerNumbers=[m0, m1], stiffness=20, damping=0.2,
+                                                            rotationMarker0=Rz, rotationMarker1=RotationMatrixZ(0.2)))
+    mbs.AddObject(ObjectConnectorTorsionalSpringDamper(markerNumbers=[mG, m1], stiffness=1e3, activeConnector=False))
+    for t in [t0, t1]:
+        for v in [OVT.Rotation, OVT.AngularVelocityLocal, OVT.TorqueLocal]:
+            mbs.AddSensor(SensorObject(objectNumber=t, outputVariableType=v, storeInternal=True, writeToFile=False))
+    return mbs
+
+
 CASES = {}
 
 
@@ -68,6 +97,11 @@ def connector_gravity():
 @case
 def connector_gravity_rk67():
     write('connector_gravity_rk67', gravity_bodies(), settings(1000, 0.5), solver_type=exu.DynamicSolverType.RK67)
+
+
+@case
+def connector_torsional_spring_damper():
+    write('connector_torsional_spring_damper', torsional_bodies(), settings(500, 1.0))
 
 
 if __name__ == '__main__':

@@ -45,6 +45,29 @@ pub(super) fn check_coordinate_markers(
     Ok([m[0].0, m[1].0])
 }
 
+/// Both markers with orientation (BodyRigid, NodeRigid, …), and not the same one.
+pub(super) fn check_orientation_markers(
+    mbs: &MultibodySystem,
+    item: &ItemRef,
+    m: [crate::items::MarkerIndex; 2],
+    resolved: &[ResolvedMarker],
+) -> Result<[usize; 2]> {
+    let idx = check_position_markers(mbs, item, m, resolved)?;
+    for (k, &mi) in idx.iter().enumerate() {
+        if !resolved[mi].provides_orientation {
+            return Err(Error::item(
+                item.clone(),
+                "markerNumbers",
+                format!(
+                    "marker {mi} (markerNumbers[{k}]) is a {}, which gives no orientation; expected BodyRigid or NodeRigid",
+                    mbs.markers[mi].type_name()
+                ),
+            ));
+        }
+    }
+    Ok(idx)
+}
+
 pub(super) fn check_position_markers(
     mbs: &MultibodySystem,
     item: &ItemRef,

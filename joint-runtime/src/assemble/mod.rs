@@ -88,6 +88,16 @@ pub enum ConnectorKind {
         damping: [f64; 3],
         offset: [f64; 3],
     },
+    /// About joint frame 0's z axis; frames `A_i·rotation_i`.
+    TorsionalSpringDamper {
+        stiffness: f64,
+        damping: f64,
+        offset: f64,
+        velocity_offset: f64,
+        torque: f64,
+        rotation0: Matrix3<f64>,
+        rotation1: Matrix3<f64>,
+    },
     /// Newton's gravitation; `factor` = G·m₀·m₁.
     Gravity {
         factor: f64,

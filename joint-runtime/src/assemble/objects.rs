@@ -3,7 +3,10 @@
 
 
 use super::checks::finite;
-use super::joints::{assemble_joint, check_coordinate_markers, check_position_markers};
+use super::joints::{
+    assemble_joint, check_coordinate_markers, check_orientation_markers, check_position_markers,
+};
+use nalgebra::Matrix3;
 use super::{
     ConnectorKind, ConnectorTopology,
 };
@@ -88,6 +91,47 @@ pub(super) fn joints_and_connectors(
                     },
                     active: *active,
                     analytic_jacobian: analytic_connector_jacobian(idx, markers),
+                });
+            }
+            Object::ConnectorTorsionalSpringDamper {
+                markers: m,
+                stiffness,
+                damping,
+                offset,
+                velocity_offset,
+                torque,
+                rotation_marker0,
+                rotation_marker1,
+                active,
+                ..
+            } => {
+                let idx = check_orientation_markers(mbs, &item, *m, markers)?;
+                for (key, v) in [
+                    ("stiffness", stiffness),
+                    ("damping", damping),
+                    ("offset", offset),
+                    ("velocityOffset", velocity_offset),
+                    ("torque", torque),
+                ] {
+                    finite(&item, key, &[*v])?;
+                }
+                finite(&item, "rotationMarker0", rotation_marker0.as_flattened())?;
+                finite(&item, "rotationMarker1", rotation_marker1.as_flattened())?;
+                connectors.push(ConnectorTopology {
+                    object: i,
+                    markers: idx,
+                    kind: ConnectorKind::TorsionalSpringDamper {
+                        stiffness: *stiffness,
+                        damping: *damping,
+                        offset: *offset,
+                        velocity_offset: *velocity_offset,
+                        torque: *torque,
+                        rotation0: Matrix3::from_row_slice(rotation_marker0.as_flattened()),
+                        rotation1: Matrix3::from_row_slice(rotation_marker1.as_flattened()),
+                    },
+                    active: *active,
+                    // Exudyn has no analytic Jacobian for it: object-wise forward differences
+                    analytic_jacobian: false,
                 });
             }
             Object::ConnectorGravity {

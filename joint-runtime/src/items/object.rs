@@ -103,6 +103,31 @@ pub enum Object {
         /// `nodeNumber`: the node it sits on.
         node: NodeIndex,
     },
+    /// ObjectConnectorTorsionalSpringDamper: a torsional spring-damper about the z axis of
+    /// marker 0's joint frame, τ = k(φ − offset) + d(ω − velocityOffset) + torque, φ the relative
+    /// rotation's z angle (xyz Tait–Bryan of A_J0ᵀA_J1), ω the relative angular velocity's z.
+    ConnectorTorsionalSpringDamper {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `markerNumbers`: the two markers with orientation it connects.
+        markers: [MarkerIndex; 2],
+        /// `stiffness` (N·m/rad).
+        stiffness: f64,
+        /// `damping` (N·m·s/rad).
+        damping: f64,
+        /// `offset`: the relaxed angle.
+        offset: f64,
+        /// `velocityOffset`: subtracted from ω before damping.
+        velocity_offset: f64,
+        /// `torque`: a constant torque added.
+        torque: f64,
+        /// `rotationMarker0`: joint frame 0 in marker 0.
+        rotation_marker0: [[f64; 3]; 3],
+        /// `rotationMarker1`: joint frame 1 in marker 1.
+        rotation_marker1: [[f64; 3]; 3],
+        /// `activeConnector`: an inactive connector applies no torque.
+        active: bool,
+    },
     /// ObjectMass1D: a mass on a Node1D's coordinate, shown at `referencePosition +
     /// referenceRotation·([p₀, 0, 0] + b)` (p₀ the node's total coordinate).
     Mass1D {
@@ -264,6 +289,7 @@ impl Object {
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
             Object::ConnectorCoordinateSpringDamper { .. } => "ConnectorCoordinateSpringDamper",
             Object::ConnectorGravity { .. } => "ConnectorGravity",
+            Object::ConnectorTorsionalSpringDamper { .. } => "ConnectorTorsionalSpringDamper",
             Object::Mass1D { .. } => "Mass1D",
             Object::RotationalMass1D { .. } => "RotationalMass1D",
             Object::Joint(j) => j.joint_type.type_name,
@@ -283,6 +309,7 @@ impl Object {
             | Object::ConnectorCartesianSpringDamper { name, .. }
             | Object::ConnectorCoordinateSpringDamper { name, .. }
             | Object::ConnectorGravity { name, .. }
+            | Object::ConnectorTorsionalSpringDamper { name, .. }
             | Object::Mass1D { name, .. }
             | Object::RotationalMass1D { name, .. }
             | Object::GenericODE2 { name, .. }
@@ -318,7 +345,8 @@ impl Object {
             Object::ConnectorSpringDamper { markers, .. }
             | Object::ConnectorCartesianSpringDamper { markers, .. }
             | Object::ConnectorCoordinateSpringDamper { markers, .. }
-            | Object::ConnectorGravity { markers, .. } => Some(*markers),
+            | Object::ConnectorGravity { markers, .. }
+            | Object::ConnectorTorsionalSpringDamper { markers, .. } => Some(*markers),
             Object::Joint(j) => Some(j.markers),
             _ => None,
         }

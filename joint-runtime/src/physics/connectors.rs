@@ -1,4 +1,5 @@
-//! Connectors (SpringDamper, CartesianSpringDamper, Gravity, CoordinateSpringDamper): their forces from
+//! Connectors (SpringDamper, CartesianSpringDamper, Gravity, TorsionalSpringDamper,
+//! CoordinateSpringDamper): their forces (torques) from
 //! the markers' relative motion, and their Jacobians — analytic from the force's derivatives
 //! where Exudyn takes them so, by forward differences where its markers give no Jacobian
 //! derivative.
@@ -21,7 +22,59 @@ pub struct CoordinateSpring {
     pub force: f64,
 }
 
+/// A torsional spring-damper's state, as Exudyn computes it: the relative rotation's z angle
+/// (xyz Tait–Bryan angles of `A_J0ᵀA_J1`, shifted by −2π above π), the relative angular
+/// velocity's z component in joint frame 0, the torque and joint frame 0 `A_J0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TorsionalSpring {
+    pub angle: f64,
+    pub angular_velocity: f64,
+    /// k(φ − offset) + d(ω − velocityOffset) + torque; 0 if inactive.
+    pub torque: f64,
+    pub frame0: Matrix3<f64>,
+}
+
 impl Topology {
+    /// The state of connector `c` if it is a TorsionalSpringDamper.
+    pub fn torsional_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<TorsionalSpring> {
+        let con = &self.connectors[c];
+        let ConnectorKind::TorsionalSpringDamper {
+            stiffness,
+            damping,
+            offset,
+            velocity_offset,
+            torque,
+            rotation0,
+            rotation1,
+        } = &con.kind
+        else {
+            return None;
+        };
+        let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
+        let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
+        let (a0, a1) = (m0.rotation(), m1.rotation());
+        let frame0 = a0 * rotation0;
+        let relative = frame0.transpose() * (a1 * rotation1);
+        let mut angle = crate::items::output_variable::rotation_matrix_to_rot_xyz(&relative)[2];
+        if angle > std::f64::consts::PI {
+            angle -= 2.0 * std::f64::consts::PI;
+        }
+        let omega = frame0.transpose()
+            * (a1 * m1.angular_velocity_local() - a0 * m0.angular_velocity_local());
+        let angular_velocity = omega[2];
+        let torque = if con.active {
+            stiffness * (angle - offset) + damping * (angular_velocity - velocity_offset) + torque
+        } else {
+            0.0
+        };
+        Some(TorsionalSpring {
+            angle,
+            angular_velocity,
+            torque,
+            frame0,
+        })
+    }
+
     /// A coordinate marker's displacement and velocity (0 on a ground node: no column).
     fn coordinate_value(&self, marker: usize, qt: &[f64], v: &[f64]) -> (f64, f64) {
         match self.markers[marker].columns.first() {
@@ -149,7 +202,8 @@ impl Topology {
                     d_force_d_delta_v: Matrix3::zeros(),
                 }
             }
-            ConnectorKind::CoordinateSpringDamper { .. } => return None,
+            ConnectorKind::CoordinateSpringDamper { .. }
+            | ConnectorKind::TorsionalSpringDamper { .. } => return None,
         })
     }
 
@@ -174,6 +228,29 @@ impl Topology {
             let n1 = self.markers[con.markers[1]].columns.len();
             out[..n0].fill(-spring.force);
             out[n0..n0 + n1].fill(spring.force);
+            return true;
+        }
+        if let Some(spring) = self.torsional_spring(c, qt, v) {
+            if !con.active {
+                return false;
+            }
+            // −J_ω0ᵀ(A_J0 e_z τ), then J_ω1ᵀ(A_J0 e_z τ)
+            let t = spring.frame0 * Vector3::new(0.0, 0.0, spring.torque);
+            let mut offset = 0;
+            for (k, s) in [(0usize, -1.0), (1, 1.0)] {
+                let marker = &self.markers[con.markers[k]];
+                let n = marker.columns.len();
+                if n == 0 {
+                    continue;
+                }
+                let jac = &mut jac[..3 * n];
+                MarkerState::new(marker, qt, v).rotation_jacobian(jac);
+                for col in 0..n {
+                    let val: f64 = (0..3).map(|r| jac[r * n + col] * t[r]).sum();
+                    out[offset + col] = s * val;
+                }
+                offset += n;
+            }
             return true;
         }
         let Some(cf) = self.connector_force(c, qt, v) else {

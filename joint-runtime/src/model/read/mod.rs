@@ -107,6 +107,14 @@ impl List {
                     &["RotationalMass1D", "ObjectRotationalMass1D", "Rotor1D"],
                 ),
                 (
+                    "ConnectorTorsionalSpringDamper",
+                    &[
+                        "ConnectorTorsionalSpringDamper",
+                        "ObjectConnectorTorsionalSpringDamper",
+                        "TorsionalSpringDamper",
+                    ],
+                ),
+                (
                     "ConnectorGravity",
                     &["ConnectorGravity", "ObjectConnectorGravity"],
                 ),

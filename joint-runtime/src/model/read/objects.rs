@@ -120,6 +120,37 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 active: d.bool_or("activeConnector", true)?,
             }
         }
+        "ConnectorTorsionalSpringDamper" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            d.no_user_function("springTorqueUserFunction")?;
+            // a NodeGenericData that keeps the angle continuous beyond ±π (PostNewtonStep)
+            if let Some(n) = d.opt_f64("nodeNumber")?
+                && n >= 0.0
+            {
+                return Err(d.err(
+                    "nodeNumber",
+                    format!(
+                        "node {n}: the continuous-rotation data node (NodeGenericData) is not supported yet; leave nodeNumber invalid (-1)"
+                    ),
+                ));
+            }
+            Object::ConnectorTorsionalSpringDamper {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                stiffness: d.f64_or("stiffness", 0.0)?,
+                damping: d.f64_or("damping", 0.0)?,
+                offset: d.f64_or("offset", 0.0)?,
+                velocity_offset: d.f64_or("velocityOffset", 0.0)?,
+                torque: d.f64_or("torque", 0.0)?,
+                rotation_marker0: d
+                    .opt_matrix::<3, 3>("rotationMarker0")?
+                    .unwrap_or(IDENTITY3),
+                rotation_marker1: d
+                    .opt_matrix::<3, 3>("rotationMarker1")?
+                    .unwrap_or(IDENTITY3),
+                active: d.bool_or("activeConnector", true)?,
+            }
+        }
         "ConnectorGravity" => {
             let [m0, m1] = d.indices::<2>("markerNumbers")?;
             Object::ConnectorGravity {
