@@ -221,8 +221,8 @@
 //!
 //!     /// documentation
 //!     pub joint NAME {
-//!         marker m0: Position | Rigid [(KIND, …)];
-//!         marker m1: Position | Rigid [(KIND, …)];
+//!         marker m0: Position | Rigid | Coordinate [(KIND, …)];
+//!         marker m1: Position | Rigid | Coordinate [(KIND, …)];
 //!         param NAME: scalar | vector | matrix;      // any number
 //!         axes [NAME [= 1 | 0], …];                  // the residual rows; default mask
 //!         second_order;                              // optional
@@ -238,6 +238,10 @@
 //!
 //! **Markers.** A `Position` marker has `position` and `velocity`; a `Rigid` one also
 //! `rotation` (local to global, 3×3), `angular_velocity` (global) and `angular_velocity_local`.
+//! A `Coordinate` marker (MarkerNodeCoordinate) has instead one scalar, `coordinate` (the
+//! node coordinate's displacement, without its reference value, as Exudyn's coordinate markers
+//! read it; 0 on a NodePointGround), and `coordinate_velocity`: Exudyn's ConnectorCoordinate is
+//! `position = [factor1 * m1.coordinate - m0.coordinate - offset];`.
 //! Pairings are generated for every kind with the capability, or for the listed ones
 //! (`Rigid(GroundPoint, RigidEpPoint)`: fewer pairings, less compile time; the runtime evaluates
 //! other kinds through the marker-level kernels). The kinds ([`core::MarkerKind`]):
@@ -251,6 +255,8 @@
 //! | `NodePoint` | NodePosition on NodePoint | x, y, z | — |
 //! | `NodeEp` | NodePosition / NodeRigid on NodeRigidBodyEP | x, y, z, θ0…θ3 | — |
 //! | `NodeRxyz` | NodePosition / NodeRigid on NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | — |
+//! | `NodeCoordinate` (Coordinate) | NodeCoordinate on a node with coordinates | c | c_ref |
+//! | `GroundCoordinate` (Coordinate) | NodeCoordinate on NodePointGround | — | — |
 //!
 //! **Expressions** are Rust expression syntax over marker quantities (`m0.position`),
 //! parameters, bindings and function parameters: literals, `+ − * /`, unary `−`, parentheses,

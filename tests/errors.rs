@@ -532,3 +532,29 @@ fn torsional_spring_damper_on_a_marker_without_orientation() {
         ],
     );
 }
+
+/// ConnectorCoordinate (a generated joint with Coordinate markers) on a position marker.
+#[test]
+fn coordinate_constraint_on_a_position_marker() {
+    let mut mbs = pendulum_parts();
+    let c = mbs.add_marker(Marker::NodeCoordinate {
+        name: String::new(),
+        node: NodeIndex(0),
+        coordinate: 1,
+    });
+    let p = mbs.add_marker(Marker::body_position(ObjectIndex(1), [0.0; 3]));
+    mbs.add_object(Object::Joint(JointObject::coordinate_constraint(
+        [c, p],
+        0.0,
+        1.0,
+    )));
+    expect(
+        &mbs,
+        &[
+            "objects[2] (ConnectorCoordinate)",
+            "markerNumbers[1]",
+            "BodyPosition",
+            "expected a coordinate marker",
+        ],
+    );
+}

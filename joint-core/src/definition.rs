@@ -49,7 +49,7 @@ pub struct ParameterInfo {
 pub struct MarkerDeclaration {
     /// `m0`
     pub name: &'static str,
-    /// What the marker must provide (`Position` or `Rigid`).
+    /// What the marker must provide (`Position`, `Rigid` or `Coordinate`).
     pub capability: Capability,
     /// The kinds pairings were generated for.
     pub kinds: &'static [MarkerKind],

@@ -178,7 +178,7 @@ fn model_of(tokens: proc_macro2::TokenStream, name: &str) -> crate::definition::
 }
 
 #[test]
-fn built_in_joints_are_the_runtimes_five() {
+fn built_in_joints_are_the_runtimes_six() {
     let names: Vec<String> = built_in_joints().into_iter().map(|(n, _)| n).collect();
     assert_eq!(
         names,
@@ -187,21 +187,28 @@ fn built_in_joints_are_the_runtimes_five() {
             "Distance",
             "RevoluteZ",
             "PrismaticX",
-            "GenericRows"
+            "GenericRows",
+            "CoordinateConstraint"
         ]
     );
 }
 
 /// One pairing of every built-in joint: a BodyRigid/BodyPosition marker on ground and one on
-/// a rigid body with Euler parameters (the pairing every joint has).
+/// a rigid body with Euler parameters (the pairing every position joint has); for the
+/// coordinate constraint a ground node's coordinate and a node coordinate.
 #[test]
 fn snapshot_built_in_joint_kernels() {
     for (name, tokens) in built_in_joints() {
         let text = pretty(expand_joint(tokens));
         let text = module_text(&text, &crate::codegen::joint::module_name(&name));
+        let pairing = if text.contains("pub mod ground_point_to_rigid_ep_point {") {
+            "ground_point_to_rigid_ep_point"
+        } else {
+            "ground_coordinate_to_node_coordinate"
+        };
         insta::assert_snapshot!(
             format!("built_in_{}", crate::codegen::joint::module_name(&name)),
-            module_text(&text, "ground_point_to_rigid_ep_point")
+            module_text(&text, pairing)
         );
     }
 }

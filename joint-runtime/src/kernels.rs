@@ -116,6 +116,22 @@ joint_core::joint! {
     }
 }
 
+joint_core::joint! {
+    /// Exudyn's `ObjectConnectorCoordinate`: `factor1·q_m1 − q_m0 − offset = 0` on two coordinate
+    /// markers' displacements (Exudyn's coordinate markers exclude the reference values; on a
+    /// ground node the coordinate is 0). The derived velocity level is `factor1·q̇_m1 − q̇_m0`,
+    /// its Jacobian Exudyn's `[−1 | factor1]`.
+    pub joint CoordinateConstraint {
+        marker m0: Coordinate;
+        marker m1: Coordinate;
+        param offset: scalar;
+        param factor1: scalar;
+        axes [c = 1];
+        second_order;
+        position = [factor1 * m1.coordinate - m0.coordinate - offset];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use joint_core::MarkerKind;

@@ -48,6 +48,9 @@ fn coordinate_count(kind: MarkerKind) -> usize {
         MarkerKind::MassPointBody | MarkerKind::NodePoint => 3,
         MarkerKind::RigidEpPoint | MarkerKind::NodeEp => 7,
         MarkerKind::RigidRxyzPoint | MarkerKind::NodeRxyz => 6,
+        MarkerKind::NodeCoordinate | MarkerKind::GroundCoordinate => {
+            unreachable!("coordinate kinds give no position: no spherical pairing")
+        }
     }
 }
 
@@ -329,6 +332,9 @@ fn oracle_position<D: DualNum<Primitive = f64> + Copy>(
             rotated(rxyz_rotation([q[3], q[4], q[5]]), [p[0], p[1], p[2]])
         }
         MarkerKind::NodePoint | MarkerKind::NodeEp | MarkerKind::NodeRxyz => [q[0], q[1], q[2]],
+        MarkerKind::NodeCoordinate | MarkerKind::GroundCoordinate => {
+            unreachable!("coordinate kinds give no position: no spherical pairing")
+        }
     }
 }
 

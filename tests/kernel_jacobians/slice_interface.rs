@@ -150,6 +150,8 @@ pub(super) fn snake(kind: MarkerKind) -> &'static str {
         MarkerKind::NodePoint => "node_point",
         MarkerKind::NodeEp => "node_ep",
         MarkerKind::NodeRxyz => "node_rxyz",
+        MarkerKind::NodeCoordinate => "node_coordinate",
+        MarkerKind::GroundCoordinate => "ground_coordinate",
     }
 }
 

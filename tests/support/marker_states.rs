@@ -118,5 +118,16 @@ pub fn marker_state(
             v,
         },
         MarkerKind::NodeEp | MarkerKind::NodeRxyz => MarkerState { p: vec![], q, v },
+        // a coordinate c with its reference value c_ref (the kernels read c − c_ref)
+        MarkerKind::NodeCoordinate => MarkerState {
+            p: vec![2.0 * r[21]],
+            q: vec![3.0 * r[0]],
+            v: vec![2.0 * r[3]],
+        },
+        MarkerKind::GroundCoordinate => MarkerState {
+            p: vec![],
+            q: vec![],
+            v: vec![],
+        },
     }
 }

@@ -1,5 +1,5 @@
 """Exudyn 1.13.6 reference cases for the coordinate connectors of issue 19
-(ObjectConnectorCoordinateSpringDamper so far).
+(ObjectConnectorCoordinateSpringDamper, ObjectConnectorCoordinate).
 
 Writes tests/reference/own_cases/NAME.json (model) and NAME.ref.json (Exudyn's results).
 Run from the repository root:  python3 tools/reference/make_coordinate_connector_cases.py [NAME ...]
@@ -81,6 +81,62 @@ def coordinate_springs_static():
     return mbs
 
 
+def coordinate_constraints(springs=False):
+    """ConnectorCoordinates: a mass point's x fixed to a ground node's coordinate, its y
+    coupled to a second mass point's y with factor1 and offset, its z to a Tait-Bryan body's
+    rotation angle, an inactive one; with `springs`, CoordinateSpringDampers holding every
+    other coordinate (a static solve needs them). Sensors: Displacement, Velocity, Force."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    nG = mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0]))
+    mG = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nG, coordinate=0))
+    m0 = mbs.CreateMassPoint(physicsMass=0.5, referencePosition=[1, 0, 0], initialVelocity=[0, 0.2, 0.1],
+                             gravity=[0, -9.81, 0])
+    m1 = mbs.CreateMassPoint(physicsMass=0.8, referencePosition=[2, 0.5, 0], gravity=[0, -9.81, 0])
+    n0 = mbs.GetObject(m0)['nodeNumber']
+    n1 = mbs.GetObject(m1)['nodeNumber']
+    inertia = InertiaCuboid(density=500, sideLengths=[0.4, 0.1, 0.1])
+    body = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0, 1, 0], nodeType=exu.NodeType.RotationRxyz,
+                               initialAngularVelocity=[0, 0, 0.5], gravity=[0, -9.81, 0])
+    nB = mbs.GetObject(body)['nodeNumber']
+    c = {}
+    for name, n, k in [('x0', n0, 0), ('y0', n0, 1), ('z0', n0, 2), ('x1', n1, 0), ('y1', n1, 1), ('z1', n1, 2),
+                       ('rz', nB, 5)] + [('b%d' % k, nB, k) for k in range(5)]:
+        c[name] = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=n, coordinate=k))
+    cx = mbs.AddObject(CoordinateConstraint(markerNumbers=[mG, c['x0']], offset=0.1))
+    cy = mbs.AddObject(CoordinateConstraint(markerNumbers=[c['y0'], c['y1']], factorValue1=2.0, offset=-0.05))
+    cz = mbs.AddObject(CoordinateConstraint(markerNumbers=[c['rz'], c['z0']], factorValue1=0.5))
+    mbs.AddObject(CoordinateConstraint(markerNumbers=[c['x0'], c['x1']], activeConnector=False))
+    if springs:
+        for name in ['x1', 'z1', 'y1', 'b0', 'b1', 'b2', 'b3', 'b4', 'rz']:
+            mbs.AddObject(CoordinateSpringDamper(markerNumbers=[mG, c[name]], stiffness=200))
+    for o in [cx, cy, cz]:
+        for v in [OVT.Displacement, OVT.Velocity, OVT.Force]:
+            mbs.AddSensor(SensorObject(objectNumber=o, outputVariableType=v, storeInternal=True, writeToFile=False))
+    return mbs
+
+
+def coordinates_fixed_to_ground():
+    """Mass points on springs with coordinates fixed to a ground node's coordinate: what
+    Exudyn's explicit solvers eliminate."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    nG = mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0]))
+    mG = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nG, coordinate=0))
+    ground = mbs.AddObject(ObjectGround())
+    mk = mbs.AddMarker(MarkerBodyPosition(bodyNumber=ground))
+    m0 = mbs.CreateMassPoint(physicsMass=0.5, referencePosition=[1, 0, 0], initialVelocity=[0.3, 0.2, 0.1],
+                             gravity=[0, -9.81, 0])
+    n0 = mbs.GetObject(m0)['nodeNumber']
+    mb = mbs.AddMarker(MarkerNodePosition(nodeNumber=n0))
+    mbs.AddObject(ObjectConnectorSpringDamper(markerNumbers=[mk, mb], stiffness=300, referenceLength=0.9))
+    for k in [0, 2]:
+        mc = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=n0, coordinate=k))
+        mbs.AddObject(CoordinateConstraint(markerNumbers=[mG, mc] if k == 0 else [mc, mG]))
+    mbs.AddSensor(SensorNode(nodeNumber=n0, outputVariableType=OVT.Position, storeInternal=True, writeToFile=False))
+    return mbs
+
+
 CASES = {}
 
 
@@ -104,6 +160,30 @@ def coordinate_spring_damper_static():
 @case
 def coordinate_spring_damper_rk44():
     write('coordinate_spring_damper_rk44', coordinate_springs(), settings(2000, 0.5),
+          solver_type=exu.DynamicSolverType.RK44)
+
+
+@case
+def coordinate_constraint():
+    write('coordinate_constraint', coordinate_constraints(), settings())
+
+
+@case
+def coordinate_constraint_index2():
+    write('coordinate_constraint_index2', coordinate_constraints(), settings(),
+          solver_type=exu.DynamicSolverType.TrapezoidalIndex2)
+
+
+@case
+def coordinate_constraint_static():
+    s = settings()
+    s.staticSolver.numberOfLoadSteps = 4
+    write('coordinate_constraint_static', coordinate_constraints(springs=True), s, solve='static')
+
+
+@case
+def coordinate_constraint_eliminated_rk44():
+    write('coordinate_constraint_eliminated_rk44', coordinates_fixed_to_ground(), settings(),
           solver_type=exu.DynamicSolverType.RK44)
 
 

@@ -45,6 +45,12 @@ def node_point_ground():
         mbs.AddSensor(SensorObject(objectNumber=o, outputVariableType=v, storeInternal=True, writeToFile=False))
     mbs.AddSensor(SensorMarker(markerNumber=mG1, outputVariableType=OVT.Position, storeInternal=True,
                                writeToFile=False))
+    # a mass point on a ground node: Exudyn accepts it, fixed where the node is
+    nG3 = mbs.AddNode(NodePointGround(referenceCoordinates=[0.5, 0.5, 0.5]))
+    fixed = mbs.AddObject(MassPoint(physicsMass=2.0, nodeNumber=nG3))
+    for v in [OVT.Position, OVT.Displacement, OVT.Velocity]:
+        mbs.AddSensor(SensorBody(bodyNumber=fixed, localPosition=[0.1, 0, 0], outputVariableType=v,
+                                 storeInternal=True, writeToFile=False))
     write('node_point_ground', mbs, settings())
 
 

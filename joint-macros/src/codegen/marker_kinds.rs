@@ -61,7 +61,11 @@ pub fn expand() -> TokenStream {
         let b = k.has_orientation();
         quote!(#b)
     });
-    let _ = Capability::Position;
+    let coordinate = arm(&|k| {
+        let b = k.is_coordinate();
+        quote!(#b)
+    });
+    let _ = Capability::Coordinate;
     quote! {
         /// What a joint requires of a marker.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,6 +74,8 @@ pub fn expand() -> TokenStream {
             Position,
             /// Position, velocity, rotation matrix and angular velocity.
             Rigid,
+            /// One scalar coordinate (a displacement) and its velocity.
+            Coordinate,
         }
 
         /// A marker kind of the compiler: what a joint kernel sees of a marker (which
@@ -131,11 +137,17 @@ pub fn expand() -> TokenStream {
                 match self { #(#orientation)* }
             }
 
+            /// Whether the kind gives one scalar coordinate instead of a position.
+            pub const fn is_coordinate(self) -> bool {
+                match self { #(#coordinate)* }
+            }
+
             /// Whether the kind gives what `capability` requires.
             pub const fn provides(self, capability: Capability) -> bool {
                 match capability {
-                    Capability::Position => true,
+                    Capability::Position => !self.is_coordinate(),
                     Capability::Rigid => self.has_orientation(),
+                    Capability::Coordinate => self.is_coordinate(),
                 }
             }
 

@@ -116,11 +116,12 @@ impl JointModel {
                     let cap = match capability.to_string().as_str() {
                         "Position" => Capability::Position,
                         "Rigid" => Capability::Rigid,
+                        "Coordinate" => Capability::Coordinate,
                         _ => {
                             errors.at(
                                 &capability,
                                 format!(
-                                    "unknown marker capability `{capability}`: expected `Position` or `Rigid`"
+                                    "unknown marker capability `{capability}`: expected `Position`, `Rigid` or `Coordinate`"
                                 ),
                             );
                             // keep the marker (as Rigid) so that this is the only error
@@ -315,12 +316,18 @@ fn marker_kinds(
             continue;
         };
         if !kind.provides(capability) {
-            errors.at(
-                name,
-                format!(
+            let why = match capability {
+                Capability::Rigid => format!(
                     "marker kind `{name}` has no orientation, so it cannot be a `Rigid` marker"
                 ),
-            );
+                Capability::Position => format!(
+                    "marker kind `{name}` gives a coordinate, not a position, so it cannot be a `Position` marker"
+                ),
+                Capability::Coordinate => format!(
+                    "marker kind `{name}` gives a position, not a coordinate, so it cannot be a `Coordinate` marker"
+                ),
+            };
+            errors.at(name, why);
             continue;
         }
         if out.contains(&kind) {

@@ -20,6 +20,22 @@ pub fn point(g: &mut Graph, q: Coordinates) -> Kinematics {
         rotation: Some(rg),
         angular_velocity: Some(zero),
         angular_velocity_local: Some(zero),
+        coordinate: None,
+        coordinates: q.coordinates,
+        velocities: q.velocities,
+    }
+}
+
+/// A ground node's coordinate: always 0, no coordinates.
+pub fn coordinate(g: &mut Graph, q: Coordinates) -> Kinematics {
+    let zero = g.zero();
+    Kinematics {
+        position: [zero; 3],
+        velocity: [zero; 3],
+        rotation: None,
+        angular_velocity: None,
+        angular_velocity_local: None,
+        coordinate: Some((zero, zero)),
         coordinates: q.coordinates,
         velocities: q.velocities,
     }

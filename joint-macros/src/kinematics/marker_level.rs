@@ -38,6 +38,10 @@ pub fn free(g: &mut Graph, prefix: &str) -> Kinematics {
         rotation: Some(rotation),
         angular_velocity: Some(omega),
         angular_velocity_local: Some(omega_local),
+        // Marker-level kernels serve markers without a kind, and every coordinate marker has
+        // one; a coordinate quantity is carried in p0 and v0 so that a coordinate joint still
+        // lowers (and reports its errors) here.
+        coordinate: Some((position[0], velocity[0])),
         coordinates: Vec::new(),
         velocities,
     }

@@ -16,6 +16,7 @@ pub fn body_point(g: &mut Graph, q: Coordinates) -> Kinematics {
         rotation: None,
         angular_velocity: None,
         angular_velocity_local: None,
+        coordinate: None,
         coordinates: q.coordinates,
         velocities: q.velocities,
     }

@@ -14,11 +14,18 @@
 //! | `NodePoint` | NodePosition on NodePoint | x, y, z | — |
 //! | `NodeEp` | NodePosition / NodeRigid on NodeRigidBodyEP | x, y, z, θ0…θ3 | — |
 //! | `NodeRxyz` | NodePosition / NodeRigid on NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | — |
+//! | `NodeCoordinate` | NodeCoordinate on a node with coordinates | c | c_ref |
+//! | `GroundCoordinate` | NodeCoordinate on NodePointGround | — | — |
 //!
 //! Coordinates are the node's *total* coordinates (reference + displacement); velocities are
 //! their time derivatives. The velocity is written with Exudyn's kinematic relations
 //! (v = ẋ + A(ω̄ × b), ω̄ = Ḡθ̇), so its derivative with respect to the coordinate velocities is
 //! Exudyn's position Jacobian `[I | −A·skew(b)·Ḡ]`, not ∂(A b)/∂θ.
+//!
+//! The coordinate kinds give one scalar instead of a position: the coordinate's displacement
+//! `c − c_ref` (Exudyn's coordinate markers exclude the reference value) and its velocity, and
+//! 0 on a ground node. Their position and velocity are zero: they give none
+//! (`provides(Position)` is false, so no position joint pairs with them).
 
 pub mod ground;
 pub mod marker_level;
@@ -41,6 +48,8 @@ pub enum MarkerKind {
     NodePoint,
     NodeEp,
     NodeRxyz,
+    NodeCoordinate,
+    GroundCoordinate,
 }
 
 /// A marker capability a joint can require.
@@ -50,6 +59,8 @@ pub enum Capability {
     Position,
     /// Position, velocity, rotation matrix and angular velocity.
     Rigid,
+    /// One scalar coordinate (a displacement) and its velocity.
+    Coordinate,
 }
 
 /// The symbolic quantities of one marker.
@@ -64,6 +75,8 @@ pub struct Kinematics {
     pub angular_velocity: Option<Vec3>,
     /// Angular velocity in the marker's (body) frame.
     pub angular_velocity_local: Option<Vec3>,
+    /// A coordinate kind's scalar and its velocity.
+    pub coordinate: Option<(Id, Id)>,
     /// Coordinate variables, in the node's order.
     pub coordinates: Vec<Id>,
     /// Coordinate-velocity variables, in the same order.
@@ -72,7 +85,7 @@ pub struct Kinematics {
 
 impl MarkerKind {
     /// Every built-in kind in canonical order (also the order of the generated kind indices).
-    pub const ALL: [MarkerKind; 7] = [
+    pub const ALL: [MarkerKind; 9] = [
         MarkerKind::GroundPoint,
         MarkerKind::MassPointBody,
         MarkerKind::RigidEpPoint,
@@ -80,6 +93,8 @@ impl MarkerKind {
         MarkerKind::NodePoint,
         MarkerKind::NodeEp,
         MarkerKind::NodeRxyz,
+        MarkerKind::NodeCoordinate,
+        MarkerKind::GroundCoordinate,
     ];
 
     pub fn name(self) -> &'static str {
@@ -91,6 +106,8 @@ impl MarkerKind {
             MarkerKind::NodePoint => "NodePoint",
             MarkerKind::NodeEp => "NodeEp",
             MarkerKind::NodeRxyz => "NodeRxyz",
+            MarkerKind::NodeCoordinate => "NodeCoordinate",
+            MarkerKind::GroundCoordinate => "GroundCoordinate",
         }
     }
 
@@ -103,6 +120,8 @@ impl MarkerKind {
             MarkerKind::NodePoint => "node_point",
             MarkerKind::NodeEp => "node_ep",
             MarkerKind::NodeRxyz => "node_rxyz",
+            MarkerKind::NodeCoordinate => "node_coordinate",
+            MarkerKind::GroundCoordinate => "ground_coordinate",
         }
     }
 
@@ -123,13 +142,20 @@ impl MarkerKind {
             MarkerKind::NodeRxyz => {
                 "MarkerNodePosition or MarkerNodeRigid on NodeRigidBodyRxyz: p = x"
             }
+            MarkerKind::NodeCoordinate => {
+                "MarkerNodeCoordinate: the coordinate's displacement c − c_ref (no position)"
+            }
+            MarkerKind::GroundCoordinate => {
+                "MarkerNodeCoordinate on NodePointGround: a coordinate that is always 0"
+            }
         }
     }
 
     /// Names of the kind's coordinates (total values; velocities append `_t`).
     pub fn coordinate_names(self) -> &'static [&'static str] {
         match self {
-            MarkerKind::GroundPoint => &[],
+            MarkerKind::GroundPoint | MarkerKind::GroundCoordinate => &[],
+            MarkerKind::NodeCoordinate => &["c"],
             MarkerKind::MassPointBody | MarkerKind::NodePoint => &["x", "y", "z"],
             MarkerKind::RigidEpPoint | MarkerKind::NodeEp => {
                 &["x", "y", "z", "ep0", "ep1", "ep2", "ep3"]
@@ -150,7 +176,11 @@ impl MarkerKind {
             MarkerKind::MassPointBody | MarkerKind::RigidEpPoint | MarkerKind::RigidRxyzPoint => {
                 &["b0", "b1", "b2"]
             }
-            MarkerKind::NodePoint | MarkerKind::NodeEp | MarkerKind::NodeRxyz => &[],
+            MarkerKind::NodePoint
+            | MarkerKind::NodeEp
+            | MarkerKind::NodeRxyz
+            | MarkerKind::GroundCoordinate => &[],
+            MarkerKind::NodeCoordinate => &["c_ref"],
         }
     }
 
@@ -164,13 +194,28 @@ impl MarkerKind {
 
     /// Whether the kind provides a rotation matrix and angular velocity.
     pub fn has_orientation(self) -> bool {
-        !matches!(self, MarkerKind::MassPointBody | MarkerKind::NodePoint)
+        !matches!(
+            self,
+            MarkerKind::MassPointBody
+                | MarkerKind::NodePoint
+                | MarkerKind::NodeCoordinate
+                | MarkerKind::GroundCoordinate
+        )
+    }
+
+    /// Whether the kind gives one scalar coordinate instead of a position.
+    pub fn is_coordinate(self) -> bool {
+        matches!(
+            self,
+            MarkerKind::NodeCoordinate | MarkerKind::GroundCoordinate
+        )
     }
 
     pub fn provides(self, capability: Capability) -> bool {
         match capability {
-            Capability::Position => true,
+            Capability::Position => !self.is_coordinate(),
             Capability::Rigid => self.has_orientation(),
+            Capability::Coordinate => self.is_coordinate(),
         }
     }
 
@@ -208,6 +253,8 @@ impl MarkerKind {
             MarkerKind::NodePoint => node::point(g, q),
             MarkerKind::NodeEp => node::rigid(g, q, rotation::euler_parameters::parametrization),
             MarkerKind::NodeRxyz => node::rigid(g, q, rotation::tait_bryan::parametrization),
+            MarkerKind::NodeCoordinate => node::coordinate(g, q),
+            MarkerKind::GroundCoordinate => ground::coordinate(g, q),
         }
     }
 }

@@ -13,6 +13,23 @@ pub fn point(_g: &mut Graph, q: Coordinates) -> Kinematics {
         rotation: None,
         angular_velocity: None,
         angular_velocity_local: None,
+        coordinate: None,
+        coordinates: q.coordinates,
+        velocities: q.velocities,
+    }
+}
+
+/// Coordinate of a node: c − c_ref and ċ (no position: zero).
+pub fn coordinate(g: &mut Graph, q: Coordinates) -> Kinematics {
+    let zero = g.zero();
+    let value = g.sub(q.coordinates[0], q.parameters[0]);
+    Kinematics {
+        position: [zero; 3],
+        velocity: [zero; 3],
+        rotation: None,
+        angular_velocity: None,
+        angular_velocity_local: None,
+        coordinate: Some((value, q.velocities[0])),
         coordinates: q.coordinates,
         velocities: q.velocities,
     }
@@ -29,6 +46,7 @@ pub fn rigid(g: &mut Graph, q: Coordinates, parametrization: ParametrizationFn) 
         rotation: Some(rot.rotation),
         angular_velocity: Some(omega),
         angular_velocity_local: Some(omega_local),
+        coordinate: None,
         coordinates: q.coordinates,
         velocities: q.velocities,
     }

@@ -27,6 +27,7 @@ pub fn point(g: &mut Graph, q: Coordinates, parametrization: ParametrizationFn) 
         rotation: Some(rot.rotation),
         angular_velocity: Some(omega),
         angular_velocity_local: Some(omega_local),
+        coordinate: None,
         coordinates: q.coordinates,
         velocities: q.velocities,
     }

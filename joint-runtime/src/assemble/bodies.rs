@@ -50,17 +50,12 @@ pub(super) fn bodies(
                         ),
                     ));
                 }
-                if matches!(n, Node::PointGround { .. }) {
-                    return Err(Error::item(
-                        item,
-                        "nodeNumber",
-                        format!(
-                            "node {} is a PointGround, which has no coordinates; ObjectMassPoint needs a Point node",
-                            node.0
-                        ),
-                    ));
-                }
                 check_mass(&item, "mass", *mass)?;
+                if matches!(n, Node::PointGround { .. }) {
+                    // Exudyn accepts it: a mass point that cannot move (no coordinates, no
+                    // equations)
+                    continue;
+                }
                 claim_node(&mut node_body, &item, node.0, i)?;
                 object_body[i] = Some(bodies.len());
                 bodies.push(BodyTopology::MassPoint {

@@ -7,7 +7,7 @@ use nalgebra::Matrix3;
 use super::checks::finite;
 use crate::error::{Error, ItemRef, Result};
 use crate::joints::{Axes, JointKernel, JointObject, JointTopology};
-use crate::markers::{MarkerModel, ResolvedMarker};
+use crate::markers::ResolvedMarker;
 use crate::system::MultibodySystem;
 use joint_core::{Capability, MarkerKind};
 
@@ -20,7 +20,7 @@ pub(super) fn check_coordinate_markers(
 ) -> Result<[usize; 2]> {
     for (k, mk) in m.iter().enumerate() {
         let marker = mbs.marker_checked(item, "markerNumbers", *mk)?;
-        if !matches!(resolved[mk.0].model, MarkerModel::Coordinate) {
+        if !resolved[mk.0].is_coordinate() {
             return Err(Error::item(
                 item.clone(),
                 "markerNumbers",
@@ -144,7 +144,41 @@ pub(super) fn assemble_joint(
 ) -> Result<JointTopology> {
     let jt = &joint.joint_type;
     let definition = jt.definition;
-    let idx = check_position_markers(mbs, item, joint.markers, markers)?;
+    let coordinate = |k: usize| definition.markers[k].capability == Capability::Coordinate;
+    let idx = if coordinate(0) && coordinate(1) {
+        check_coordinate_markers(mbs, item, joint.markers, markers)?
+    } else if !coordinate(0) && !coordinate(1) {
+        check_position_markers(mbs, item, joint.markers, markers)?
+    } else {
+        // a user's joint between a coordinate and a position marker
+        for k in 0..2 {
+            let mk = joint.markers[k];
+            let marker = mbs.marker_checked(item, "markerNumbers", mk)?;
+            let ok = if coordinate(k) {
+                markers[mk.0].is_coordinate()
+            } else {
+                markers[mk.0].provides_position
+            };
+            if !ok {
+                return Err(Error::item(
+                    item.clone(),
+                    "markerNumbers",
+                    format!(
+                        "marker {} (markerNumbers[{k}]) is a {}; {} needs a {} marker there",
+                        mk.0,
+                        marker.type_name(),
+                        jt.type_name,
+                        if coordinate(k) {
+                            "coordinate (NodeCoordinate)"
+                        } else {
+                            "position"
+                        }
+                    ),
+                ));
+            }
+        }
+        [joint.markers[0].0, joint.markers[1].0]
+    };
     for (k, &mi) in idx.iter().enumerate() {
         let needs = definition.markers[k].capability;
         if needs == Capability::Rigid && !markers[mi].provides_orientation {

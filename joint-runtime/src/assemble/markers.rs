@@ -239,7 +239,10 @@ pub(super) fn resolve_marker(
                 // Exudyn lets coordinate constraints and connectors act on a ground node's
                 // 'coordinate', which is always zero: no column
                 return Ok(ResolvedMarker {
-                    model: MarkerModel::Coordinate,
+                    model: MarkerModel::Kind {
+                        kind: MarkerKind::GroundCoordinate,
+                        parameters: Vec::new(),
+                    },
                     columns: Vec::new(),
                     mass: 0.0,
                     provides_position: false,
@@ -259,9 +262,14 @@ pub(super) fn resolve_marker(
                     ),
                 ));
             }
+            let column = node_ode2[node.0] + coordinate;
             Ok(ResolvedMarker {
-                model: MarkerModel::Coordinate,
-                columns: vec![node_ode2[node.0] + coordinate],
+                // the kernels read the displacement: c − c_ref
+                model: MarkerModel::Kind {
+                    kind: MarkerKind::NodeCoordinate,
+                    parameters: vec![n.reference_coordinates()[*coordinate]],
+                },
+                columns: vec![column],
                 mass: 0.0,
                 provides_position: false,
                 provides_orientation: false,

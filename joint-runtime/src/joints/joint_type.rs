@@ -45,6 +45,8 @@ pub enum Drawing {
     Spheres,
     /// A cylinder between the markers (ObjectConnectorDistance).
     Cylinder,
+    /// Not drawn (ObjectConnectorCoordinate: its markers have no position).
+    None,
 }
 
 /// Exudyn outputs of an item beyond (or instead of) the generic ones: `Some(Ok)` handled,

@@ -16,6 +16,7 @@
 //!
 //! [`JointDefinition`]: joint_core::JointDefinition
 
+mod coordinate;
 mod distance;
 mod generic;
 mod joint_type;
@@ -27,6 +28,7 @@ mod rigid_frames;
 mod spherical;
 mod topology;
 
+pub use coordinate::CONNECTOR_COORDINATE;
 pub use distance::CONNECTOR_DISTANCE;
 pub use generic::{JOINT_GENERIC, generic_joint_rows};
 pub use joint_type::{
@@ -66,6 +68,7 @@ impl JointRegistry {
                 JOINT_PRISMATIC_X,
                 JOINT_GENERIC,
                 CONNECTOR_DISTANCE,
+                CONNECTOR_COORDINATE,
             ],
         }
     }

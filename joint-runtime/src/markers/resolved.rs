@@ -19,8 +19,6 @@ pub enum MarkerModel {
     /// BodyMass on an FFRFreducedOrder object (`body` indexes `Topology::bodies`): the
     /// mass-weighted Jacobian of the object.
     FfrfMass { body: usize },
-    /// MarkerNodeCoordinate: its one column is the coordinate (a unit Jacobian, no position).
-    Coordinate,
     /// MarkerSuperElementPosition / MarkerSuperElementRigid.
     SuperElement(Box<SuperElementMarker>),
     /// MarkerKinematicTreeRigid: its columns are the joints on the path to the base.
@@ -50,13 +48,18 @@ impl ResolvedMarker {
         }
     }
 
+    /// A MarkerNodeCoordinate (kind NodeCoordinate: one column, the coordinate; or
+    /// GroundCoordinate on a ground node: none).
+    pub fn is_coordinate(&self) -> bool {
+        self.kind().is_some_and(MarkerKind::is_coordinate)
+    }
+
     /// The module of the marker's generated kinematics, as the summary names it
     /// (`marker_kinematics::rigid_ep_point`).
     pub fn kinematics_name(&self) -> &'static str {
         match &self.model {
             MarkerModel::Kind { kind, .. } => kind.snake_name(),
             MarkerModel::FfrfMass { .. } => "ffrf_body_mass",
-            MarkerModel::Coordinate => "node_coordinate",
             MarkerModel::SuperElement(se) => match (&se.frame, se.rotation.is_some()) {
                 (SuperElementFrame::None { .. }, false) => "super_element_position_generic_ode2",
                 (SuperElementFrame::None { .. }, true) => "super_element_rigid_generic_ode2",

@@ -309,7 +309,7 @@ impl<'a> MarkerState<'a> {
             }
             MarkerModel::KinematicTree(t) => Model::Other(&**t),
             MarkerModel::SuperElement(se) => Model::Other(&**se),
-            MarkerModel::FfrfMass { .. } | MarkerModel::Coordinate => Model::Other(&NoKinematics),
+            MarkerModel::FfrfMass { .. } => Model::Other(&NoKinematics),
         };
         MarkerState {
             marker,

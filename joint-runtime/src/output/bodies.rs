@@ -41,6 +41,25 @@ impl Outputs<'_> {
                     other => return Err(unsupported(item(), other)),
                 }
             }
+            Object::MassPoint { node, .. } if markers.node.is_none() => {
+                // on a NodePointGround: fixed where the node is
+                let Some(crate::items::Node::PointGround { position, .. }) =
+                    self.mbs.nodes.get(node.0)
+                else {
+                    unreachable!("checked at assemble: mass points have a position node");
+                };
+                match var {
+                    O::Position => put3(out, Vector3::from(*position) + Vector3::from(local)),
+                    O::Displacement | O::Velocity | O::Acceleration => {
+                        out.extend_from_slice(&[0.0; 3]);
+                    }
+                    O::RotationMatrix => put_row_major(out, &Matrix3::identity()),
+                    O::Rotation | O::AngularVelocity | O::AngularVelocityLocal => {
+                        out.extend_from_slice(&[0.0; 3]);
+                    }
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
             Object::MassPoint { .. } => {
                 let m = markers
                     .node

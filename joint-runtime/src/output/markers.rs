@@ -4,7 +4,7 @@ use super::{Outputs, entry, unsupported};
 use crate::error::{Error, Result};
 use crate::items::OutputVariable;
 use crate::items::output_variable::{put_row_major, put3, rotation_matrix_to_rot_xyz};
-use crate::markers::{MarkerModel, MarkerState};
+use crate::markers::MarkerState;
 
 impl Outputs<'_> {
     /// [`Outputs::output`] of a marker appended to `out`, at total coordinates `qt`.
@@ -23,7 +23,7 @@ impl Outputs<'_> {
             "markerNumber",
             "marker",
         )?;
-        if let MarkerModel::Coordinate = m.model {
+        if m.is_coordinate() {
             // MarkerNodeCoordinate: its coordinate (displacement) and velocity; zero on a
             // ground node, which has no column
             let (q, v) = match m.columns.first() {

@@ -519,6 +519,7 @@ impl Builder<'_> {
                     }
                     let size = jv.size;
                     let kind = match joint.joint_type.drawing {
+                        Drawing::None => continue,
                         Drawing::Spherical => Connector::Spherical {
                             radius: size,
                             cylinder: joint.constrained_axes.iter().any(|&a| a != 1),

@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::linear::{LinearSystem, assemble_into};
 use crate::physics::Scratch;
 use crate::simulation::{Progress, Simulation};
+use joint_core::MarkerKind;
 
 /// A Butcher tableau: `a` (strictly lower triangular, row-major), nodes `c`, weights `b`, the
 /// embedded weights `b_hat` of an error-controlled pair and the order used in the step proposal.
@@ -266,6 +267,15 @@ struct Stages {
     a0: Vec<f64>,
     q_hat: Vec<f64>,
     v_hat: Vec<f64>,
+    /// Coordinates held at 0 (eliminated coordinate constraints to ground).
+    constrained: Vec<usize>,
+}
+
+/// Exudyn's elimination: the constrained coordinates of `x` set to 0.
+fn eliminate(constrained: &[usize], x: &mut [f64]) {
+    for &c in constrained {
+        x[c] = 0.0;
+    }
 }
 
 impl Simulation {
@@ -280,7 +290,7 @@ impl Simulation {
         settings.validate_dynamic()?;
         let method = ti.solver_type;
         let tableau = Tableau::of(method).expect("an explicit solver type");
-        self.refuse_constraints_for_explicit(ti)?;
+        let constrained = self.explicit_constrained_coordinates(ti)?;
         let duration = ti.end_time - ti.start_time;
         let controlled = tableau.b_hat.is_some();
         let automatic = ti.automatic_step_size && controlled;
@@ -324,6 +334,7 @@ impl Simulation {
             a0: vec![0.0; n2],
             q_hat: vec![0.0; n2],
             v_hat: vec![0.0; n2],
+            constrained,
         };
         let h_max = duration / ti.number_of_steps as f64;
         let mut h = if automatic && ti.initial_step_size != 0.0 {
@@ -353,7 +364,7 @@ impl Simulation {
                 };
                 let h_taken = h;
                 let accepted = if method == DynamicSolverType::VelocityVerlet {
-                    self.verlet_step(&mut acc, h, t1)?;
+                    self.verlet_step(&mut acc, &st.constrained, h, t1)?;
                     true
                 } else {
                     self.runge_kutta_step(&tableau, &mut acc, &mut st, h, t0, t1, ti)?;
@@ -408,23 +419,62 @@ impl Simulation {
         Ok(())
     }
 
-    /// Exudyn's explicit solvers solve no algebraic equation: with eliminateConstraints (the
-    /// default) a system with any is refused, naming its first; without, they are ignored.
-    fn refuse_constraints_for_explicit(&self, ti: &TimeIntegrationSettings) -> Result<()> {
-        if self.topology.n_ae == 0 || !ti.explicit.eliminate_constraints {
-            return Ok(());
+    /// The ODE2 coordinates Exudyn's explicit solvers eliminate: with eliminateConstraints (the
+    /// default) every algebraic equation must be a ConnectorCoordinate between a ground node's
+    /// coordinate and a node coordinate, which is then held at displacement 0 (its offset and
+    /// factor are not used, as in Exudyn); anything else is refused, naming it. Without
+    /// eliminateConstraints the constraints are ignored (λ = 0), as Exudyn does.
+    fn explicit_constrained_coordinates(&self, ti: &TimeIntegrationSettings) -> Result<Vec<usize>> {
+        let topo = &self.topology;
+        if topo.n_ae == 0 || !ti.explicit.eliminate_constraints {
+            return Ok(Vec::new());
         }
-        let owner = &self.topology.ae_owner[0];
-        Err(Error::SolverFailed {
+        let refuse = |owner: String, what: &str| Error::SolverFailed {
             message: format!(
-                "{owner}: has algebraic equations, which the explicit solver {} does not solve \
-                 (Exudyn's explicit solvers eliminate only CoordinateConstraints to ground); use \
-                 GeneralizedAlpha or TrapezoidalIndex2, or set \
+                "{owner}: {what}, which the explicit solver {} does not solve (Exudyn's explicit \
+                 solvers eliminate only ConnectorCoordinates fixing a node coordinate to a ground \
+                 node); use GeneralizedAlpha or TrapezoidalIndex2, or set \
                  timeIntegration.explicit.eliminateConstraints = False to ignore constraints as \
                  Exudyn then does",
                 ti.solver_type.name()
             ),
-        })
+        };
+        if let Some(ep) = topo.ep_constraints.first() {
+            let owner = &topo.ae_owner[ep.ae];
+            return Err(refuse(
+                owner.to_string(),
+                "has an Euler-parameter constraint",
+            ));
+        }
+        let mut columns = Vec::new();
+        for j in &topo.joints {
+            let owner = self.mbs.object_ref(j.object).to_string();
+            if !std::ptr::eq(
+                j.definition,
+                &crate::kernels::coordinate_constraint::DEFINITION,
+            ) {
+                return Err(refuse(owner, "is a constraint"));
+            }
+            let kinds = j.markers.map(|m| topo.markers[m].kind());
+            let column = match kinds {
+                [
+                    Some(MarkerKind::GroundCoordinate),
+                    Some(MarkerKind::NodeCoordinate),
+                ] => topo.markers[j.markers[1]].columns[0],
+                [
+                    Some(MarkerKind::NodeCoordinate),
+                    Some(MarkerKind::GroundCoordinate),
+                ] => topo.markers[j.markers[0]].columns[0],
+                _ => {
+                    return Err(refuse(
+                        owner,
+                        "couples two node coordinates (not a coordinate fixed to ground)",
+                    ));
+                }
+            };
+            columns.push(column);
+        }
+        Ok(columns)
     }
 
     /// One Runge–Kutta step from `st.q0, st.v0` at t0 with step h: stages, the new state, the
@@ -472,6 +522,8 @@ impl Simulation {
                 }
             }
         }
+        eliminate(&st.constrained, &mut q);
+        eliminate(&st.constrained, &mut v);
         if let Some(b_hat) = &tab.b_hat {
             st.q_hat.copy_from_slice(&st.q0);
             st.v_hat.copy_from_slice(&st.v0);
@@ -484,6 +536,8 @@ impl Simulation {
                     }
                 }
             }
+            eliminate(&st.constrained, &mut st.q_hat);
+            eliminate(&st.constrained, &mut st.v_hat);
         }
         self.state.time = t1;
         let mut a = std::mem::take(&mut self.state.a);
@@ -493,6 +547,7 @@ impl Simulation {
             a.copy_from_slice(&st.kv[tab.stages - 1]);
             Ok(())
         };
+        eliminate(&st.constrained, &mut a);
         self.state.q = q;
         self.state.v = v;
         self.state.a = a;
@@ -500,7 +555,13 @@ impl Simulation {
     }
 
     /// Velocity Verlet: v½ = v + h/2·a, q₁ = q + h·v½, a₁ = a(q₁, v½), v₁ = v½ + h/2·a₁.
-    fn verlet_step(&mut self, acc: &mut Accelerations, h: f64, t1: f64) -> Result<()> {
+    fn verlet_step(
+        &mut self,
+        acc: &mut Accelerations,
+        constrained: &[usize],
+        h: f64,
+        t1: f64,
+    ) -> Result<()> {
         let n2 = self.topology.n_ode2;
         let f = 0.5 * h;
         for k in 0..n2 {
@@ -509,11 +570,14 @@ impl Simulation {
         for k in 0..n2 {
             self.state.q[k] += h * self.state.v[k];
         }
+        eliminate(constrained, &mut self.state.q);
+        eliminate(constrained, &mut self.state.v);
         self.state.time = t1;
         let q = std::mem::take(&mut self.state.q);
         let v = std::mem::take(&mut self.state.v);
         let mut a = std::mem::take(&mut self.state.a);
         let r = acc.evaluate(self, &q, &v, &mut a);
+        eliminate(constrained, &mut a);
         self.state.q = q;
         self.state.v = v;
         self.state.a = a;

@@ -332,6 +332,7 @@ fn capability_tokens(core: &TokenStream, c: Capability) -> TokenStream {
     match c {
         Capability::Position => quote!(#core::Capability::Position),
         Capability::Rigid => quote!(#core::Capability::Rigid),
+        Capability::Coordinate => quote!(#core::Capability::Coordinate),
     }
 }
 

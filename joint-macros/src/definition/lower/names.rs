@@ -146,24 +146,37 @@ impl Lowerer<'_> {
         };
         let decl = &self.model.markers[index];
         let kin = &self.kinematics[index];
-        let rigid_only = |errors: &mut Errors| {
-            if decl.capability != Capability::Rigid {
-                errors.at(
-                    q,
-                    format!(
-                        "`{q}` needs a Rigid marker, but `{}` is declared `Position`",
-                        decl.name
-                    ),
-                );
-                return false;
+        let capability = decl.capability;
+        let needs = |wanted: &[Capability], errors: &mut Errors| {
+            if wanted.contains(&capability) {
+                return true;
             }
-            true
+            let declared = match capability {
+                Capability::Position => "Position",
+                Capability::Rigid => "Rigid",
+                Capability::Coordinate => "Coordinate",
+            };
+            let needed = match wanted {
+                [Capability::Coordinate] => "a Coordinate marker",
+                [Capability::Rigid] => "a Rigid marker",
+                _ => "a Position or Rigid marker",
+            };
+            errors.at(
+                q,
+                format!(
+                    "`{q}` needs {needed}, but `{}` is declared `{declared}`",
+                    decl.name
+                ),
+            );
+            false
         };
+        let spatial = [Capability::Position, Capability::Rigid];
+        let rigid_only = |errors: &mut Errors| needs(&[Capability::Rigid], errors);
         let rates = self.rates;
         // Velocity quantities have no rate: a position level that is differentiated reads none
         // (`check` reports that), and a velocity level is never differentiated.
         match q.to_string().as_str() {
-            "position" => Some(Dual {
+            "position" => needs(&spatial, errors).then_some(Dual {
                 value: Value::Vector(kin.position),
                 rate: if rates {
                     Rate::Vector(kin.velocity)
@@ -171,7 +184,22 @@ impl Lowerer<'_> {
                     Rate::Zero
                 },
             }),
-            "velocity" => Some(Dual::constant(Value::Vector(kin.velocity))),
+            "velocity" => {
+                needs(&spatial, errors).then(|| Dual::constant(Value::Vector(kin.velocity)))
+            }
+            "coordinate" => needs(&[Capability::Coordinate], errors).then(|| {
+                let (value, velocity) = kin.coordinate.expect("coordinate kind");
+                Dual {
+                    value: Value::Scalar(value),
+                    rate: if rates {
+                        Rate::Scalar(velocity)
+                    } else {
+                        Rate::Zero
+                    },
+                }
+            }),
+            "coordinate_velocity" => needs(&[Capability::Coordinate], errors)
+                .then(|| Dual::constant(Value::Scalar(kin.coordinate.expect("coordinate kind").1))),
             "rotation" => rigid_only(errors).then(|| {
                 let a = kin.rotation.expect("rigid kind");
                 Dual {
@@ -210,7 +238,7 @@ impl Lowerer<'_> {
                 errors.at(
                     q,
                     format!(
-                        "unknown marker quantity `{other}`: expected position, velocity, rotation, angular_velocity or angular_velocity_local"
+                        "unknown marker quantity `{other}`: expected position, velocity, rotation, angular_velocity or angular_velocity_local (Position and Rigid markers), or coordinate and coordinate_velocity (Coordinate markers)"
                     ),
                 );
                 None

@@ -1,0 +1,83 @@
+//! Exudyn's ObjectConnectorCoordinate.
+
+use super::joint_type::{Axes, Drawing, ExtraKey, ExtraKeyKind, JointType, ParameterKey};
+use super::object::JointObject;
+use super::outputs::JointOutputs;
+use crate::items::{MarkerIndex, OutputVariable};
+use crate::kernels::coordinate_constraint;
+use crate::markers::MarkerState;
+
+/// Exudyn's ObjectConnectorCoordinate: `factor1·q_m1 − q_m0 − offset = 0` on two
+/// MarkerNodeCoordinates.
+pub static CONNECTOR_COORDINATE: JointType = JointType {
+    type_name: "ConnectorCoordinate",
+    spellings: &["ObjectConnectorCoordinate", "CoordinateConstraint"],
+    definition: &coordinate_constraint::DEFINITION,
+    parameter_keys: &[
+        ParameterKey {
+            key: "offset",
+            parameter: "offset",
+            default: Some(&[0.0]),
+        },
+        ParameterKey {
+            key: "factor1",
+            parameter: "factor1",
+            default: Some(&[1.0]),
+        },
+    ],
+    axes: Axes::Fixed,
+    generic_outputs: false,
+    outputs: Some(outputs),
+    check: None,
+    frame_parameters: None,
+    marker_level: false,
+    // Exudyn draws a line between the coordinates' nodes; coordinate markers have no position
+    drawing: Drawing::None,
+    size_key: "VdrawSize",
+    default_size: -1.0,
+    extra_keys: &[
+        ExtraKey {
+            key: "offsetUserFunction",
+            kind: ExtraKeyKind::UserFunction,
+        },
+        ExtraKey {
+            key: "offsetUserFunction_t",
+            kind: ExtraKeyKind::UserFunction,
+        },
+        ExtraKey {
+            key: "velocityLevel",
+            kind: ExtraKeyKind::False {
+                message: "a coordinate constraint at velocity level only is not supported yet; expected false",
+            },
+        },
+    ],
+};
+
+/// A coordinate marker's displacement and velocity (0 on a ground node).
+fn coordinate(m: &MarkerState) -> (f64, f64) {
+    let args = m.kernel_args();
+    match (args.coordinates.first(), args.velocities.first()) {
+        (Some(c), Some(v)) => (c - args.parameters[0], *v),
+        _ => (0.0, 0.0),
+    }
+}
+
+fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
+    let (q0, v0) = coordinate(&ctx.m0);
+    let (q1, v1) = coordinate(&ctx.m1);
+    match var {
+        // Exudyn: without factor1
+        OutputVariable::Displacement => out.push(q1 - q0),
+        OutputVariable::Velocity => out.push(v1 - v0),
+        OutputVariable::Force => out.push(ctx.lambda[0]),
+        _ => return None,
+    }
+    Some(())
+}
+
+impl JointObject {
+    /// `ObjectConnectorCoordinate(markerNumbers=markers, offset=offset, factor1=factor1)`.
+    pub fn coordinate_constraint(markers: [MarkerIndex; 2], offset: f64, factor1: f64) -> Self {
+        JointObject::of_type(CONNECTOR_COORDINATE, markers, vec![offset, factor1])
+    }
+}
