@@ -207,6 +207,15 @@ pub(super) fn own_coordinate_constraint_eliminated_rk44() {
     run_explicit_case("coordinate_constraint_eliminated_rk44");
 }
 
+/// LinearSpringDampers: along a prismatic joint's axis (offset, velocityOffset, force), along a
+/// turned axis of a localHT marker between two bodies, one inactive
+/// (tools/reference/make_force_connector_cases.py): Exudyn's counts with its numerically
+/// differentiated Jacobian.
+#[test]
+pub(super) fn own_connector_linear_spring_damper() {
+    run_case_in(OWN_CASES, "connector_linear_spring_damper");
+}
+
 /// Every explicit DynamicSolverType on a rigid body and a mass point on springs
 /// (tools/reference/make_explicit_cases.py): Exudyn's steps and rejected steps, its results to
 /// round-off.

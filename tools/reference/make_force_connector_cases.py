@@ -1,5 +1,5 @@
 """Exudyn 1.13.6 reference cases for the force connectors of issue 19 (ObjectConnectorGravity,
-ObjectConnectorTorsionalSpringDamper so far).
+ObjectConnectorTorsionalSpringDamper, ObjectConnectorLinearSpringDamper so far).
 
 Writes tests/reference/own_cases/NAME.json (model) and NAME.ref.json (Exudyn's results).
 Run from the repository root:  python3 tools/reference/make_force_connector_cases.py [NAME ...]
@@ -81,6 +81,36 @@ def torsional_bodies():
     return mbs
 
 
+def linear_bodies():
+    """LinearSpringDampers: a Tait-Bryan body on a prismatic joint with a spring along the
+    joint axis (offset, velocityOffset, force), a free EP body hanging on a spring along a
+    turned axis of a marker with a localHT rotation, and an inactive one (force output 0)."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.AddObject(ObjectGround())
+    inertia = InertiaCuboid(density=500, sideLengths=[0.4, 0.2, 0.1])
+    b0 = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0.2, 0, 0], nodeType=exu.NodeType.RotationRxyz,
+                             initialVelocity=[0.5, 0, 0])
+    b1 = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0.5, -0.6, 0.1], initialAngularVelocity=[0.2, 0.4, 1.0],
+                             gravity=[0, -9.81, 0])
+    mG = mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground))
+    m0 = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b0))
+    m0b = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b0, localHT=HomogeneousTransformation(RotationMatrixZ(0.4),
+                                                                                       [0.1, 0, 0])))
+    m1 = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b1, localPosition=[-0.1, 0.05, 0]))
+    mbs.AddObject(ObjectJointPrismaticX(markerNumbers=[mG, m0]))
+    l0 = mbs.AddObject(ObjectConnectorLinearSpringDamper(markerNumbers=[mG, m0], stiffness=100, damping=1,
+                                                         axisMarker0=[1, 0, 0], offset=0.25, velocityOffset=0.1,
+                                                         force=0.5))
+    l1 = mbs.AddObject(ObjectConnectorLinearSpringDamper(markerNumbers=[m0b, m1], stiffness=300, damping=2,
+                                                         axisMarker0=[0, 1, 0], offset=-0.55))
+    l2 = mbs.AddObject(ObjectConnectorLinearSpringDamper(markerNumbers=[mG, m1], stiffness=1e3, activeConnector=False))
+    for l in [l0, l1, l2]:
+        for v in [OVT.DisplacementLocal, OVT.VelocityLocal, OVT.ForceLocal]:
+            mbs.AddSensor(SensorObject(objectNumber=l, outputVariableType=v, storeInternal=True, writeToFile=False))
+    return mbs
+
+
 CASES = {}
 
 
@@ -102,6 +132,11 @@ def connector_gravity_rk67():
 @case
 def connector_torsional_spring_damper():
     write('connector_torsional_spring_damper', torsional_bodies(), settings(500, 1.0))
+
+
+@case
+def connector_linear_spring_damper():
+    write('connector_linear_spring_damper', linear_bodies(), settings(500, 1.0))
 
 
 if __name__ == '__main__':

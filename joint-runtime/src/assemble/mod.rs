@@ -98,6 +98,15 @@ pub enum ConnectorKind {
         rotation0: Matrix3<f64>,
         rotation1: Matrix3<f64>,
     },
+    /// Along `A_0·axis`.
+    LinearSpringDamper {
+        stiffness: f64,
+        damping: f64,
+        axis: [f64; 3],
+        offset: f64,
+        velocity_offset: f64,
+        force: f64,
+    },
     /// Newton's gravitation; `factor` = G·m₀·m₁.
     Gravity {
         factor: f64,

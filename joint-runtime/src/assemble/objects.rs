@@ -134,6 +134,44 @@ pub(super) fn joints_and_connectors(
                     analytic_jacobian: false,
                 });
             }
+            Object::ConnectorLinearSpringDamper {
+                markers: m,
+                stiffness,
+                damping,
+                axis_marker0,
+                offset,
+                velocity_offset,
+                force,
+                active,
+                ..
+            } => {
+                let idx = check_orientation_markers(mbs, &item, *m, markers)?;
+                for (key, v) in [
+                    ("stiffness", stiffness),
+                    ("damping", damping),
+                    ("offset", offset),
+                    ("velocityOffset", velocity_offset),
+                    ("force", force),
+                ] {
+                    finite(&item, key, &[*v])?;
+                }
+                finite(&item, "axisMarker0", axis_marker0)?;
+                connectors.push(ConnectorTopology {
+                    object: i,
+                    markers: idx,
+                    kind: ConnectorKind::LinearSpringDamper {
+                        stiffness: *stiffness,
+                        damping: *damping,
+                        axis: *axis_marker0,
+                        offset: *offset,
+                        velocity_offset: *velocity_offset,
+                        force: *force,
+                    },
+                    active: *active,
+                    // Exudyn has no analytic Jacobian for it: object-wise forward differences
+                    analytic_jacobian: false,
+                });
+            }
             Object::ConnectorGravity {
                 markers: m,
                 gravitational_constant,

@@ -128,6 +128,29 @@ pub enum Object {
         /// `activeConnector`: an inactive connector applies no torque.
         active: bool,
     },
+    /// ObjectConnectorLinearSpringDamper: a spring-damper along `A_0·axisMarker0`,
+    /// f = k(u − offset) + d(u̇ − velocityOffset) + force with u = (A_0·a)·Δp, u̇ = (A_0·a)·Δv,
+    /// applied through the markers' position Jacobians.
+    ConnectorLinearSpringDamper {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `markerNumbers`: the two markers with position and orientation it connects.
+        markers: [MarkerIndex; 2],
+        /// `stiffness` (N/m).
+        stiffness: f64,
+        /// `damping` (N·s/m).
+        damping: f64,
+        /// `axisMarker0`: the axis in marker 0's frame.
+        axis_marker0: [f64; 3],
+        /// `offset`: the relaxed displacement.
+        offset: f64,
+        /// `velocityOffset`: subtracted from u̇ before damping.
+        velocity_offset: f64,
+        /// `force`: a constant force added.
+        force: f64,
+        /// `activeConnector`: an inactive connector applies no force.
+        active: bool,
+    },
     /// ObjectMass1D: a mass on a Node1D's coordinate, shown at `referencePosition +
     /// referenceRotation·([p₀, 0, 0] + b)` (p₀ the node's total coordinate).
     Mass1D {
@@ -290,6 +313,7 @@ impl Object {
             Object::ConnectorCoordinateSpringDamper { .. } => "ConnectorCoordinateSpringDamper",
             Object::ConnectorGravity { .. } => "ConnectorGravity",
             Object::ConnectorTorsionalSpringDamper { .. } => "ConnectorTorsionalSpringDamper",
+            Object::ConnectorLinearSpringDamper { .. } => "ConnectorLinearSpringDamper",
             Object::Mass1D { .. } => "Mass1D",
             Object::RotationalMass1D { .. } => "RotationalMass1D",
             Object::Joint(j) => j.joint_type.type_name,
@@ -310,6 +334,7 @@ impl Object {
             | Object::ConnectorCoordinateSpringDamper { name, .. }
             | Object::ConnectorGravity { name, .. }
             | Object::ConnectorTorsionalSpringDamper { name, .. }
+            | Object::ConnectorLinearSpringDamper { name, .. }
             | Object::Mass1D { name, .. }
             | Object::RotationalMass1D { name, .. }
             | Object::GenericODE2 { name, .. }
@@ -346,7 +371,8 @@ impl Object {
             | Object::ConnectorCartesianSpringDamper { markers, .. }
             | Object::ConnectorCoordinateSpringDamper { markers, .. }
             | Object::ConnectorGravity { markers, .. }
-            | Object::ConnectorTorsionalSpringDamper { markers, .. } => Some(*markers),
+            | Object::ConnectorTorsionalSpringDamper { markers, .. }
+            | Object::ConnectorLinearSpringDamper { markers, .. } => Some(*markers),
             Object::Joint(j) => Some(j.markers),
             _ => None,
         }

@@ -76,6 +76,21 @@ impl Outputs<'_> {
                     other => return Err(unsupported(item(), other)),
                 }
             }
+            Object::ConnectorLinearSpringDamper { .. } => {
+                let ObjectTopology::Connector(c) = self.topology.objects[object] else {
+                    unreachable!("every connector object has a connector topology");
+                };
+                let [u, u_t, f] = self
+                    .topology
+                    .linear_spring(c, qt, &self.state.v)
+                    .expect("a linear spring-damper's topology");
+                match var {
+                    O::DisplacementLocal => out.push(u),
+                    O::VelocityLocal => out.push(u_t),
+                    O::ForceLocal => out.push(f),
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
             Object::ConnectorCoordinateSpringDamper { .. } => {
                 let ObjectTopology::Connector(c) = self.topology.objects[object] else {
                     unreachable!("every connector object has a connector topology");

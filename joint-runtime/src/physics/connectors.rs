@@ -1,5 +1,5 @@
-//! Connectors (SpringDamper, CartesianSpringDamper, Gravity, TorsionalSpringDamper,
-//! CoordinateSpringDamper): their forces (torques) from
+//! Connectors (SpringDamper, CartesianSpringDamper, LinearSpringDamper, Gravity,
+//! TorsionalSpringDamper, CoordinateSpringDamper): their forces (torques) from
 //! the markers' relative motion, and their Jacobians — analytic from the force's derivatives
 //! where Exudyn takes them so, by forward differences where its markers give no Jacobian
 //! derivative.
@@ -73,6 +73,34 @@ impl Topology {
             torque,
             frame0,
         })
+    }
+
+    /// A LinearSpringDamper's (displacement, velocity, force) along `A_0·a`, as Exudyn's outputs
+    /// give them (force 0 when inactive); None for other connectors.
+    pub fn linear_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<[f64; 3]> {
+        let con = &self.connectors[c];
+        let ConnectorKind::LinearSpringDamper {
+            stiffness,
+            damping,
+            axis,
+            offset,
+            velocity_offset,
+            force,
+        } = &con.kind
+        else {
+            return None;
+        };
+        let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
+        let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
+        let e = m0.rotation() * v3(*axis);
+        let u = e.dot(&(m1.position() - m0.position()));
+        let u_t = e.dot(&(m1.velocity() - m0.velocity()));
+        let f = if con.active {
+            stiffness * (u - offset) + damping * (u_t - velocity_offset) + force
+        } else {
+            0.0
+        };
+        Some([u, u_t, f])
     }
 
     /// A coordinate marker's displacement and velocity (0 on a ground node: no column).
@@ -194,6 +222,29 @@ impl Topology {
                 let scalar = factor * length2_inv;
                 ConnectorForce {
                     force: (length_inv * dp) * scalar,
+                    scalar,
+                    delta_p: dp,
+                    delta_v: dv,
+                    // differentiated numerically, as Exudyn does
+                    d_force_d_delta_p: Matrix3::zeros(),
+                    d_force_d_delta_v: Matrix3::zeros(),
+                }
+            }
+            ConnectorKind::LinearSpringDamper {
+                stiffness,
+                damping,
+                axis,
+                offset,
+                velocity_offset,
+                force,
+            } => {
+                // Exudyn: along A_0·a, through the position Jacobians only (the turning axis
+                // applies no torque to marker 0)
+                let e = m0.rotation() * v3(*axis);
+                let (u, u_t) = (e.dot(&dp), e.dot(&dv));
+                let scalar = stiffness * (u - offset) + damping * (u_t - velocity_offset) + force;
+                ConnectorForce {
+                    force: e * scalar,
                     scalar,
                     delta_p: dp,
                     delta_v: dv,

@@ -115,6 +115,14 @@ impl List {
                     ],
                 ),
                 (
+                    "ConnectorLinearSpringDamper",
+                    &[
+                        "ConnectorLinearSpringDamper",
+                        "ObjectConnectorLinearSpringDamper",
+                        "LinearSpringDamper",
+                    ],
+                ),
+                (
                     "ConnectorGravity",
                     &["ConnectorGravity", "ObjectConnectorGravity"],
                 ),

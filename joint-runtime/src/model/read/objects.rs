@@ -151,6 +151,21 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 active: d.bool_or("activeConnector", true)?,
             }
         }
+        "ConnectorLinearSpringDamper" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            d.no_user_function("springForceUserFunction")?;
+            Object::ConnectorLinearSpringDamper {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                stiffness: d.f64_or("stiffness", 0.0)?,
+                damping: d.f64_or("damping", 0.0)?,
+                axis_marker0: d.vec_or("axisMarker0", [1.0, 0.0, 0.0])?,
+                offset: d.f64_or("offset", 0.0)?,
+                velocity_offset: d.f64_or("velocityOffset", 0.0)?,
+                force: d.f64_or("force", 0.0)?,
+                active: d.bool_or("activeConnector", true)?,
+            }
+        }
         "ConnectorGravity" => {
             let [m0, m1] = d.indices::<2>("markerNumbers")?;
             Object::ConnectorGravity {
