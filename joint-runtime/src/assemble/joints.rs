@@ -11,6 +11,21 @@ use crate::markers::ResolvedMarker;
 use crate::system::MultibodySystem;
 use joint_core::{Capability, MarkerKind};
 
+/// The two markers' indices, if they are not the same marker.
+fn distinct(item: &ItemRef, m: [crate::items::MarkerIndex; 2]) -> Result<[usize; 2]> {
+    if m[0] == m[1] {
+        return Err(Error::item(
+            item.clone(),
+            "markerNumbers",
+            format!(
+                "both entries are marker {}; a connector needs two markers",
+                m[0].0
+            ),
+        ));
+    }
+    Ok([m[0].0, m[1].0])
+}
+
 /// Both markers coordinate markers (MarkerNodeCoordinate), and not the same one.
 pub(super) fn check_coordinate_markers(
     mbs: &MultibodySystem,
@@ -32,17 +47,7 @@ pub(super) fn check_coordinate_markers(
             ));
         }
     }
-    if m[0] == m[1] {
-        return Err(Error::item(
-            item.clone(),
-            "markerNumbers",
-            format!(
-                "both entries are marker {}; a connector needs two markers",
-                m[0].0
-            ),
-        ));
-    }
-    Ok([m[0].0, m[1].0])
+    distinct(item, m)
 }
 
 /// Both markers with orientation (BodyRigid, NodeRigid, …), and not the same one.
@@ -88,17 +93,7 @@ pub(super) fn check_position_markers(
             ));
         }
     }
-    if m[0] == m[1] {
-        return Err(Error::item(
-            item.clone(),
-            "markerNumbers",
-            format!(
-                "both entries are marker {}; a connector needs two markers",
-                m[0].0
-            ),
-        ));
-    }
-    Ok([m[0].0, m[1].0])
+    distinct(item, m)
 }
 
 /// A constraint between two ground markers: no generated pairing exists (nothing to

@@ -287,42 +287,48 @@ impl Topology {
             }
             // −J_ω0ᵀ(A_J0 e_z τ), then J_ω1ᵀ(A_J0 e_z τ)
             let t = spring.frame0 * Vector3::new(0.0, 0.0, spring.torque);
-            let mut offset = 0;
-            for (k, s) in [(0usize, -1.0), (1, 1.0)] {
-                let marker = &self.markers[con.markers[k]];
-                let n = marker.columns.len();
-                if n == 0 {
-                    continue;
-                }
-                let jac = &mut jac[..3 * n];
-                MarkerState::new(marker, qt, v).rotation_jacobian(jac);
-                for col in 0..n {
-                    let val: f64 = (0..3).map(|r| jac[r * n + col] * t[r]).sum();
-                    out[offset + col] = s * val;
-                }
-                offset += n;
-            }
+            self.jacobians_t_times(c, qt, v, &t, Jacobian::Rotation, out, jac);
             return true;
         }
         let Some(cf) = self.connector_force(c, qt, v) else {
             return false;
         };
+        self.jacobians_t_times(c, qt, v, &cf.force, Jacobian::Position, out, jac);
+        true
+    }
+
+    /// `−J_0ᵀx` then `J_1ᵀx` over connector `c`'s markers' columns into `out`, with the
+    /// markers' position or rotation Jacobians (`jac` their scratch).
+    #[allow(clippy::too_many_arguments)]
+    fn jacobians_t_times(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+        x: &Vector3<f64>,
+        which: Jacobian,
+        out: &mut [f64],
+        jac: &mut [f64],
+    ) {
         let mut offset = 0;
         for (k, s) in [(0usize, -1.0), (1, 1.0)] {
-            let marker = &self.markers[con.markers[k]];
+            let marker = &self.markers[self.connectors[c].markers[k]];
             let n = marker.columns.len();
             if n == 0 {
                 continue;
             }
             let jac = &mut jac[..3 * n];
-            MarkerState::new(marker, qt, v).position_jacobian(jac);
+            let state = MarkerState::new(marker, qt, v);
+            match which {
+                Jacobian::Position => state.position_jacobian(jac),
+                Jacobian::Rotation => state.rotation_jacobian(jac),
+            }
             for col in 0..n {
-                let val: f64 = (0..3).map(|r| jac[r * n + col] * cf.force[r]).sum();
+                let val: f64 = (0..3).map(|r| jac[r * n + col] * x[r]).sum();
                 out[offset + col] = s * val;
             }
             offset += n;
         }
-        true
     }
 
     /// The columns of connector `c`'s markers, marker 0's then marker 1's.
@@ -518,6 +524,13 @@ impl Topology {
         }
         scratch.fd_velocities = velocities;
     }
+}
+
+/// Which of a marker's Jacobians a connector's force or torque acts through.
+#[derive(Clone, Copy)]
+enum Jacobian {
+    Position,
+    Rotation,
 }
 
 /// A connector's force and its derivatives with respect to the relative motion.
