@@ -20,8 +20,24 @@ fn jointsim(args: &[&str]) -> Output {
         .expect("jointsim starts")
 }
 
+/// A test's folder, removed when the test ends (passed or not): tests leave nothing behind.
+struct Folder(PathBuf);
+
+impl std::ops::Deref for Folder {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// The seed model with `edit` applied, written into a fresh folder: (folder, model path).
-fn model(name: &str, edit: impl FnOnce(&mut Value)) -> (PathBuf, String) {
+fn model(name: &str, edit: impl FnOnce(&mut Value)) -> (Folder, String) {
     let dir = std::env::temp_dir().join(format!("jointsim-absurd-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -29,7 +45,7 @@ fn model(name: &str, edit: impl FnOnce(&mut Value)) -> (PathBuf, String) {
     edit(&mut m);
     let path = dir.join("model.json");
     std::fs::write(&path, m.to_string()).unwrap();
-    (dir, path.to_str().unwrap().to_owned())
+    (Folder(dir), path.to_str().unwrap().to_owned())
 }
 
 /// `jointsim ARGS` fails with exit code `code`, a message with every part, and leaves only the
