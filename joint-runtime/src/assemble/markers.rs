@@ -137,7 +137,19 @@ pub(super) fn resolve_marker(
                         ),
                     ));
                 }
-                mbs.node_checked(&item, "nodeNumber", *node)?;
+                let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+                if let Node::PointGround { .. } = n {
+                    // Exudyn 1.13.6 accepts the mass point, but a spring on such a marker moved
+                    // its other end by 2400 m in 1 s: refused rather than disagree
+                    return Err(Error::item(
+                        item.clone(),
+                        "bodyNumber",
+                        format!(
+                            "object {} is a MassPoint on NodePointGround {}: markers on it are not supported (Exudyn's results with them are wrong); put the marker on the ground node (MarkerNodePosition) or on ObjectGround",
+                            b.0, node.0
+                        ),
+                    ));
+                }
                 // A mass point uses the first three coordinates of its node.
                 let mut m = ResolvedMarker::of_kind(
                     MarkerKind::MassPointBody,
