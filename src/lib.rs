@@ -41,8 +41,8 @@
 //! use joint::core::{Joint, MarkerKind};
 //! let definition = OnPlane::DEFINITION;
 //! assert_eq!(definition.rows(), 1);
-//! // every pairing of a rigid kind with any kind but ground with ground: 5 · 7 − 1
-//! assert_eq!(definition.pairings.len(), 34);
+//! // every pairing of a rigid kind with any kind with a position, but ground with ground: 5 · 9 − 1
+//! assert_eq!(definition.pairings.len(), 44);
 //! assert!(on_plane::pairing(MarkerKind::GroundPoint, MarkerKind::MassPointBody).is_some());
 //! // the velocity level was derived: d/dt(n·Δp) = ṅ·Δp + n·Δv with ṅ = A·(ω̄ × normal)
 //! assert_eq!(definition.velocity_text, None);
@@ -255,6 +255,8 @@
 //! | `NodePoint` | NodePosition on NodePoint | x, y, z | — |
 //! | `NodeEp` | NodePosition / NodeRigid on NodeRigidBodyEP | x, y, z, θ0…θ3 | — |
 //! | `NodeRxyz` | NodePosition / NodeRigid on NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | — |
+//! | `MassPoint2DBody` | BodyPosition on ObjectMassPoint2D | x, y | local position |
+//! | `NodePoint2D` | NodePosition on NodePoint2D | x, y | — |
 //! | `NodeCoordinate` (Coordinate) | NodeCoordinate on a node with coordinates | c | c_ref |
 //! | `GroundCoordinate` (Coordinate) | NodeCoordinate on NodePointGround | — | — |
 //!

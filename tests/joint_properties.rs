@@ -28,7 +28,9 @@ mod pendulum;
 mod embedded;
 
 use joint::core::{JointDefinition, MarkerArgs, MarkerKind, Pairing, ParameterShape};
-use joint::runtime::kernels::{distance, generic_rows, prismatic_x, revolute_z, spherical};
+use joint::runtime::kernels::{
+    coordinate_constraint, distance, generic_rows, prismatic_x, revolute_z, spherical,
+};
 use proptest::prelude::*;
 
 /// Every joint the test covers.
@@ -39,6 +41,7 @@ fn joints() -> Vec<&'static JointDefinition> {
         &revolute_z::DEFINITION,
         &prismatic_x::DEFINITION,
         &generic_rows::DEFINITION,
+        &coordinate_constraint::DEFINITION,
     ];
     all.extend(custom_joints::definitions());
     all.push(&pendulum::my_spherical::DEFINITION);
@@ -87,15 +90,7 @@ fn rotation(a: [f64; 3]) -> [[f64; 3]; 3] {
 /// (parameters, coordinates, velocities). Euler parameters are unit, their rates tangent.
 fn marker(kind: MarkerKind, x: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let name = kind.name();
-    let (np, nq) = match name {
-        "GroundPoint" => (15, 0),
-        "MassPointBody" => (3, 3),
-        "RigidEpPoint" => (3, 7),
-        "RigidRxyzPoint" => (3, 6),
-        "NodePoint" => (0, 3),
-        "NodeEp" => (0, 7),
-        _ => (0, 6),
-    };
+    let (np, nq) = (kind.parameter_count(), kind.coordinate_count());
     let mut p: Vec<f64> = x[..np].to_vec();
     if name == "GroundPoint" {
         // position, rotation (row-major), local position
@@ -126,10 +121,11 @@ fn check_pairing(k: &Pairing, jp: &[f64], x: &[f64]) -> Result<(), TestCaseError
     let (p0, q0, v0) = marker(k.kinds[0], &x[..40]);
     let (mut p1, mut q1, v1) = marker(k.kinds[1], &x[40..80]);
     // keep the markers apart (the distance joint's direction is undefined at Δp = 0)
-    if q1.is_empty() {
-        p1[0] += 3.0;
-    } else {
-        q1[0] += 3.0;
+    // (a ground coordinate has neither: nothing to move)
+    if let Some(x) = q1.first_mut() {
+        *x += 3.0;
+    } else if let Some(x) = p1.first_mut() {
+        *x += 3.0;
     }
     let (n0, n1, rows) = (q0.len(), q1.len(), k.rows);
     let n = n0 + n1;
@@ -268,13 +264,14 @@ proptest! {
     }
 }
 
-/// Every pairing but ground–ground is generated for every built-in joint: 48 for the
-/// position-only joints, 24 (the 5 orientation kinds, squared, less ground–ground) for the
-/// rigid joints.
+/// Every pairing but ground–ground is generated for every built-in joint: 80 (the 9 kinds
+/// with a position, squared, less ground–ground) for the position-only joints, 24 (the 5
+/// orientation kinds) for the rigid joints, 3 for the coordinate constraint.
 #[test]
 fn every_built_in_joint_has_every_pairing() {
-    assert_eq!(spherical::DEFINITION.pairings.len(), 48);
-    assert_eq!(distance::DEFINITION.pairings.len(), 48);
+    assert_eq!(spherical::DEFINITION.pairings.len(), 80);
+    assert_eq!(distance::DEFINITION.pairings.len(), 80);
+    assert_eq!(coordinate_constraint::DEFINITION.pairings.len(), 3);
     assert_eq!(revolute_z::DEFINITION.pairings.len(), 24);
     assert_eq!(prismatic_x::DEFINITION.pairings.len(), 24);
     assert_eq!(generic_rows::DEFINITION.pairings.len(), 24);

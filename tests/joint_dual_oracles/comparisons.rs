@@ -267,14 +267,16 @@ proptest! {
         let lambda = &joint[7..];
         let pairings = all_pairings(&jp);
         for on_manifold in [true, false] {
-            let states: Vec<MarkerState> = (0..14)
-                .map(|i| marker_state(KINDS[i % 7], &markers[i], on_manifold))
+            let n = KINDS.len();
+            let states: Vec<MarkerState> = (0..2 * n)
+                .map(|i| marker_state(KINDS[i % n], &markers[i], on_manifold))
                 .collect();
+            let at = |k: MarkerKind| KINDS.iter().position(|&x| x == k).expect("a tested kind");
             for k in &pairings {
                 check_pairing(
                     k,
-                    &states[k.kinds[0].index()],
-                    &states[7 + k.kinds[1].index()],
+                    &states[at(k.kinds[0])],
+                    &states[n + at(k.kinds[1])],
                     lambda,
                     on_manifold,
                 );
@@ -284,13 +286,14 @@ proptest! {
 }
 
 /// The pairings the oracle test runs over: every ordered pair of kinds with the capabilities the
-/// joint needs (Position: all 7 kinds; Rigid: the 5 with an orientation), except ground–ground.
+/// joint needs (Position: all 9 position kinds; Rigid: the 5 with an orientation), except
+/// ground–ground.
 #[test]
 pub(super) fn every_pairing_of_every_built_in_joint_is_checked() {
     let pairings = all_pairings(&joint_parameters(&[0.1; JOINT_POOL]));
     for (joint, rigid, count) in [
-        ("spherical", false, 48),
-        ("distance", false, 48),
+        ("spherical", false, 80),
+        ("distance", false, 80),
         ("revolute_z", true, 24),
         ("prismatic_x", true, 24),
         ("generic_rows", true, 24),
@@ -315,5 +318,5 @@ pub(super) fn every_pairing_of_every_built_in_joint_is_checked() {
             }
         }
     }
-    assert_eq!(pairings.len(), 168);
+    assert_eq!(pairings.len(), 232);
 }

@@ -6,6 +6,7 @@
 //!
 //! * each marker kind's kinematics from `shared/spec/items.md` §2, §3 and §5: ground
 //!   `p = p_g + R_g·b`, `A = R_g`, `ω̄ = 0`; mass point `p = x + b`, `v = ẋ`; node point `p = x`;
+//!   2-D mass point `p = [x, y, 0] + b`, `v = [ẋ, ẏ, 0]`; 2-D node point `p = [x, y, 0]`;
 //!   rigid bodies `p = x + A·b`, `v = ẋ + A·(ω̄ × b)`; rigid nodes `p = x`, `v = ẋ`; with the
 //!   spec's `A(θ)` (Euler parameters, not normalised), `A(ψ) = Rx·Ry·Rz` and `ω̄ = Ḡ·θ̇`;
 //! * each joint's position- and velocity-level rows from `docs/joint-formulas.md` §0–§4: joint
@@ -79,7 +80,7 @@ use {
 // ------------------------------------------------------------------------------------------------
 // Marker kinds, as the test knows them (the order of `MARKER_KINDS`).
 
-const KINDS: [MarkerKind; 7] = [
+const KINDS: [MarkerKind; 9] = [
     MarkerKind::GroundPoint,
     MarkerKind::MassPointBody,
     MarkerKind::RigidEpPoint,
@@ -87,10 +88,18 @@ const KINDS: [MarkerKind; 7] = [
     MarkerKind::NodePoint,
     MarkerKind::NodeEp,
     MarkerKind::NodeRxyz,
+    MarkerKind::MassPoint2DBody,
+    MarkerKind::NodePoint2D,
 ];
 
 fn has_orientation(kind: MarkerKind) -> bool {
-    !matches!(kind, MarkerKind::MassPointBody | MarkerKind::NodePoint)
+    !matches!(
+        kind,
+        MarkerKind::MassPointBody
+            | MarkerKind::NodePoint
+            | MarkerKind::MassPoint2DBody
+            | MarkerKind::NodePoint2D
+    )
 }
 
 /// A random marker state ([`marker_states::marker_state`]) with this test's ground rotation,

@@ -210,5 +210,19 @@ pub(super) fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D])
         MarkerKind::NodeCoordinate | MarkerKind::GroundCoordinate => {
             unreachable!("coordinate kinds: tests/coordinate_constraint.rs has their oracle")
         }
+        MarkerKind::MassPoint2DBody => Kin {
+            p: [q[0] + D::from(p[0]), q[1] + D::from(p[1]), D::from(p[2])],
+            v: [qt[0], qt[1], z],
+            a: None,
+            wl: [z; 3],
+            wg: [z; 3],
+        },
+        MarkerKind::NodePoint2D => Kin {
+            p: [q[0], q[1], z],
+            v: [qt[0], qt[1], z],
+            a: None,
+            wl: [z; 3],
+            wg: [z; 3],
+        },
     }
 }

@@ -10,7 +10,7 @@ pub(super) const JOINT_POOL: usize = 19;
 
 pub(super) fn pools() -> impl Strategy<Value = (Vec<Vec<f64>>, Vec<f64>)> {
     (
-        prop::collection::vec(prop::collection::vec(-1.0f64..1.0, POOL), 14),
+        prop::collection::vec(prop::collection::vec(-1.0f64..1.0, POOL), 2 * KINDS.len()),
         prop::collection::vec(-1.0f64..1.0, JOINT_POOL),
     )
 }

@@ -51,6 +51,7 @@ fn coordinate_count(kind: MarkerKind) -> usize {
         MarkerKind::NodeCoordinate | MarkerKind::GroundCoordinate => {
             unreachable!("coordinate kinds give no position: no spherical pairing")
         }
+        MarkerKind::MassPoint2DBody | MarkerKind::NodePoint2D => 2,
     }
 }
 
@@ -332,6 +333,8 @@ fn oracle_position<D: DualNum<Primitive = f64> + Copy>(
             rotated(rxyz_rotation([q[3], q[4], q[5]]), [p[0], p[1], p[2]])
         }
         MarkerKind::NodePoint | MarkerKind::NodeEp | MarkerKind::NodeRxyz => [q[0], q[1], q[2]],
+        MarkerKind::MassPoint2DBody => [q[0] + p[0], q[1] + p[1], D::from(p[2])],
+        MarkerKind::NodePoint2D => [q[0], q[1], D::zero()],
         MarkerKind::NodeCoordinate | MarkerKind::GroundCoordinate => {
             unreachable!("coordinate kinds give no position: no spherical pairing")
         }

@@ -152,6 +152,8 @@ pub(super) fn snake(kind: MarkerKind) -> &'static str {
         MarkerKind::NodeRxyz => "node_rxyz",
         MarkerKind::NodeCoordinate => "node_coordinate",
         MarkerKind::GroundCoordinate => "ground_coordinate",
+        MarkerKind::MassPoint2DBody => "mass_point_2d_body",
+        MarkerKind::NodePoint2D => "node_point_2d",
     }
 }
 

@@ -124,6 +124,14 @@ pub(super) fn own_node_coordinate_loads() {
     run_case_in(OWN_CASES, "node_coordinate_loads");
 }
 
+/// NodePoint2D with ObjectMassPoint2D (generated kinds NodePoint2D and MassPoint2DBody): a
+/// pendulum on a ConnectorDistance, a spring, a force vector, gravity, every node and body
+/// output (tools/reference/make_node_cases.py): Exudyn's counts.
+#[test]
+pub(super) fn own_point_2d_masses() {
+    run_case_in(OWN_CASES, "point_2d_masses");
+}
+
 /// Node1D with ObjectMass1D (turned by its reference rotation) and ObjectRotationalMass1D,
 /// coordinate springs and a coordinate torque, every body and node output
 /// (tools/reference/make_node_cases.py): Exudyn's counts, and with RK44.

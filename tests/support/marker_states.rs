@@ -129,5 +129,14 @@ pub fn marker_state(
             q: vec![],
             v: vec![],
         },
+        MarkerKind::MassPoint2DBody | MarkerKind::NodePoint2D => MarkerState {
+            p: if kind == MarkerKind::MassPoint2DBody {
+                b.to_vec()
+            } else {
+                vec![]
+            },
+            q: x[..2].to_vec(),
+            v: xt[..2].to_vec(),
+        },
     }
 }

@@ -146,7 +146,42 @@ def node_1d_masses_rk44():
     write('node_1d_masses_rk44', node_1d_system(), settings(), solver_type=exu.DynamicSolverType.RK44)
 
 
-CASES = {'node_point_ground': node_point_ground, 'node_coordinate_loads': node_coordinate_loads,
+def point_2d_system():
+    """NodePoint2D with ObjectMassPoint2D: a pendulum on a ConnectorDistance to ground, a
+    second mass on a spring from it (node marker), a force vector (its z ignored), gravity by
+    LoadMassProportional; every node and body output."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.AddObject(ObjectGround())
+    n0 = mbs.AddNode(NodePoint2D(referenceCoordinates=[1.0, 0.0], initialVelocities=[0.0, 0.5]))
+    n1 = mbs.AddNode(NodePoint2D(referenceCoordinates=[1.5, -0.2], initialCoordinates=[0.05, 0.0]))
+    b0 = mbs.AddObject(ObjectMassPoint2D(physicsMass=0.7, nodeNumber=n0))
+    b1 = mbs.AddObject(ObjectMassPoint2D(physicsMass=0.3, nodeNumber=n1))
+    mG = mbs.AddMarker(MarkerBodyPosition(bodyNumber=ground, localPosition=[0, 0.2, 0]))
+    m0 = mbs.AddMarker(MarkerBodyPosition(bodyNumber=b0, localPosition=[0.05, 0, 0]))
+    mn0 = mbs.AddMarker(MarkerNodePosition(nodeNumber=n0))
+    m1 = mbs.AddMarker(MarkerBodyPosition(bodyNumber=b1))
+    mbs.AddObject(ObjectConnectorDistance(markerNumbers=[mG, m0], distance=float(np.sqrt(1.05**2 + 0.2**2))))
+    mbs.AddObject(ObjectConnectorSpringDamper(markerNumbers=[mn0, m1], stiffness=80, damping=0.5,
+                                              referenceLength=0.5))
+    mbs.AddLoad(LoadForceVector(markerNumber=m1, loadVector=[0.4, 0.1, 5.0]))
+    for b in [b0, b1]:
+        mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=b)),
+                                         loadVector=[0, -9.81, 0]))
+    for v in [OVT.Position, OVT.Displacement, OVT.Velocity, OVT.Acceleration, OVT.Coordinates, OVT.Coordinates_t,
+              OVT.Coordinates_tt, OVT.CoordinatesTotal, OVT.Rotation]:
+        mbs.AddSensor(SensorNode(nodeNumber=n1, outputVariableType=v, storeInternal=True, writeToFile=False))
+    for v in [OVT.Position, OVT.Displacement, OVT.Velocity, OVT.Acceleration, OVT.RotationMatrix]:
+        mbs.AddSensor(SensorBody(bodyNumber=b0, localPosition=[0.1, 0.2, 0.3], outputVariableType=v,
+                                 storeInternal=True, writeToFile=False))
+    return mbs
+
+
+def point_2d_masses():
+    write('point_2d_masses', point_2d_system(), settings())
+
+
+CASES = {'point_2d_masses': point_2d_masses, 'node_point_ground': node_point_ground, 'node_coordinate_loads': node_coordinate_loads,
          'node_coordinate_loads_static': node_coordinate_loads_static, 'node_1d_masses': node_1d_masses,
          'node_1d_masses_rk44': node_1d_masses_rk44}
 

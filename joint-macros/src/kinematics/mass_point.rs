@@ -21,3 +21,20 @@ pub fn body_point(g: &mut Graph, q: Coordinates) -> Kinematics {
         velocities: q.velocities,
     }
 }
+
+/// ObjectMassPoint2D: p = [x, y, 0] + b, v = [ẋ, ẏ, 0].
+pub fn body_point_2d(g: &mut Graph, q: Coordinates) -> Kinematics {
+    let zero = g.zero();
+    let x = [q.coordinates[0], q.coordinates[1], zero];
+    let b = [q.parameters[0], q.parameters[1], q.parameters[2]];
+    Kinematics {
+        position: vector::add(g, x, b),
+        velocity: [q.velocities[0], q.velocities[1], zero],
+        rotation: None,
+        angular_velocity: None,
+        angular_velocity_local: None,
+        coordinate: None,
+        coordinates: q.coordinates,
+        velocities: q.velocities,
+    }
+}

@@ -14,6 +14,8 @@
 //! | `NodePoint` | NodePosition on NodePoint | x, y, z | — |
 //! | `NodeEp` | NodePosition / NodeRigid on NodeRigidBodyEP | x, y, z, θ0…θ3 | — |
 //! | `NodeRxyz` | NodePosition / NodeRigid on NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | — |
+//! | `MassPoint2DBody` | BodyPosition on ObjectMassPoint2D | node x, y | local position |
+//! | `NodePoint2D` | NodePosition on NodePoint2D | x, y | — |
 //! | `NodeCoordinate` | NodeCoordinate on a node with coordinates | c | c_ref |
 //! | `GroundCoordinate` | NodeCoordinate on NodePointGround | — | — |
 //!
@@ -50,6 +52,8 @@ pub enum MarkerKind {
     NodeRxyz,
     NodeCoordinate,
     GroundCoordinate,
+    MassPoint2DBody,
+    NodePoint2D,
 }
 
 /// A marker capability a joint can require.
@@ -85,7 +89,7 @@ pub struct Kinematics {
 
 impl MarkerKind {
     /// Every built-in kind in canonical order (also the order of the generated kind indices).
-    pub const ALL: [MarkerKind; 9] = [
+    pub const ALL: [MarkerKind; 11] = [
         MarkerKind::GroundPoint,
         MarkerKind::MassPointBody,
         MarkerKind::RigidEpPoint,
@@ -95,6 +99,8 @@ impl MarkerKind {
         MarkerKind::NodeRxyz,
         MarkerKind::NodeCoordinate,
         MarkerKind::GroundCoordinate,
+        MarkerKind::MassPoint2DBody,
+        MarkerKind::NodePoint2D,
     ];
 
     pub fn name(self) -> &'static str {
@@ -108,6 +114,8 @@ impl MarkerKind {
             MarkerKind::NodeRxyz => "NodeRxyz",
             MarkerKind::NodeCoordinate => "NodeCoordinate",
             MarkerKind::GroundCoordinate => "GroundCoordinate",
+            MarkerKind::MassPoint2DBody => "MassPoint2DBody",
+            MarkerKind::NodePoint2D => "NodePoint2D",
         }
     }
 
@@ -122,6 +130,8 @@ impl MarkerKind {
             MarkerKind::NodeRxyz => "node_rxyz",
             MarkerKind::NodeCoordinate => "node_coordinate",
             MarkerKind::GroundCoordinate => "ground_coordinate",
+            MarkerKind::MassPoint2DBody => "mass_point_2d_body",
+            MarkerKind::NodePoint2D => "node_point_2d",
         }
     }
 
@@ -148,6 +158,10 @@ impl MarkerKind {
             MarkerKind::GroundCoordinate => {
                 "MarkerNodeCoordinate on NodePointGround: a coordinate that is always 0"
             }
+            MarkerKind::MassPoint2DBody => {
+                "MarkerBodyPosition on ObjectMassPoint2D: p = [x, y, 0] + b"
+            }
+            MarkerKind::NodePoint2D => "MarkerNodePosition on NodePoint2D: p = [x, y, 0]",
         }
     }
 
@@ -156,6 +170,7 @@ impl MarkerKind {
         match self {
             MarkerKind::GroundPoint | MarkerKind::GroundCoordinate => &[],
             MarkerKind::NodeCoordinate => &["c"],
+            MarkerKind::MassPoint2DBody | MarkerKind::NodePoint2D => &["x", "y"],
             MarkerKind::MassPointBody | MarkerKind::NodePoint => &["x", "y", "z"],
             MarkerKind::RigidEpPoint | MarkerKind::NodeEp => {
                 &["x", "y", "z", "ep0", "ep1", "ep2", "ep3"]
@@ -173,13 +188,15 @@ impl MarkerKind {
                 "pg0", "pg1", "pg2", "rg00", "rg01", "rg02", "rg10", "rg11", "rg12", "rg20",
                 "rg21", "rg22", "b0", "b1", "b2",
             ],
-            MarkerKind::MassPointBody | MarkerKind::RigidEpPoint | MarkerKind::RigidRxyzPoint => {
-                &["b0", "b1", "b2"]
-            }
+            MarkerKind::MassPointBody
+            | MarkerKind::RigidEpPoint
+            | MarkerKind::RigidRxyzPoint
+            | MarkerKind::MassPoint2DBody => &["b0", "b1", "b2"],
             MarkerKind::NodePoint
             | MarkerKind::NodeEp
             | MarkerKind::NodeRxyz
-            | MarkerKind::GroundCoordinate => &[],
+            | MarkerKind::GroundCoordinate
+            | MarkerKind::NodePoint2D => &[],
             MarkerKind::NodeCoordinate => &["c_ref"],
         }
     }
@@ -200,6 +217,8 @@ impl MarkerKind {
                 | MarkerKind::NodePoint
                 | MarkerKind::NodeCoordinate
                 | MarkerKind::GroundCoordinate
+                | MarkerKind::MassPoint2DBody
+                | MarkerKind::NodePoint2D
         )
     }
 
@@ -255,6 +274,8 @@ impl MarkerKind {
             MarkerKind::NodeRxyz => node::rigid(g, q, rotation::tait_bryan::parametrization),
             MarkerKind::NodeCoordinate => node::coordinate(g, q),
             MarkerKind::GroundCoordinate => ground::coordinate(g, q),
+            MarkerKind::MassPoint2DBody => mass_point::body_point_2d(g, q),
+            MarkerKind::NodePoint2D => node::point_2d(g, q),
         }
     }
 }

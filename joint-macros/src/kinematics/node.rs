@@ -19,6 +19,21 @@ pub fn point(_g: &mut Graph, q: Coordinates) -> Kinematics {
     }
 }
 
+/// NodePoint2D: p = [x, y, 0], v = [ẋ, ẏ, 0].
+pub fn point_2d(g: &mut Graph, q: Coordinates) -> Kinematics {
+    let zero = g.zero();
+    Kinematics {
+        position: [q.coordinates[0], q.coordinates[1], zero],
+        velocity: [q.velocities[0], q.velocities[1], zero],
+        rotation: None,
+        angular_velocity: None,
+        angular_velocity_local: None,
+        coordinate: None,
+        coordinates: q.coordinates,
+        velocities: q.velocities,
+    }
+}
+
 /// Coordinate of a node: c − c_ref and ċ (no position: zero).
 pub fn coordinate(g: &mut Graph, q: Coordinates) -> Kinematics {
     let zero = g.zero();

@@ -63,6 +63,27 @@ pub(super) fn bodies(
                     mass: *mass,
                 });
             }
+            Object::MassPoint2D { mass, node, .. } => {
+                let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+                if !matches!(n, Node::Point2D { .. }) {
+                    return Err(Error::item(
+                        item,
+                        "nodeNumber",
+                        format!(
+                            "node {} is a {}; ObjectMassPoint2D needs a NodePoint2D",
+                            node.0,
+                            n.type_name()
+                        ),
+                    ));
+                }
+                check_mass(&item, "mass", *mass)?;
+                claim_node(&mut node_body, &item, node.0, i)?;
+                object_body[i] = Some(bodies.len());
+                bodies.push(BodyTopology::MassPoint2D {
+                    ode2: node_ode2[node.0],
+                    mass: *mass,
+                });
+            }
             Object::Mass1D {
                 mass,
                 node,

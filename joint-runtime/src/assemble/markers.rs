@@ -80,6 +80,7 @@ pub(super) fn resolve_marker(
                 return Ok(ResolvedMarker::of_kind(MarkerKind::GroundPoint, 0, 0, p));
             }
             Node::Point { .. } => MarkerKind::NodePoint,
+            Node::Point2D { .. } => MarkerKind::NodePoint2D,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
             Node::GenericODE2 { .. } | Node::Node1D { .. } => {
@@ -209,6 +210,27 @@ pub(super) fn resolve_marker(
                     provides_orientation: false,
                     local_rotation: None,
                 }
+            }
+            Object::MassPoint2D { node, mass, .. } => {
+                if orientation {
+                    return Err(Error::item(
+                        item.clone(),
+                        "bodyNumber",
+                        format!(
+                            "object {} is a MassPoint2D, which has no orientation; MarkerBodyRigid needs a rigid body or ground",
+                            b.0
+                        ),
+                    ));
+                }
+                mbs.node_checked(&item, "nodeNumber", *node)?;
+                let mut m = ResolvedMarker::of_kind(
+                    MarkerKind::MassPoint2DBody,
+                    node_ode2[node.0],
+                    2,
+                    local.to_vec(),
+                );
+                m.mass = *mass;
+                m
             }
             Object::Mass1D { .. } | Object::RotationalMass1D { .. } => {
                 return Err(Error::item(

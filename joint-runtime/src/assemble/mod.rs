@@ -39,6 +39,11 @@ pub enum BodyTopology {
         ode2: usize,
         mass: f64,
     },
+    /// ObjectMassPoint2D: mass on x, y.
+    MassPoint2D {
+        ode2: usize,
+        mass: f64,
+    },
     /// ObjectMass1D (mass) or ObjectRotationalMass1D (inertia) on one coordinate.
     Mass1D {
         ode2: usize,
@@ -232,6 +237,7 @@ impl Topology {
             matches!(
                 b,
                 BodyTopology::MassPoint { .. }
+                    | BodyTopology::MassPoint2D { .. }
                     | BodyTopology::Mass1D { .. }
                     | BodyTopology::GenericODE2 { .. }
             )
@@ -241,6 +247,7 @@ impl Topology {
             .map(|m| m.columns.len())
             .chain(bodies.iter().map(|b| match b {
                 BodyTopology::MassPoint { .. } => 3,
+                BodyTopology::MassPoint2D { .. } => 2,
                 BodyTopology::Mass1D { .. } => 1,
                 BodyTopology::Rigid { ode2, .. } => ode2.len(),
                 BodyTopology::GenericODE2 { columns, .. } => columns.len(),

@@ -48,6 +48,17 @@ pub enum Node {
         /// `referenceCoordinates`: the point's global position (it never moves).
         position: [f64; 3],
     },
+    /// NodePoint2D: 2 ODE2 coordinates [x, y] of a point in the x–y plane (z = 0).
+    Point2D {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `referenceCoordinates`.
+        reference_coordinates: [f64; 2],
+        /// `initialCoordinates`: the displacement at the start.
+        initial_coordinates: [f64; 2],
+        /// `initialVelocities`.
+        initial_velocities: [f64; 2],
+    },
     /// Node1D: one ODE2 coordinate (a translation or a rotation, as its object reads it).
     Node1D {
         /// The item's `name` (empty: none given).
@@ -82,6 +93,7 @@ impl Node {
             Node::RigidBodyRxyz { .. } => "RigidBodyRxyz",
             Node::GenericODE2 { .. } => "GenericODE2",
             Node::Node1D { .. } => "1D",
+            Node::Point2D { .. } => "Point2D",
             Node::PointGround { .. } => "PointGround",
         }
     }
@@ -94,6 +106,7 @@ impl Node {
             | Node::RigidBodyRxyz { name, .. }
             | Node::GenericODE2 { name, .. }
             | Node::Node1D { name, .. }
+            | Node::Point2D { name, .. }
             | Node::PointGround { name, .. } => name,
         }
     }
@@ -142,6 +155,12 @@ impl Node {
                 ..
             } => (r, i, v),
             Node::Node1D {
+                reference_coordinates: r,
+                initial_coordinates: i,
+                initial_velocities: v,
+                ..
+            } => (r, i, v),
+            Node::Point2D {
                 reference_coordinates: r,
                 initial_coordinates: i,
                 initial_velocities: v,

@@ -151,6 +151,15 @@ pub enum Object {
         /// `activeConnector`: an inactive connector applies no force.
         active: bool,
     },
+    /// ObjectMassPoint2D: a point mass on a NodePoint2D, moving in the x–y plane.
+    MassPoint2D {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `physicsMass` (kg).
+        mass: f64,
+        /// `nodeNumber`: its NodePoint2D.
+        node: NodeIndex,
+    },
     /// ObjectMass1D: a mass on a Node1D's coordinate, shown at `referencePosition +
     /// referenceRotation·([p₀, 0, 0] + b)` (p₀ the node's total coordinate).
     Mass1D {
@@ -314,6 +323,7 @@ impl Object {
             Object::ConnectorGravity { .. } => "ConnectorGravity",
             Object::ConnectorTorsionalSpringDamper { .. } => "ConnectorTorsionalSpringDamper",
             Object::ConnectorLinearSpringDamper { .. } => "ConnectorLinearSpringDamper",
+            Object::MassPoint2D { .. } => "MassPoint2D",
             Object::Mass1D { .. } => "Mass1D",
             Object::RotationalMass1D { .. } => "RotationalMass1D",
             Object::Joint(j) => j.joint_type.type_name,
@@ -335,6 +345,7 @@ impl Object {
             | Object::ConnectorGravity { name, .. }
             | Object::ConnectorTorsionalSpringDamper { name, .. }
             | Object::ConnectorLinearSpringDamper { name, .. }
+            | Object::MassPoint2D { name, .. }
             | Object::Mass1D { name, .. }
             | Object::RotationalMass1D { name, .. }
             | Object::GenericODE2 { name, .. }
@@ -350,6 +361,7 @@ impl Object {
             self,
             Object::Ground { .. }
                 | Object::MassPoint { .. }
+                | Object::MassPoint2D { .. }
                 | Object::Mass1D { .. }
                 | Object::RotationalMass1D { .. }
                 | Object::RigidBody { .. }

@@ -79,6 +79,26 @@ impl Outputs<'_> {
                     other => return Err(unsupported(item(), other)),
                 }
             }
+            Object::MassPoint2D { .. } => {
+                let m = markers
+                    .node
+                    .as_ref()
+                    .expect("checked at assemble: a 2-D mass point has a NodePoint2D");
+                let ms = MarkerState::new(m, qt, &st.v);
+                let s = m.columns[0];
+                let planar = |x: &[f64]| [x[s], x[s + 1], 0.0];
+                match var {
+                    O::Position => put3(out, ms.position() + Vector3::from(local)),
+                    O::Displacement => out.extend_from_slice(&planar(&st.q)),
+                    O::Velocity => out.extend_from_slice(&planar(&st.v)),
+                    O::Acceleration => out.extend_from_slice(&planar(&st.a)),
+                    O::RotationMatrix => put_row_major(out, &Matrix3::identity()),
+                    O::Rotation | O::AngularVelocity | O::AngularVelocityLocal => {
+                        out.extend_from_slice(&[0.0; 3]);
+                    }
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
             Object::Mass1D {
                 node,
                 reference_position,

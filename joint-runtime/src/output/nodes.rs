@@ -86,6 +86,26 @@ impl Outputs<'_> {
             return Ok(());
         };
         let ms = MarkerState::new(m, qt, &st.v);
+        if let Node::Point2D { .. } = n {
+            // [q0, q1, 0]: the plane's vectors in 3-D
+            let planar = |x: &[f64]| [x[r.start], x[r.start + 1], 0.0];
+            match var {
+                O::Position => put3(out, ms.position()),
+                O::Displacement => out.extend_from_slice(&planar(&st.q)),
+                O::Velocity => out.extend_from_slice(&planar(&st.v)),
+                O::Acceleration => out.extend_from_slice(&planar(&st.a)),
+                O::Coordinates => out.extend_from_slice(&st.q[r]),
+                O::CoordinatesT => out.extend_from_slice(&st.v[r]),
+                O::CoordinatesTT => out.extend_from_slice(&st.a[r]),
+                O::CoordinatesTotal => out.extend_from_slice(&qt[r]),
+                O::RotationMatrix => put_row_major(out, &ms.rotation()),
+                O::Rotation | O::AngularVelocity | O::AngularVelocityLocal => {
+                    out.extend_from_slice(&[0.0; 3]);
+                }
+                other => return Err(unsupported(item(), other)),
+            }
+            return Ok(());
+        }
         match var {
             O::Position => put3(out, ms.position()),
             O::Displacement => out.extend_from_slice(&st.q[r.start..r.start + 3]),

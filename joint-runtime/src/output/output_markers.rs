@@ -13,6 +13,7 @@ impl Outputs<'_> {
         let n = self.mbs.nodes.get(node)?;
         let kind = match n {
             Node::Point { .. } => MarkerKind::NodePoint,
+            Node::Point2D { .. } => MarkerKind::NodePoint2D,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
             // GenericODE2 and 1D have no position; a PointGround's outputs need no marker
@@ -46,9 +47,11 @@ impl Outputs<'_> {
     /// the marker at `local`.
     pub(super) fn body_output_markers(&self, body: usize, local: [f64; 3]) -> OutputMarkers {
         let node = match self.mbs.objects.get(body) {
-            Some(Object::MassPoint { node, .. } | Object::RigidBody { node, .. }) => {
-                self.node_marker(node.0)
-            }
+            Some(
+                Object::MassPoint { node, .. }
+                | Object::MassPoint2D { node, .. }
+                | Object::RigidBody { node, .. },
+            ) => self.node_marker(node.0),
             _ => None,
         };
         let point = match (self.mbs.objects.get(body), &node) {

@@ -41,6 +41,10 @@ impl Topology {
                     let o = *ode2;
                     visit(&[o, o + 1, o + 2], &[m, 0.0, 0.0, 0.0, m, 0.0, 0.0, 0.0, m]);
                 }
+                BodyTopology::MassPoint2D { ode2, mass } => {
+                    let (o, m) = (*ode2, *mass);
+                    visit(&[o, o + 1], &[m, 0.0, 0.0, m]);
+                }
                 BodyTopology::Mass1D { ode2, mass } => visit(&[*ode2], &[*mass]),
                 BodyTopology::Rigid {
                     ode2,

@@ -155,7 +155,7 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
         nodes.push(match node {
             // no position of their own (a Node1D's is its object's; Exudyn hides it by default)
             Node::GenericODE2 { .. } | Node::Node1D { .. } => None,
-            Node::Point { .. } | Node::PointGround { .. } => Some((
+            Node::Point { .. } | Node::Point2D { .. } | Node::PointGround { .. } => Some((
                 vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
                 Matrix3::identity(),
             )),

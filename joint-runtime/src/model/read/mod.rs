@@ -72,6 +72,7 @@ impl List {
                     &["RigidBodyRxyz", "NodeRigidBodyRxyz", "RigidRxyz"],
                 ),
                 ("GenericODE2", &["GenericODE2", "NodeGenericODE2"]),
+                ("Point2D", &["Point2D", "NodePoint2D"]),
                 ("1D", &["1D", "Node1D"]),
                 ("PointGround", &["PointGround", "NodePointGround"]),
             ],
@@ -101,6 +102,7 @@ impl List {
                         "CartesianSpringDamper",
                     ],
                 ),
+                ("MassPoint2D", &["MassPoint2D", "ObjectMassPoint2D"]),
                 ("Mass1D", &["Mass1D", "ObjectMass1D"]),
                 (
                     "RotationalMass1D",

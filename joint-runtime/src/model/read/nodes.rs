@@ -1,4 +1,4 @@
-//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan), GenericODE2, 1D and PointGround.
+//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan), GenericODE2, Point2D, 1D and PointGround.
 
 use serde_json::Value;
 
@@ -64,6 +64,12 @@ pub(crate) fn read_node(index: usize, value: &Value) -> Result<Node> {
                 initial_velocities,
             }
         }
+        "Point2D" => Node::Point2D {
+            name,
+            reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 2])?,
+            initial_coordinates: d.vec_or("initialCoordinates", [0.0; 2])?,
+            initial_velocities: d.vec_or("initialVelocities", [0.0; 2])?,
+        },
         "1D" => Node::Node1D {
             name,
             reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 1])?,

@@ -51,6 +51,11 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
             mass: f64_aliased(&mut d, "mass", "physicsMass")?,
             node: NodeIndex(d.index("nodeNumber")?),
         },
+        "MassPoint2D" => Object::MassPoint2D {
+            name,
+            mass: f64_aliased(&mut d, "mass", "physicsMass")?,
+            node: NodeIndex(d.index("nodeNumber")?),
+        },
         "Mass1D" => Object::Mass1D {
             name,
             mass: f64_aliased(&mut d, "mass", "physicsMass")?,
