@@ -101,7 +101,9 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
                 ti.end_time,
                 match (topo.n_ae, ti.explicit.eliminate_constraints) {
                     (0, _) => "",
-                    (_, true) => ", its algebraic equations refused (eliminateConstraints)",
+                    (_, true) => {
+                        ", coordinates fixed to ground eliminated, other constraints refused (eliminateConstraints)"
+                    }
                     (_, false) => ", its algebraic equations ignored (λ = 0)",
                 }
             );

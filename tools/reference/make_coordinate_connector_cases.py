@@ -85,7 +85,8 @@ def coordinate_constraints(springs=False):
     """ConnectorCoordinates: a mass point's x fixed to a ground node's coordinate, its y
     coupled to a second mass point's y with factor1 and offset, its z to a Tait-Bryan body's
     rotation angle, an inactive one; with `springs`, CoordinateSpringDampers holding every
-    other coordinate (a static solve needs them). Sensors: Displacement, Velocity, Force."""
+    other coordinate (a static solve needs them). Sensors: Displacement, Velocity, Force,
+    ConstraintEquation."""
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
     nG = mbs.AddNode(NodePointGround(referenceCoordinates=[0, 0, 0]))
@@ -111,7 +112,7 @@ def coordinate_constraints(springs=False):
         for name in ['x1', 'z1', 'y1', 'b0', 'b1', 'b2', 'b3', 'b4', 'rz']:
             mbs.AddObject(CoordinateSpringDamper(markerNumbers=[mG, c[name]], stiffness=200))
     for o in [cx, cy, cz]:
-        for v in [OVT.Displacement, OVT.Velocity, OVT.Force]:
+        for v in [OVT.Displacement, OVT.Velocity, OVT.Force, OVT.ConstraintEquation]:
             mbs.AddSensor(SensorObject(objectNumber=o, outputVariableType=v, storeInternal=True, writeToFile=False))
     return mbs
 

@@ -59,13 +59,15 @@ pub enum OutputVariable {
     StressLocal,
     /// The six strain components of an FFRF mesh node from `outputVariableModeBasis`.
     StrainLocal,
+    /// The residual of a constraint's equation (ObjectConnectorCoordinate).
+    ConstraintEquation,
     /// A named output of a joint defined with `joint!` (`output distance = …;`).
     Named(&'static str),
 }
 
 impl OutputVariable {
     /// Every variable with a fixed name, in Exudyn's order (not `Named`).
-    pub const ALL: [OutputVariable; 25] = [
+    pub const ALL: [OutputVariable; 26] = [
         OutputVariable::Position,
         OutputVariable::Displacement,
         OutputVariable::Velocity,
@@ -91,6 +93,7 @@ impl OutputVariable {
         OutputVariable::HomogeneousTransformationLocal,
         OutputVariable::StressLocal,
         OutputVariable::StrainLocal,
+        OutputVariable::ConstraintEquation,
     ];
 
     /// Exudyn's member name (a joint output's own name for [`OutputVariable::Named`]).
@@ -121,6 +124,7 @@ impl OutputVariable {
             OutputVariable::HomogeneousTransformationLocal => "HomogeneousTransformationLocal",
             OutputVariable::StressLocal => "StressLocal",
             OutputVariable::StrainLocal => "StrainLocal",
+            OutputVariable::ConstraintEquation => "ConstraintEquation",
             OutputVariable::Named(name) => name,
         }
     }

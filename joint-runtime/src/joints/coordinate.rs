@@ -70,6 +70,11 @@ fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Optio
         OutputVariable::Displacement => out.push(q1 - q0),
         OutputVariable::Velocity => out.push(v1 - v0),
         OutputVariable::Force => out.push(ctx.lambda[0]),
+        // the position-level residual factor1·q_m1 − q_m0 − offset (offset, factor1 the
+        // item's parameters)
+        OutputVariable::ConstraintEquation => {
+            out.push(ctx.parameters[1] * q1 - q0 - ctx.parameters[0]);
+        }
         _ => return None,
     }
     Some(())

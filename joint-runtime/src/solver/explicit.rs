@@ -8,13 +8,15 @@
 //! - accelerations start at zero (velocity Verlet evaluates them at t = 0), λ stays zero;
 //! - the mass matrix is factorized once when every body's is constant and
 //!   `reuseConstantMassMatrix`, else at every evaluation;
-//! - algebraic equations are not solved: with `explicit.eliminateConstraints` (default) a
-//!   system with any is refused (Exudyn accepts only CoordinateConstraints to ground there, which
-//!   this runtime does not have yet), without it they are ignored;
+//! - algebraic equations are not solved: with `explicit.eliminateConstraints` (default) the
+//!   coordinates ConnectorCoordinates fix to a ground node are held at displacement 0 (after
+//!   each step's update, on q, q̇, q̈ and the embedded solution) and any other constraint is
+//!   refused; without it constraints are ignored (λ = 0);
 //! - ODE23 and DOPRI5 estimate the error with their embedded weights, scaled per coordinate by
 //!   `absoluteTolerance + relativeTolerance·max(x̂₁, x₀)` (no absolute value, as in Exudyn), and
 //!   propose h·min(stepSizeMaxIncrease, safety·err^(−1/order)) capped by the nominal step; a step
-//!   whose optimal size is below the one taken is rejected and repeated with the proposal.
+//!   whose optimal size is below the one taken is rejected and repeated with the proposal (also
+//!   with `automaticStepSize` off, as pip Exudyn 1.13.6 does).
 
 use super::settings::{DynamicSolverType, SimulationSettings, TimeIntegrationSettings};
 use super::step_size::report_step;
