@@ -80,14 +80,14 @@ impl Outputs<'_> {
                 let ObjectTopology::Connector(c) = self.topology.objects[object] else {
                     unreachable!("every connector object has a connector topology");
                 };
-                let [u, u_t, f] = self
+                let spring = self
                     .topology
                     .linear_spring(c, qt, &self.state.v)
                     .expect("a linear spring-damper's topology");
                 match var {
-                    O::DisplacementLocal => out.push(u),
-                    O::VelocityLocal => out.push(u_t),
-                    O::ForceLocal => out.push(f),
+                    O::DisplacementLocal => out.push(spring.displacement),
+                    O::VelocityLocal => out.push(spring.velocity),
+                    O::ForceLocal => out.push(spring.force),
                     other => return Err(unsupported(item(), other)),
                 }
             }

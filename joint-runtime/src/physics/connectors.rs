@@ -22,6 +22,17 @@ pub struct CoordinateSpring {
     pub force: f64,
 }
 
+/// A linear spring-damper's state: marker 0's turned axis `A_0·a`, the displacement and
+/// velocity along it, and the force.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinearSpring {
+    pub axis: Vector3<f64>,
+    pub displacement: f64,
+    pub velocity: f64,
+    /// k(u − offset) + d(u̇ − velocityOffset) + force; 0 if inactive.
+    pub force: f64,
+}
+
 /// A torsional spring-damper's state, as Exudyn computes it: the relative rotation's z angle
 /// (xyz Tait–Bryan angles of `A_J0ᵀA_J1`, shifted by −2π above π), the relative angular
 /// velocity's z component in joint frame 0, the torque and joint frame 0 `A_J0`.
@@ -75,9 +86,9 @@ impl Topology {
         })
     }
 
-    /// A LinearSpringDamper's (displacement, velocity, force) along `A_0·a`, as Exudyn's outputs
-    /// give them (force 0 when inactive); None for other connectors.
-    pub fn linear_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<[f64; 3]> {
+    /// The state of connector `c` if it is a LinearSpringDamper, as Exudyn's outputs give it
+    /// (force 0 when inactive).
+    pub fn linear_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<LinearSpring> {
         let con = &self.connectors[c];
         let ConnectorKind::LinearSpringDamper {
             stiffness,
@@ -92,15 +103,20 @@ impl Topology {
         };
         let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
         let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
-        let e = m0.rotation() * v3(*axis);
-        let u = e.dot(&(m1.position() - m0.position()));
-        let u_t = e.dot(&(m1.velocity() - m0.velocity()));
-        let f = if con.active {
-            stiffness * (u - offset) + damping * (u_t - velocity_offset) + force
+        let axis = m0.rotation() * v3(*axis);
+        let displacement = axis.dot(&(m1.position() - m0.position()));
+        let velocity = axis.dot(&(m1.velocity() - m0.velocity()));
+        let force = if con.active {
+            stiffness * (displacement - offset) + damping * (velocity - velocity_offset) + force
         } else {
             0.0
         };
-        Some([u, u_t, f])
+        Some(LinearSpring {
+            axis,
+            displacement,
+            velocity,
+            force,
+        })
     }
 
     /// A coordinate marker's displacement and velocity (0 on a ground node: no column).
@@ -230,22 +246,13 @@ impl Topology {
                     d_force_d_delta_v: Matrix3::zeros(),
                 }
             }
-            ConnectorKind::LinearSpringDamper {
-                stiffness,
-                damping,
-                axis,
-                offset,
-                velocity_offset,
-                force,
-            } => {
+            ConnectorKind::LinearSpringDamper { .. } => {
                 // Exudyn: along A_0·a, through the position Jacobians only (the turning axis
                 // applies no torque to marker 0)
-                let e = m0.rotation() * v3(*axis);
-                let (u, u_t) = (e.dot(&dp), e.dot(&dv));
-                let scalar = stiffness * (u - offset) + damping * (u_t - velocity_offset) + force;
+                let spring = self.linear_spring(c, qt, v)?;
                 ConnectorForce {
-                    force: e * scalar,
-                    scalar,
+                    force: spring.axis * spring.force,
+                    scalar: spring.force,
                     delta_p: dp,
                     delta_v: dv,
                     // differentiated numerically, as Exudyn does
