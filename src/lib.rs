@@ -41,8 +41,8 @@
 //! use joint::core::{Joint, MarkerKind};
 //! let definition = OnPlane::DEFINITION;
 //! assert_eq!(definition.rows(), 1);
-//! // every pairing of a rigid kind with any kind with a position, but ground with ground: 5 · 9 − 1
-//! assert_eq!(definition.pairings.len(), 44);
+//! // every pairing of a rigid kind with any kind with a position, but ground with ground: 7 · 11 − 1
+//! assert_eq!(definition.pairings.len(), 76);
 //! assert!(on_plane::pairing(MarkerKind::GroundPoint, MarkerKind::MassPointBody).is_some());
 //! // the velocity level was derived: d/dt(n·Δp) = ṅ·Δp + n·Δv with ṅ = A·(ω̄ × normal)
 //! assert_eq!(definition.velocity_text, None);
@@ -257,6 +257,8 @@
 //! | `NodeRxyz` | NodePosition / NodeRigid on NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | — |
 //! | `MassPoint2DBody` | BodyPosition on ObjectMassPoint2D | x, y | local position |
 //! | `NodePoint2D` | NodePosition on NodePoint2D | x, y | — |
+//! | `Rigid2DPoint` | BodyPosition / BodyRigid on ObjectRigidBody2D | x, y, ψ | local position |
+//! | `NodeRigid2D` | NodePosition / NodeRigid on NodeRigidBody2D | x, y, ψ | — |
 //! | `NodeCoordinate` (Coordinate) | NodeCoordinate on a node with coordinates | c | c_ref |
 //! | `GroundCoordinate` (Coordinate) | NodeCoordinate on NodePointGround | — | — |
 //!

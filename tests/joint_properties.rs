@@ -29,7 +29,8 @@ mod embedded;
 
 use joint::core::{JointDefinition, MarkerArgs, MarkerKind, Pairing, ParameterShape};
 use joint::runtime::kernels::{
-    coordinate_constraint, distance, generic_rows, prismatic_x, revolute_z, spherical,
+    coordinate_constraint, distance, generic_rows, prismatic_2d, prismatic_x, revolute_2d,
+    revolute_z, spherical,
 };
 use proptest::prelude::*;
 
@@ -41,6 +42,8 @@ fn joints() -> Vec<&'static JointDefinition> {
         &revolute_z::DEFINITION,
         &prismatic_x::DEFINITION,
         &generic_rows::DEFINITION,
+        &revolute_2d::DEFINITION,
+        &prismatic_2d::DEFINITION,
         &coordinate_constraint::DEFINITION,
     ];
     all.extend(custom_joints::definitions());
@@ -264,17 +267,19 @@ proptest! {
     }
 }
 
-/// Every pairing but ground–ground is generated for every built-in joint: 80 (the 9 kinds
-/// with a position, squared, less ground–ground) for the position-only joints, 24 (the 5
+/// Every pairing but ground–ground is generated for every built-in joint: 120 (the 11 kinds
+/// with a position, squared, less ground–ground) for the position-only joints, 48 (the 7
 /// orientation kinds) for the rigid joints, 3 for the coordinate constraint.
 #[test]
 fn every_built_in_joint_has_every_pairing() {
-    assert_eq!(spherical::DEFINITION.pairings.len(), 80);
-    assert_eq!(distance::DEFINITION.pairings.len(), 80);
+    assert_eq!(spherical::DEFINITION.pairings.len(), 120);
+    assert_eq!(distance::DEFINITION.pairings.len(), 120);
+    assert_eq!(revolute_2d::DEFINITION.pairings.len(), 120);
     assert_eq!(coordinate_constraint::DEFINITION.pairings.len(), 3);
-    assert_eq!(revolute_z::DEFINITION.pairings.len(), 24);
-    assert_eq!(prismatic_x::DEFINITION.pairings.len(), 24);
-    assert_eq!(generic_rows::DEFINITION.pairings.len(), 24);
+    assert_eq!(revolute_z::DEFINITION.pairings.len(), 48);
+    assert_eq!(prismatic_x::DEFINITION.pairings.len(), 48);
+    assert_eq!(generic_rows::DEFINITION.pairings.len(), 48);
+    assert_eq!(prismatic_2d::DEFINITION.pairings.len(), 48);
     for definition in joints() {
         for k in definition.pairings {
             assert_eq!(

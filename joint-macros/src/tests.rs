@@ -76,11 +76,11 @@ fn every_pairing_except_ground_ground_is_generated() {
         .lines()
         .filter(|l| l.trim_start().starts_with("pub mod ") && l.contains("_to_"))
         .count();
-    // the 9 kinds with a position (the coordinate kinds have none)
-    assert_eq!(count, 9 * 9 - 1);
+    // the 11 kinds with a position (the coordinate kinds have none)
+    assert_eq!(count, 11 * 11 - 1);
     assert_eq!(
         text.matches("pub fn position_residual(").count(),
-        9 * 9 - 1 + 1,
+        11 * 11 - 1 + 1,
         "pairings plus the marker-level kernel"
     );
     assert!(!text.contains("ground_point_to_ground_point"));
@@ -179,7 +179,7 @@ fn model_of(tokens: proc_macro2::TokenStream, name: &str) -> crate::definition::
 }
 
 #[test]
-fn built_in_joints_are_the_runtimes_six() {
+fn built_in_joints_are_the_runtimes_eight() {
     let names: Vec<String> = built_in_joints().into_iter().map(|(n, _)| n).collect();
     assert_eq!(
         names,
@@ -189,20 +189,26 @@ fn built_in_joints_are_the_runtimes_six() {
             "RevoluteZ",
             "PrismaticX",
             "GenericRows",
+            "Revolute2D",
+            "Prismatic2D",
             "CoordinateConstraint"
         ]
     );
 }
 
 /// One pairing of every built-in joint: a BodyRigid/BodyPosition marker on ground and one on
-/// a rigid body with Euler parameters (the pairing every position joint has); for the
-/// coordinate constraint a ground node's coordinate and a node coordinate.
+/// a rigid body with Euler parameters (the pairing every position joint has), on a planar rigid
+/// body for the planar joints; for the coordinate constraint a ground node's coordinate and a
+/// node coordinate.
 #[test]
 fn snapshot_built_in_joint_kernels() {
     for (name, tokens) in built_in_joints() {
         let text = pretty(expand_joint(tokens));
         let text = module_text(&text, &crate::codegen::joint::module_name(&name));
-        let pairing = if text.contains("pub mod ground_point_to_rigid_ep_point {") {
+        let pairing = if name.ends_with("2D") {
+            // the planar joints on a planar rigid body
+            "ground_point_to_rigid_2d_point"
+        } else if text.contains("pub mod ground_point_to_rigid_ep_point {") {
             "ground_point_to_rigid_ep_point"
         } else {
             "ground_coordinate_to_node_coordinate"
@@ -305,7 +311,8 @@ fn derived_velocity_is_the_hand_written_one() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 80 + 80 + 24 + 24 + 24);
+    // Spherical and Distance on the 11 position kinds, the rigid joints on the 7 rigid ones
+    assert_eq!(checked, 120 + 120 + 48 + 48 + 48);
 }
 
 /// The built-in joints as they were written before the compiler derived velocity levels: each

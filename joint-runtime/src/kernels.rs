@@ -117,6 +117,37 @@ joint_core::joint! {
 }
 
 joint_core::joint! {
+    /// Exudyn's `ObjectJointRevolute2D`: the markers' positions coincide in the x–y plane,
+    /// `Δp_x = Δp_y = 0` (z is left free: planar bodies have none).
+    pub joint Revolute2D {
+        marker m0: Position;
+        marker m1: Position;
+        axes [x = 1, y = 1];
+        second_order;
+        let delta = m1.position - m0.position;
+        position = [delta[0], delta[1]];
+    }
+
+    /// Exudyn's `ObjectJointPrismatic2D`: marker 1 slides along marker 0's turned axis
+    /// `t0 = A_0·axisMarker0`, `Δp·n1 = 0` with `n1 = A_1·normalMarker1`, and (row `r`, freed by
+    /// `constrainRotation = false`) keeps its orientation, `t0·n1 = 0`. The derived velocity
+    /// level turns the vectors as Exudyn does, `ṅ1 = A_1·(ω̄_1 × normalMarker1)`, so the Jacobian
+    /// is Exudyn's.
+    pub joint Prismatic2D {
+        marker m0: Rigid;
+        marker m1: Rigid;
+        param axis_marker0: vector;
+        param normal_marker1: vector;
+        axes [n = 1, r = 1];
+        second_order;
+        let t0 = m0.rotation * axis_marker0;
+        let n1 = m1.rotation * normal_marker1;
+        let delta = m1.position - m0.position;
+        position = [dot(delta, n1), dot(t0, n1)];
+    }
+}
+
+joint_core::joint! {
     /// Exudyn's `ObjectConnectorCoordinate`: `factor1·q_m1 − q_m0 − offset = 0` on two coordinate
     /// markers' displacements (Exudyn's coordinate markers exclude the reference values; on a
     /// ground node the coordinate is 0). The derived velocity level is `factor1·q̇_m1 − q̇_m0`,

@@ -12,11 +12,13 @@ pub(super) enum Row {
     Global(usize),
     /// `t_k0·Δp`, velocity `t_k0·Δv + ṫ_k0·Δp`.
     Local(usize),
+    /// `t_k1·Δp` (marker 1's frame), velocity `t_k1·Δv + ṫ_k1·Δp`.
+    Local1(usize),
     /// `t_a0·t_b1`, velocity `ṫ_a0·t_b1 + t_a0·ṫ_b1`.
     Rotation(usize, usize),
 }
 
-use Row::{Global, Local, Rotation};
+use Row::{Global, Local, Local1, Rotation};
 
 /// items.md §4: the positions coincide.
 pub(super) const SPHERICAL: [Row; 3] = [Global(0), Global(1), Global(2)];
@@ -28,6 +30,11 @@ pub(super) const REVOLUTE_Z: [Row; 5] = [
     Rotation(2, 0),
     Rotation(2, 1),
 ];
+/// ObjectJointRevolute2D: the positions coincide in x and y.
+pub(super) const REVOLUTE_2D: [Row; 2] = [Global(0), Global(1)];
+/// ObjectJointPrismatic2D with `axisMarker0` = column x of frame 0 and `normalMarker1` =
+/// column y of frame 1: `Δp·n1`, `t0·n1`.
+pub(super) const PRISMATIC_2D: [Row; 2] = [Local1(1), Rotation(0, 1)];
 /// joint-formulas.md §2.
 pub(super) const PRISMATIC_X: [Row; 5] = [
     Local(1),
@@ -114,8 +121,8 @@ impl JointOracle {
                     vel.push(dv[c]);
                     jac.push(dv[c]);
                 }
-                Local(c) => {
-                    let (t, tt, tg) = frame(0, c);
+                Local(c) | Local1(c) => {
+                    let (t, tt, tg) = frame(if matches!(row, Local1(_)) { 1 } else { 0 }, c);
                     pos.push(dot3(t, dp));
                     vel.push(dot3(t, dv) + dot3(tt, dp));
                     jac.push(dot3(t, dv) + dot3(tg, dp));

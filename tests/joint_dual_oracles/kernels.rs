@@ -148,6 +148,21 @@ pub(super) fn all_pairings(jp: &JointParameters) -> Vec<Pairing> {
         .to_values(),
     ));
     all.extend(pairings(
+        &revolute_2d::DEFINITION,
+        frame(Formula::Rows(&REVOLUTE_2D)),
+        Vec::new(),
+    ));
+    let column = |r: &M3, k: usize| [r[0][k], r[1][k], r[2][k]];
+    all.extend(pairings(
+        &prismatic_2d::DEFINITION,
+        frame(Formula::Rows(&PRISMATIC_2D)),
+        prismatic_2d::Parameters {
+            axis_marker0: column(&r0, 0),
+            normal_marker1: column(&r1, 1),
+        }
+        .to_values(),
+    ));
+    all.extend(pairings(
         &generic_rows::DEFINITION,
         frame(Formula::Rows(&GENERIC_ROWS)),
         generic_rows::Parameters {

@@ -7,6 +7,7 @@
 //! * each marker kind's kinematics from `shared/spec/items.md` §2, §3 and §5: ground
 //!   `p = p_g + R_g·b`, `A = R_g`, `ω̄ = 0`; mass point `p = x + b`, `v = ẋ`; node point `p = x`;
 //!   2-D mass point `p = [x, y, 0] + b`, `v = [ẋ, ẏ, 0]`; 2-D node point `p = [x, y, 0]`;
+//!   planar rigid bodies `p = [x, y, 0] + Rz(ψ)·b`, `ω = ω̄ = [0, 0, ψ̇]`;
 //!   rigid bodies `p = x + A·b`, `v = ẋ + A·(ω̄ × b)`; rigid nodes `p = x`, `v = ẋ`; with the
 //!   spec's `A(θ)` (Euler parameters, not normalised), `A(ψ) = Rx·Ry·Rz` and `ω̄ = Ḡ·θ̇`;
 //! * each joint's position- and velocity-level rows from `docs/joint-formulas.md` §0–§4: joint
@@ -56,7 +57,9 @@
 //! block's magnitude; the generated straight-line code and the oracle associate sums differently.
 
 use joint::core::{JointDefinition, JointParameters as _, MarkerArgs, MarkerKind};
-use joint::runtime::kernels::{distance, generic_rows, prismatic_x, revolute_z, spherical};
+use joint::runtime::kernels::{
+    distance, generic_rows, prismatic_2d, prismatic_x, revolute_2d, revolute_z, spherical,
+};
 use num_dual::{Dual64, DualNum, HyperDual64};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -80,7 +83,7 @@ use {
 // ------------------------------------------------------------------------------------------------
 // Marker kinds, as the test knows them (the order of `MARKER_KINDS`).
 
-const KINDS: [MarkerKind; 9] = [
+const KINDS: [MarkerKind; 11] = [
     MarkerKind::GroundPoint,
     MarkerKind::MassPointBody,
     MarkerKind::RigidEpPoint,
@@ -90,6 +93,8 @@ const KINDS: [MarkerKind; 9] = [
     MarkerKind::NodeRxyz,
     MarkerKind::MassPoint2DBody,
     MarkerKind::NodePoint2D,
+    MarkerKind::Rigid2DPoint,
+    MarkerKind::NodeRigid2D,
 ];
 
 fn has_orientation(kind: MarkerKind) -> bool {

@@ -224,5 +224,25 @@ pub(super) fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D])
             wl: [z; 3],
             wg: [z; 3],
         },
+        MarkerKind::Rigid2DPoint | MarkerKind::NodeRigid2D => {
+            // NodeRigidBody2D: A = Rz(ψ), ω = ω̄ = [0, 0, ψ̇]; p = [x, y, 0] + A·b
+            let (s, c) = (q[2].sin(), q[2].cos());
+            let a = [[c, -s, z], [s, c, z], [z, z, D::one()]];
+            let w = [z, z, qt[2]];
+            let b = if kind == MarkerKind::Rigid2DPoint {
+                c3(&p[..3])
+            } else {
+                [z; 3]
+            };
+            let ab = mat_vec(&a, b);
+            let awb = mat_vec(&a, cross3(w, b));
+            Kin {
+                p: [q[0] + ab[0], q[1] + ab[1], ab[2]],
+                v: [qt[0] + awb[0], qt[1] + awb[1], awb[2]],
+                a: Some(a),
+                wl: w,
+                wg: w,
+            }
+        }
     }
 }

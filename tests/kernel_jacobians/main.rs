@@ -52,6 +52,7 @@ fn coordinate_count(kind: MarkerKind) -> usize {
             unreachable!("coordinate kinds give no position: no spherical pairing")
         }
         MarkerKind::MassPoint2DBody | MarkerKind::NodePoint2D => 2,
+        MarkerKind::Rigid2DPoint | MarkerKind::NodeRigid2D => 3,
     }
 }
 
@@ -59,7 +60,11 @@ fn coordinate_count(kind: MarkerKind) -> usize {
 fn parameter_count(kind: MarkerKind) -> usize {
     match kind {
         MarkerKind::GroundPoint => 15,
-        MarkerKind::MassPointBody | MarkerKind::RigidEpPoint | MarkerKind::RigidRxyzPoint => 3,
+        MarkerKind::MassPointBody
+        | MarkerKind::RigidEpPoint
+        | MarkerKind::RigidRxyzPoint
+        | MarkerKind::MassPoint2DBody
+        | MarkerKind::Rigid2DPoint => 3,
         _ => 0,
     }
 }
@@ -334,7 +339,15 @@ fn oracle_position<D: DualNum<Primitive = f64> + Copy>(
         }
         MarkerKind::NodePoint | MarkerKind::NodeEp | MarkerKind::NodeRxyz => [q[0], q[1], q[2]],
         MarkerKind::MassPoint2DBody => [q[0] + p[0], q[1] + p[1], D::from(p[2])],
-        MarkerKind::NodePoint2D => [q[0], q[1], D::zero()],
+        MarkerKind::NodePoint2D | MarkerKind::NodeRigid2D => [q[0], q[1], D::zero()],
+        MarkerKind::Rigid2DPoint => {
+            let (s, c) = (q[2].sin(), q[2].cos());
+            [
+                q[0] + c * p[0] - s * p[1],
+                q[1] + s * p[0] + c * p[1],
+                D::from(p[2]),
+            ]
+        }
         MarkerKind::NodeCoordinate | MarkerKind::GroundCoordinate => {
             unreachable!("coordinate kinds give no position: no spherical pairing")
         }

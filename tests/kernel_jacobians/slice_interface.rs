@@ -154,6 +154,8 @@ pub(super) fn snake(kind: MarkerKind) -> &'static str {
         MarkerKind::GroundCoordinate => "ground_coordinate",
         MarkerKind::MassPoint2DBody => "mass_point_2d_body",
         MarkerKind::NodePoint2D => "node_point_2d",
+        MarkerKind::Rigid2DPoint => "rigid_2d_point",
+        MarkerKind::NodeRigid2D => "node_rigid_2d",
     }
 }
 

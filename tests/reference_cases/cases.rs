@@ -132,6 +132,36 @@ pub(super) fn own_point_2d_masses() {
     run_case_in(OWN_CASES, "point_2d_masses");
 }
 
+/// NodeRigidBody2D and ObjectRigidBody2D (centre of mass at the node and off it) on
+/// RevoluteJoint2D, with body, node and rigid markers, gravity, a torque, a force and a spring;
+/// every node, body, joint and marker output (tools/reference/make_planar_rigid_cases.py):
+/// Exudyn's counts, at index 3 and index 2.
+#[test]
+pub(super) fn own_planar_double_pendulum() {
+    run_case_in(OWN_CASES, "planar_double_pendulum");
+}
+
+#[test]
+pub(super) fn own_planar_double_pendulum_index2() {
+    run_case_in(OWN_CASES, "planar_double_pendulum_index2");
+}
+
+/// A slider-crank of planar bodies: PrismaticJoint2D on a tilted ground axis, and a ring on the
+/// rod on a PrismaticJoint2D with `constrainRotation = false`; their Distance and Rotation
+/// outputs (tools/reference/make_planar_rigid_cases.py): Exudyn's 3416 iterations and 50
+/// Jacobians.
+#[test]
+pub(super) fn own_planar_slider_crank() {
+    run_case_in(OWN_CASES, "planar_slider_crank");
+}
+
+/// A planar body off its centre of mass on a rotational coordinate spring, statically
+/// (tools/reference/make_planar_rigid_cases.py): Exudyn's counts.
+#[test]
+pub(super) fn own_planar_pendulum_static() {
+    run_case_in(OWN_CASES, "planar_pendulum_static");
+}
+
 /// Node1D with ObjectMass1D (turned by its reference rotation) and ObjectRotationalMass1D,
 /// coordinate springs and a coordinate torque, every body and node output
 /// (tools/reference/make_node_cases.py): Exudyn's counts, and with RK44.

@@ -138,5 +138,15 @@ pub fn marker_state(
             q: x[..2].to_vec(),
             v: xt[..2].to_vec(),
         },
+        // [x, y, ψ] and their rates
+        MarkerKind::Rigid2DPoint | MarkerKind::NodeRigid2D => MarkerState {
+            p: if kind == MarkerKind::Rigid2DPoint {
+                b.to_vec()
+            } else {
+                vec![]
+            },
+            q: vec![x[0], x[1], PI * r[8]],
+            v: vec![xt[0], xt[1], 2.0 * r[12]],
+        },
     }
 }

@@ -16,6 +16,8 @@
 //! | `NodeRxyz` | NodePosition / NodeRigid on NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | — |
 //! | `MassPoint2DBody` | BodyPosition on ObjectMassPoint2D | node x, y | local position |
 //! | `NodePoint2D` | NodePosition on NodePoint2D | x, y | — |
+//! | `Rigid2DPoint` | BodyPosition / BodyRigid on ObjectRigidBody2D | x, y, ψ | local position |
+//! | `NodeRigid2D` | NodePosition / NodeRigid on NodeRigidBody2D | x, y, ψ | — |
 //! | `NodeCoordinate` | NodeCoordinate on a node with coordinates | c | c_ref |
 //! | `GroundCoordinate` | NodeCoordinate on NodePointGround | — | — |
 //!
@@ -54,6 +56,8 @@ pub enum MarkerKind {
     GroundCoordinate,
     MassPoint2DBody,
     NodePoint2D,
+    Rigid2DPoint,
+    NodeRigid2D,
 }
 
 /// A marker capability a joint can require.
@@ -89,7 +93,7 @@ pub struct Kinematics {
 
 impl MarkerKind {
     /// Every built-in kind in canonical order (also the order of the generated kind indices).
-    pub const ALL: [MarkerKind; 11] = [
+    pub const ALL: [MarkerKind; 13] = [
         MarkerKind::GroundPoint,
         MarkerKind::MassPointBody,
         MarkerKind::RigidEpPoint,
@@ -101,6 +105,8 @@ impl MarkerKind {
         MarkerKind::GroundCoordinate,
         MarkerKind::MassPoint2DBody,
         MarkerKind::NodePoint2D,
+        MarkerKind::Rigid2DPoint,
+        MarkerKind::NodeRigid2D,
     ];
 
     pub fn name(self) -> &'static str {
@@ -116,6 +122,8 @@ impl MarkerKind {
             MarkerKind::GroundCoordinate => "GroundCoordinate",
             MarkerKind::MassPoint2DBody => "MassPoint2DBody",
             MarkerKind::NodePoint2D => "NodePoint2D",
+            MarkerKind::Rigid2DPoint => "Rigid2DPoint",
+            MarkerKind::NodeRigid2D => "NodeRigid2D",
         }
     }
 
@@ -132,6 +140,8 @@ impl MarkerKind {
             MarkerKind::GroundCoordinate => "ground_coordinate",
             MarkerKind::MassPoint2DBody => "mass_point_2d_body",
             MarkerKind::NodePoint2D => "node_point_2d",
+            MarkerKind::Rigid2DPoint => "rigid_2d_point",
+            MarkerKind::NodeRigid2D => "node_rigid_2d",
         }
     }
 
@@ -162,6 +172,12 @@ impl MarkerKind {
                 "MarkerBodyPosition on ObjectMassPoint2D: p = [x, y, 0] + b"
             }
             MarkerKind::NodePoint2D => "MarkerNodePosition on NodePoint2D: p = [x, y, 0]",
+            MarkerKind::Rigid2DPoint => {
+                "MarkerBodyPosition or MarkerBodyRigid on ObjectRigidBody2D: p = [x, y, 0] + Rz(ψ)·b"
+            }
+            MarkerKind::NodeRigid2D => {
+                "MarkerNodePosition or MarkerNodeRigid on NodeRigidBody2D: p = [x, y, 0]"
+            }
         }
     }
 
@@ -178,6 +194,7 @@ impl MarkerKind {
             MarkerKind::RigidRxyzPoint | MarkerKind::NodeRxyz => {
                 &["x", "y", "z", "psi0", "psi1", "psi2"]
             }
+            MarkerKind::Rigid2DPoint | MarkerKind::NodeRigid2D => &["x", "y", "psi"],
         }
     }
 
@@ -191,12 +208,14 @@ impl MarkerKind {
             MarkerKind::MassPointBody
             | MarkerKind::RigidEpPoint
             | MarkerKind::RigidRxyzPoint
-            | MarkerKind::MassPoint2DBody => &["b0", "b1", "b2"],
+            | MarkerKind::MassPoint2DBody
+            | MarkerKind::Rigid2DPoint => &["b0", "b1", "b2"],
             MarkerKind::NodePoint
             | MarkerKind::NodeEp
             | MarkerKind::NodeRxyz
             | MarkerKind::GroundCoordinate
-            | MarkerKind::NodePoint2D => &[],
+            | MarkerKind::NodePoint2D
+            | MarkerKind::NodeRigid2D => &[],
             MarkerKind::NodeCoordinate => &["c_ref"],
         }
     }
@@ -276,6 +295,8 @@ impl MarkerKind {
             MarkerKind::GroundCoordinate => ground::coordinate(g, q),
             MarkerKind::MassPoint2DBody => mass_point::body_point_2d(g, q),
             MarkerKind::NodePoint2D => node::point_2d(g, q),
+            MarkerKind::Rigid2DPoint => rigid_body::point_2d(g, q),
+            MarkerKind::NodeRigid2D => node::rigid_2d(g, q),
         }
     }
 }

@@ -52,12 +52,42 @@ pub fn coordinate(g: &mut Graph, q: Coordinates) -> Kinematics {
 
 /// Rigid node: p = x, v = ẋ, A(θ), ω = G·θ̇, ω̄ = Ḡ·θ̇.
 pub fn rigid(g: &mut Graph, q: Coordinates, parametrization: ParametrizationFn) -> Kinematics {
-    let rot = parametrization(g, &q.coordinates[3..]);
-    let omega_local = Parametrization::apply(g, &rot.g_local_columns, &q.velocities[3..]);
-    let omega = Parametrization::apply(g, &rot.g_global_columns, &q.velocities[3..]);
+    let position = [q.coordinates[0], q.coordinates[1], q.coordinates[2]];
+    let velocity = [q.velocities[0], q.velocities[1], q.velocities[2]];
+    rigid_with(g, q, position, velocity, 3, parametrization)
+}
+
+/// NodeRigidBody2D: p = [x, y, 0], v = [ẋ, ẏ, 0], A = Rz(ψ), ω = ω̄ = [0, 0, ψ̇].
+pub fn rigid_2d(g: &mut Graph, q: Coordinates) -> Kinematics {
+    let zero = g.zero();
+    let position = [q.coordinates[0], q.coordinates[1], zero];
+    let velocity = [q.velocities[0], q.velocities[1], zero];
+    rigid_with(
+        g,
+        q,
+        position,
+        velocity,
+        2,
+        super::rotation::planar::parametrization,
+    )
+}
+
+/// A rigid node whose rotation parameters follow its `translations` position coordinates.
+fn rigid_with(
+    g: &mut Graph,
+    q: Coordinates,
+    position: [crate::symbolic::Id; 3],
+    velocity: [crate::symbolic::Id; 3],
+    translations: usize,
+    parametrization: ParametrizationFn,
+) -> Kinematics {
+    let rot = parametrization(g, &q.coordinates[translations..]);
+    let omega_local =
+        Parametrization::apply(g, &rot.g_local_columns, &q.velocities[translations..]);
+    let omega = Parametrization::apply(g, &rot.g_global_columns, &q.velocities[translations..]);
     Kinematics {
-        position: [q.coordinates[0], q.coordinates[1], q.coordinates[2]],
-        velocity: [q.velocities[0], q.velocities[1], q.velocities[2]],
+        position,
+        velocity,
         rotation: Some(rot.rotation),
         angular_velocity: Some(omega),
         angular_velocity_local: Some(omega_local),

@@ -130,6 +130,37 @@ pub(super) fn bodies(
                     mass: *mass,
                 });
             }
+            Object::RigidBody2D {
+                mass,
+                inertia,
+                center_of_mass,
+                node,
+                ..
+            } => {
+                let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+                if !matches!(n, Node::RigidBody2D { .. }) {
+                    return Err(Error::item(
+                        item,
+                        "nodeNumber",
+                        format!(
+                            "node {} is a {}; ObjectRigidBody2D needs a NodeRigidBody2D",
+                            node.0,
+                            n.type_name()
+                        ),
+                    ));
+                }
+                check_mass(&item, "mass", *mass)?;
+                check_mass(&item, "inertia", *inertia)?;
+                finite(&item, "centerOfMass", center_of_mass)?;
+                claim_node(&mut node_body, &item, node.0, i)?;
+                object_body[i] = Some(bodies.len());
+                bodies.push(BodyTopology::Rigid2D {
+                    ode2: node_ode2[node.0],
+                    mass: *mass,
+                    inertia: *inertia,
+                    center_of_mass: *center_of_mass,
+                });
+            }
             Object::RigidBody {
                 mass,
                 inertia,

@@ -23,7 +23,7 @@ pub(super) fn check_mass(item: &ItemRef, key: &str, mass: f64) -> Result<()> {
         return Err(Error::item(
             item.clone(),
             key,
-            format!("the mass must be finite and ≥ 0, found {mass}"),
+            format!("the {key} must be finite and ≥ 0, found {mass}"),
         ));
     }
     Ok(())

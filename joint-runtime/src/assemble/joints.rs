@@ -234,7 +234,7 @@ pub(super) fn assemble_joint(
     // rows
     let equations: Vec<Option<usize>> = match jt.axes {
         Axes::Fixed => (0..definition.rows()).map(Some).collect(),
-        Axes::Mask | Axes::Select { .. } => {
+        Axes::Mask | Axes::Flags(_) | Axes::Select { .. } => {
             let count = jt.axes_count();
             if joint.constrained_axes.len() != count {
                 return Err(Error::item(

@@ -81,6 +81,7 @@ pub(super) fn resolve_marker(
             }
             Node::Point { .. } => MarkerKind::NodePoint,
             Node::Point2D { .. } => MarkerKind::NodePoint2D,
+            Node::RigidBody2D { .. } => MarkerKind::NodeRigid2D,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
             Node::GenericODE2 { .. } | Node::Node1D { .. } => {
@@ -229,6 +230,23 @@ pub(super) fn resolve_marker(
                     2,
                     local.to_vec(),
                 );
+                m.mass = *mass;
+                m
+            }
+            Object::RigidBody2D {
+                node,
+                mass,
+                center_of_mass,
+                ..
+            } => {
+                // checked at bodies: its node is a NodeRigidBody2D
+                let p = if mass_marker {
+                    vec![center_of_mass[0], center_of_mass[1], 0.0]
+                } else {
+                    local.to_vec()
+                };
+                let mut m =
+                    ResolvedMarker::of_kind(MarkerKind::Rigid2DPoint, node_ode2[node.0], 3, p);
                 m.mass = *mass;
                 m
             }

@@ -44,6 +44,14 @@ pub enum BodyTopology {
         ode2: usize,
         mass: f64,
     },
+    /// ObjectRigidBody2D on [x, y, ψ]: mass, inertia about z at the node, centre of mass in
+    /// body axes.
+    Rigid2D {
+        ode2: usize,
+        mass: f64,
+        inertia: f64,
+        center_of_mass: [f64; 2],
+    },
     /// ObjectMass1D (mass) or ObjectRotationalMass1D (inertia) on one coordinate.
     Mass1D {
         ode2: usize,
@@ -238,6 +246,10 @@ impl Topology {
                 b,
                 BodyTopology::MassPoint { .. }
                     | BodyTopology::MassPoint2D { .. }
+                    | BodyTopology::Rigid2D {
+                        center_of_mass: [0.0, 0.0],
+                        ..
+                    }
                     | BodyTopology::Mass1D { .. }
                     | BodyTopology::GenericODE2 { .. }
             )
@@ -248,6 +260,7 @@ impl Topology {
             .chain(bodies.iter().map(|b| match b {
                 BodyTopology::MassPoint { .. } => 3,
                 BodyTopology::MassPoint2D { .. } => 2,
+                BodyTopology::Rigid2D { .. } => 3,
                 BodyTopology::Mass1D { .. } => 1,
                 BodyTopology::Rigid { ode2, .. } => ode2.len(),
                 BodyTopology::GenericODE2 { columns, .. } => columns.len(),

@@ -59,6 +59,18 @@ pub enum Node {
         /// `initialVelocities`.
         initial_velocities: [f64; 2],
     },
+    /// NodeRigidBody2D: 3 ODE2 coordinates [x, y, ψ] of a body moving in the x–y plane, turned
+    /// by ψ about z.
+    RigidBody2D {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `referenceCoordinates`.
+        reference_coordinates: [f64; 3],
+        /// `initialCoordinates`: the displacement at the start.
+        initial_coordinates: [f64; 3],
+        /// `initialVelocities`.
+        initial_velocities: [f64; 3],
+    },
     /// Node1D: one ODE2 coordinate (a translation or a rotation, as its object reads it).
     Node1D {
         /// The item's `name` (empty: none given).
@@ -94,6 +106,7 @@ impl Node {
             Node::GenericODE2 { .. } => "GenericODE2",
             Node::Node1D { .. } => "1D",
             Node::Point2D { .. } => "Point2D",
+            Node::RigidBody2D { .. } => "RigidBody2D",
             Node::PointGround { .. } => "PointGround",
         }
     }
@@ -107,6 +120,7 @@ impl Node {
             | Node::GenericODE2 { name, .. }
             | Node::Node1D { name, .. }
             | Node::Point2D { name, .. }
+            | Node::RigidBody2D { name, .. }
             | Node::PointGround { name, .. } => name,
         }
     }
@@ -166,6 +180,12 @@ impl Node {
                 initial_velocities: v,
                 ..
             } => (r, i, v),
+            Node::RigidBody2D {
+                reference_coordinates: r,
+                initial_coordinates: i,
+                initial_velocities: v,
+                ..
+            } => (r, i, v),
             // its position is not a coordinate
             Node::PointGround { .. } => (&[], &[], &[]),
         }
@@ -188,7 +208,10 @@ impl Node {
 
     /// Whether the node has a rotation (and thus orientation outputs that are not identity).
     pub fn is_rigid(&self) -> bool {
-        matches!(self, Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. })
+        matches!(
+            self,
+            Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. } | Node::RigidBody2D { .. }
+        )
     }
 
     /// Whether the node has a position (all but NodeGenericODE2 and Node1D, whose coordinate
@@ -233,6 +256,16 @@ impl Node {
             reference_coordinates: reference,
             initial_coordinates: [0.0; 6],
             initial_velocities: [0.0; 6],
+        }
+    }
+
+    /// `NodeRigidBody2D(referenceCoordinates=reference)` [x, y, ψ].
+    pub fn rigid_body_2d(reference: [f64; 3]) -> Node {
+        Node::RigidBody2D {
+            name: String::new(),
+            reference_coordinates: reference,
+            initial_coordinates: [0.0; 3],
+            initial_velocities: [0.0; 3],
         }
     }
 }

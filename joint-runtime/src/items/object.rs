@@ -160,6 +160,19 @@ pub enum Object {
         /// `nodeNumber`: its NodePoint2D.
         node: NodeIndex,
     },
+    /// ObjectRigidBody2D: a planar rigid body on a NodeRigidBody2D.
+    RigidBody2D {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `physicsMass` (kg).
+        mass: f64,
+        /// `physicsInertia`: the moment of inertia about z at the body's reference point (kg m²).
+        inertia: f64,
+        /// `physicsCenterOfMass`: the centre of mass in body axes, relative to the node.
+        center_of_mass: [f64; 2],
+        /// `nodeNumber`: its NodeRigidBody2D.
+        node: NodeIndex,
+    },
     /// ObjectMass1D: a mass on a Node1D's coordinate, shown at `referencePosition +
     /// referenceRotation·([p₀, 0, 0] + b)` (p₀ the node's total coordinate).
     Mass1D {
@@ -324,6 +337,7 @@ impl Object {
             Object::ConnectorTorsionalSpringDamper { .. } => "ConnectorTorsionalSpringDamper",
             Object::ConnectorLinearSpringDamper { .. } => "ConnectorLinearSpringDamper",
             Object::MassPoint2D { .. } => "MassPoint2D",
+            Object::RigidBody2D { .. } => "RigidBody2D",
             Object::Mass1D { .. } => "Mass1D",
             Object::RotationalMass1D { .. } => "RotationalMass1D",
             Object::Joint(j) => j.joint_type.type_name,
@@ -346,6 +360,7 @@ impl Object {
             | Object::ConnectorTorsionalSpringDamper { name, .. }
             | Object::ConnectorLinearSpringDamper { name, .. }
             | Object::MassPoint2D { name, .. }
+            | Object::RigidBody2D { name, .. }
             | Object::Mass1D { name, .. }
             | Object::RotationalMass1D { name, .. }
             | Object::GenericODE2 { name, .. }
@@ -362,6 +377,7 @@ impl Object {
             Object::Ground { .. }
                 | Object::MassPoint { .. }
                 | Object::MassPoint2D { .. }
+                | Object::RigidBody2D { .. }
                 | Object::Mass1D { .. }
                 | Object::RotationalMass1D { .. }
                 | Object::RigidBody { .. }

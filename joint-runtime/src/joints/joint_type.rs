@@ -14,6 +14,10 @@ pub enum Axes {
     Mask,
     /// No `constrainedAxes`: every row is an equation (ObjectJointRevoluteZ, …).
     Fixed,
+    /// No `constrainedAxes`: boolean keys free rows instead, `(key, row)`: the row is an
+    /// equation while the key is true (its default), else free (`λ = 0`). Read into the same
+    /// per-row mask. ObjectJointPrismatic2D's `constrainRotation`.
+    Flags(&'static [(&'static str, usize)]),
     /// `count` entries choose `count` of the kernel's rows (`select(locked)`: per AE row the
     /// kernel row that is its equation, or `None` for a free row). ObjectJointGeneric.
     Select {
@@ -163,10 +167,11 @@ impl JointType {
             .map_or((parameter, None), |k| (k.key, k.default))
     }
 
-    /// Number of `constrainedAxes` entries (0: the type has none).
+    /// Number of entries of the item's row mask (`constrainedAxes`, or one per row for
+    /// [`Axes::Flags`]; 0: the type has none).
     pub fn axes_count(&self) -> usize {
         match self.axes {
-            Axes::Mask => self.definition.rows(),
+            Axes::Mask | Axes::Flags(_) => self.definition.rows(),
             Axes::Fixed => 0,
             Axes::Select { count, .. } => count,
         }
@@ -182,6 +187,7 @@ impl JointType {
                 .map(|&c| i64::from(c))
                 .collect(),
             Axes::Fixed => Vec::new(),
+            Axes::Flags(_) => vec![1; self.definition.rows()],
             Axes::Select { count, .. } => vec![1; count],
         }
     }

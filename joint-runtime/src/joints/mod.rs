@@ -22,7 +22,9 @@ mod generic;
 mod joint_type;
 mod object;
 mod outputs;
+mod prismatic_2d;
 mod prismatic_x;
+mod revolute_2d;
 mod revolute_z;
 mod rigid_frames;
 mod spherical;
@@ -36,7 +38,9 @@ pub use joint_type::{
 };
 pub use object::{JointObject, JointVisualization};
 pub use outputs::{JointOutputs, generic};
+pub use prismatic_2d::JOINT_PRISMATIC_2D;
 pub use prismatic_x::JOINT_PRISMATIC_X;
+pub use revolute_2d::JOINT_REVOLUTE_2D;
 pub use revolute_z::JOINT_REVOLUTE_Z;
 pub use spherical::JOINT_SPHERICAL;
 pub use topology::{ConstraintLevel, JointKernel, JointTopology};
@@ -69,6 +73,8 @@ impl JointRegistry {
                 JOINT_GENERIC,
                 CONNECTOR_DISTANCE,
                 CONNECTOR_COORDINATE,
+                JOINT_REVOLUTE_2D,
+                JOINT_PRISMATIC_2D,
             ],
         }
     }

@@ -1,5 +1,5 @@
 //! Body outputs at a local point (Exudyn's `mbs.GetObjectOutputBody`, SensorBody): ground,
-//! mass points, 1D masses and rotors, and rigid bodies.
+//! mass points, 1D masses and rotors, and rigid bodies (3-D and planar).
 
 use nalgebra::{Matrix3, Vector3};
 
@@ -154,10 +154,11 @@ impl Outputs<'_> {
                     other => return Err(unsupported(item(), other)),
                 }
             }
-            Object::RigidBody { .. } => {
+            Object::RigidBody { .. } | Object::RigidBody2D { .. } => {
                 let (Some(node_m), Some(m)) = (&markers.node, &markers.point) else {
                     panic!("checked at assemble: rigid bodies have a rigid node");
                 };
+                let planar = matches!(object, Object::RigidBody2D { .. });
                 let ms = MarkerState::new(m, qt, &st.v);
                 let a = ms.rotation();
                 let s = m.columns[0];
@@ -165,10 +166,19 @@ impl Outputs<'_> {
                 let omega = ms.angular_velocity();
                 let acc = || {
                     let ab = a * Vector3::from(local);
-                    Vector3::new(st.a[s], st.a[s + 1], st.a[s + 2])
-                        + alpha.cross(&ab)
-                        + omega.cross(&omega.cross(&ab))
+                    let node = if planar {
+                        Vector3::new(st.a[s], st.a[s + 1], 0.0)
+                    } else {
+                        Vector3::new(st.a[s], st.a[s + 1], st.a[s + 2])
+                    };
+                    node + alpha.cross(&ab) + omega.cross(&omega.cross(&ab))
                 };
+                if planar && var == O::Rotation {
+                    // Exudyn's ObjectRigidBody2D: the node's angle coordinate, without its
+                    // reference value (its NodeRigidBody2D reports the total)
+                    out.push(st.q[s + 2]);
+                    return Ok(());
+                }
                 match var {
                     O::Position => put3(out, ms.position()),
                     O::Displacement => {

@@ -106,6 +106,20 @@ impl Outputs<'_> {
             }
             return Ok(());
         }
+        if let Node::RigidBody2D { .. } = n {
+            // [q0, q1, 0] vectors; Rotation [0, 0, ψ] with ψ the total angle, unwrapped
+            let planar = |x: &[f64]| [x[r.start], x[r.start + 1], 0.0];
+            let own = match var {
+                O::Displacement => Some(planar(&st.q)),
+                O::Acceleration => Some(planar(&st.a)),
+                O::Rotation => Some([0.0, 0.0, qt[r.start + 2]]),
+                _ => None,
+            };
+            if let Some(x) = own {
+                out.extend_from_slice(&x);
+                return Ok(());
+            }
+        }
         match var {
             O::Position => put3(out, ms.position()),
             O::Displacement => out.extend_from_slice(&st.q[r.start..r.start + 3]),

@@ -14,6 +14,7 @@ impl Outputs<'_> {
         let kind = match n {
             Node::Point { .. } => MarkerKind::NodePoint,
             Node::Point2D { .. } => MarkerKind::NodePoint2D,
+            Node::RigidBody2D { .. } => MarkerKind::NodeRigid2D,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
             // GenericODE2 and 1D have no position; a PointGround's outputs need no marker
@@ -50,14 +51,16 @@ impl Outputs<'_> {
             Some(
                 Object::MassPoint { node, .. }
                 | Object::MassPoint2D { node, .. }
+                | Object::RigidBody2D { node, .. }
                 | Object::RigidBody { node, .. },
             ) => self.node_marker(node.0),
             _ => None,
         };
         let point = match (self.mbs.objects.get(body), &node) {
-            (Some(Object::RigidBody { .. }), Some(node_m)) => {
+            (Some(Object::RigidBody { .. } | Object::RigidBody2D { .. }), Some(node_m)) => {
                 let kind = match node_m.kind() {
                     Some(MarkerKind::NodeEp) => MarkerKind::RigidEpPoint,
+                    Some(MarkerKind::NodeRigid2D) => MarkerKind::Rigid2DPoint,
                     _ => MarkerKind::RigidRxyzPoint,
                 };
                 Some(ResolvedMarker {

@@ -5,6 +5,7 @@
 use super::ForwardDifference;
 use super::rigid_body::rigid_lhs;
 use super::Scratch;
+use super::rigid_body_2d::rigid_2d_lhs;
 use crate::assemble::{BodyTopology, Topology};
 use crate::linear::MatrixAccumulator;
 
@@ -50,6 +51,46 @@ impl Topology {
                         *frame, *modal, data, q, qt, v, factor_k, factor_d, fd, m,
                         scratch,
                     );
+                    continue;
+                }
+                BodyTopology::Rigid2D {
+                    ode2,
+                    mass,
+                    center_of_mass,
+                    ..
+                } => {
+                    // Exudyn has no Jacobian for a body centred at its node (its LHS is 0)
+                    // and differentiates the LHS numerically otherwise
+                    if *center_of_mass == [0.0, 0.0] {
+                        continue;
+                    }
+                    let o = *ode2;
+                    let lhs = |c: &[f64; 3], w: &[f64; 3]| {
+                        rigid_2d_lhs(*mass, *center_of_mass, c[2], w[2])
+                    };
+                    let coords = [qt[o], qt[o + 1], qt[o + 2]];
+                    let vels = [v[o], v[o + 1], v[o + 2]];
+                    let base = lhs(&coords, &vels);
+                    for (which, factor) in [(0, factor_k), (1, factor_d)] {
+                        if factor == 0.0 {
+                            continue;
+                        }
+                        for i in 0..3 {
+                            let c = o + i;
+                            let (mut c2, mut v2) = (coords, vels);
+                            let x = if which == 0 { q[c] } else { v[c] };
+                            let eps = fd.increment(x);
+                            if which == 0 {
+                                c2[i] = self.reference[c] + (x + eps);
+                            } else {
+                                v2[i] = x + eps;
+                            }
+                            let out = lhs(&c2, &v2);
+                            for row in 0..3 {
+                                m.add(o + row, c, factor * (out[row] - base[row]) / eps);
+                            }
+                        }
+                    }
                     continue;
                 }
                 BodyTopology::KinematicTree { start, data, .. } => {

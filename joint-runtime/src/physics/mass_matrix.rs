@@ -7,6 +7,7 @@ use super::rigid_body::{
     rigid_mass_theta,
 };
 use super::Scratch;
+use super::rigid_body_2d::rigid_2d_mass_matrix;
 use crate::assemble::{BodyTopology, Topology};
 use crate::linear::MatrixAccumulator;
 
@@ -46,6 +47,16 @@ impl Topology {
                     visit(&[o, o + 1], &[m, 0.0, 0.0, m]);
                 }
                 BodyTopology::Mass1D { ode2, mass } => visit(&[*ode2], &[*mass]),
+                BodyTopology::Rigid2D {
+                    ode2,
+                    mass,
+                    inertia,
+                    center_of_mass,
+                } => {
+                    let o = *ode2;
+                    let block = rigid_2d_mass_matrix(*mass, *inertia, *center_of_mass, qt[o + 2]);
+                    visit(&[o, o + 1, o + 2], &block);
+                }
                 BodyTopology::Rigid {
                     ode2,
                     rotation,

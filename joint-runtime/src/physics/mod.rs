@@ -7,7 +7,7 @@
 //!
 //! One file per term: `mass_matrix` (M), `rhs` (f), `loads`, `connectors`, `constraints` (g,
 //! C_q and their derivatives), `body_jacobians` (∂LHS/∂q, ∂LHS/∂q̇ by differences),
-//! `rigid_body` (a rigid body's own M and LHS), `scratch` (the evaluation's buffers).
+//! `rigid_body` (a rigid body's own M and LHS), `rigid_body_2d` (ObjectRigidBody2D's), `scratch` (the evaluation's buffers).
 
 mod body_jacobians;
 mod connectors;
@@ -16,6 +16,7 @@ mod loads;
 mod mass_matrix;
 mod rhs;
 mod rigid_body;
+mod rigid_body_2d;
 mod scratch;
 
 pub use connectors::ConnectorForce;

@@ -5,6 +5,7 @@
 
 use super::rigid_body::rigid_lhs;
 use super::Scratch;
+use super::rigid_body_2d::rigid_2d_lhs;
 use crate::assemble::{BodyTopology, Topology};
 
 impl Topology {
@@ -46,6 +47,18 @@ impl Topology {
         }
         for body in &self.bodies {
             match body {
+                BodyTopology::Rigid2D {
+                    ode2,
+                    mass,
+                    center_of_mass,
+                    ..
+                } => {
+                    let o = *ode2;
+                    let lhs = rigid_2d_lhs(*mass, *center_of_mass, qt[o + 2], v[o + 2]);
+                    for i in 0..3 {
+                        f[o + i] -= lhs[i];
+                    }
+                }
                 BodyTopology::GenericODE2 {
                     columns,
                     stiffness,

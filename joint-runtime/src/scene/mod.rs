@@ -159,12 +159,14 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
                 vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
                 Matrix3::identity(),
             )),
-            Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. } => Some((
-                vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
-                Matrix3::from_row_slice(
-                    &sim.node_output(NodeIndex(i), OutputVariable::RotationMatrix)?,
-                ),
-            )),
+            Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. } | Node::RigidBody2D { .. } => {
+                Some((
+                    vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
+                    Matrix3::from_row_slice(
+                        &sim.node_output(NodeIndex(i), OutputVariable::RotationMatrix)?,
+                    ),
+                ))
+            }
         });
     }
     let markers = (0..sim.mbs.markers.len())
@@ -440,9 +442,16 @@ impl Builder<'_> {
                     let poses = self.node_poses(node.0, true);
                     self.add(name, m, poses);
                 }
-                Object::MassPoint { node, .. } if !graphics.is_empty() => {
+                Object::MassPoint { node, .. } | Object::MassPoint2D { node, .. }
+                    if !graphics.is_empty() =>
+                {
                     let m = self.own_mesh(&name, graphics);
                     let poses = self.node_poses(node.0, false);
+                    self.add(name, m, poses);
+                }
+                Object::RigidBody2D { node, .. } if !graphics.is_empty() => {
+                    let m = self.own_mesh(&name, graphics);
+                    let poses = self.node_poses(node.0, true);
                     self.add(name, m, poses);
                 }
                 Object::KinematicTree { parameters, .. } => {

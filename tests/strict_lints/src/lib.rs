@@ -56,8 +56,8 @@ mod tests {
         assert_eq!(super::runtime_kernels::generic_rows::ROWS, 12);
         assert_eq!(super::parametrized::ROWS, 2);
         assert!(super::parametrized::pairing(RigidEpPoint, NodeRxyz).is_some());
-        // two kinds for m0, the 9 kinds with a position for m1, less ground–ground
-        assert_eq!(super::everything::PAIRINGS.len(), 2 * 9 - 1);
+        // two kinds for m0, the 11 kinds with a position for m1, less ground–ground
+        assert_eq!(super::everything::PAIRINGS.len(), 2 * 11 - 1);
         assert!(super::everything::pairing(NodeRxyz, GroundPoint).is_none());
         assert_eq!(super::everything::DEFINITION.outputs.len(), 2);
     }

@@ -52,18 +52,27 @@ pub struct PairingStats {
     pub emitted_operations: usize,
 }
 
-/// Snake-case module name of a joint.
+/// Snake-case module name of a joint: a word starts at an uppercase letter after a lowercase
+/// one, at the last capital of a run followed by a lowercase letter (`ABCJoint` → `abc_joint`),
+/// at a digit after a letter, and at a capital after a digit only if a lowercase letter follows
+/// (`Revolute2D` → `revolute_2d`, `Link3Axis` → `link_3_axis`).
 pub fn module_name(name: &str) -> String {
+    let c: Vec<char> = name.chars().collect();
     let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() {
-            if i > 0 {
-                out.push('_');
+    for (i, &ch) in c.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|j| c[j]);
+        let next_lower = c.get(i + 1).is_some_and(|n| n.is_lowercase());
+        let boundary = match prev {
+            None => false,
+            Some(p) if ch.is_uppercase() => {
+                p.is_lowercase() || (p.is_uppercase() || p.is_ascii_digit()) && next_lower
             }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
+            Some(p) => ch.is_ascii_digit() && p.is_alphabetic(),
+        };
+        if boundary {
+            out.push('_');
         }
+        out.extend(ch.to_lowercase());
     }
     out
 }
@@ -536,6 +545,30 @@ fn joint_module(
             #marker_level
 
             #(#pairing_modules)*
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::module_name;
+
+    /// Digits and capital runs: the generated module of `Revolute2D` is `revolute_2d`, as the
+    /// marker kinds' (`mass_point_2d_body`), not `revolute2_d`.
+    #[test]
+    fn module_names_split_words_at_digits_and_capital_runs() {
+        for (name, want) in [
+            ("Spherical", "spherical"),
+            ("RevoluteZ", "revolute_z"),
+            ("GenericRows", "generic_rows"),
+            ("Revolute2D", "revolute_2d"),
+            ("Prismatic2D", "prismatic_2d"),
+            ("Link3Axis", "link_3_axis"),
+            ("ABCJoint", "abc_joint"),
+            ("MyJoint", "my_joint"),
+            ("my_joint", "my_joint"),
+        ] {
+            assert_eq!(module_name(name), want, "{name}");
         }
     }
 }

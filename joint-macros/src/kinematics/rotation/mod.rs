@@ -2,6 +2,7 @@
 //! velocities to angular velocity, ω = G·θ̇ (global) and ω̄ = Ḡ·θ̇ (body frame).
 
 pub mod euler_parameters;
+pub mod planar;
 pub mod tait_bryan;
 
 use crate::symbolic::vector::Mat3;

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::error::{ItemRef, Result};
 use crate::items::{MarkerIndex, Object};
-use crate::joints::{ExtraKeyKind, JointObject, JointType, JointVisualization};
+use crate::joints::{Axes, ExtraKeyKind, JointObject, JointType, JointVisualization};
 use crate::model::fields::{Dict, Owner};
 use joint_core::ParameterShape;
 
@@ -60,11 +60,20 @@ pub(super) fn read_joint(index: usize, value: &Value, jt: &JointType) -> Result<
         }
     }
     let count = jt.axes_count();
-    let constrained_axes = if count > 0 {
-        d.opt_ints("constrainedAxes", count)?
-            .unwrap_or_else(|| jt.default_axes())
-    } else {
-        Vec::new()
+    let constrained_axes = match jt.axes {
+        Axes::Flags(flags) => {
+            let mut mask = jt.default_axes();
+            for &(key, row) in flags {
+                if !d.bool_or(key, true)? {
+                    mask[row] = 0;
+                }
+            }
+            mask
+        }
+        _ if count > 0 => d
+            .opt_ints("constrainedAxes", count)?
+            .unwrap_or_else(|| jt.default_axes()),
+        _ => Vec::new(),
     };
     let active = d.bool_or("activeConnector", true)?;
     for extra in jt.extra_keys {

@@ -73,6 +73,10 @@ impl List {
                 ),
                 ("GenericODE2", &["GenericODE2", "NodeGenericODE2"]),
                 ("Point2D", &["Point2D", "NodePoint2D"]),
+                (
+                    "RigidBody2D",
+                    &["RigidBody2D", "NodeRigidBody2D", "Rigid2D"],
+                ),
                 ("1D", &["1D", "Node1D"]),
                 ("PointGround", &["PointGround", "NodePointGround"]),
             ],
@@ -103,6 +107,7 @@ impl List {
                     ],
                 ),
                 ("MassPoint2D", &["MassPoint2D", "ObjectMassPoint2D"]),
+                ("RigidBody2D", &["RigidBody2D", "ObjectRigidBody2D"]),
                 ("Mass1D", &["Mass1D", "ObjectMass1D"]),
                 (
                     "RotationalMass1D",

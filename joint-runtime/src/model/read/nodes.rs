@@ -1,4 +1,5 @@
-//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan), GenericODE2, Point2D, 1D and PointGround.
+//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan), GenericODE2, Point2D, RigidBody2D, 1D
+//! and PointGround.
 
 use serde_json::Value;
 
@@ -69,6 +70,12 @@ pub(crate) fn read_node(index: usize, value: &Value) -> Result<Node> {
             reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 2])?,
             initial_coordinates: d.vec_or("initialCoordinates", [0.0; 2])?,
             initial_velocities: d.vec_or("initialVelocities", [0.0; 2])?,
+        },
+        "RigidBody2D" => Node::RigidBody2D {
+            name,
+            reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 3])?,
+            initial_coordinates: d.vec_or("initialCoordinates", [0.0; 3])?,
+            initial_velocities: d.vec_or("initialVelocities", [0.0; 3])?,
         },
         "1D" => Node::Node1D {
             name,

@@ -56,6 +56,13 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
             mass: f64_aliased(&mut d, "mass", "physicsMass")?,
             node: NodeIndex(d.index("nodeNumber")?),
         },
+        "RigidBody2D" => Object::RigidBody2D {
+            name,
+            mass: f64_aliased(&mut d, "mass", "physicsMass")?,
+            inertia: f64_aliased(&mut d, "inertia", "physicsInertia")?,
+            center_of_mass: vec_aliased::<2>(&mut d, "centerOfMass", "physicsCenterOfMass")?,
+            node: NodeIndex(d.index("nodeNumber")?),
+        },
         "Mass1D" => Object::Mass1D {
             name,
             mass: f64_aliased(&mut d, "mass", "physicsMass")?,
