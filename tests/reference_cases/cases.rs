@@ -162,6 +162,21 @@ pub(super) fn own_planar_pendulum_static() {
     run_case_in(OWN_CASES, "planar_pendulum_static");
 }
 
+/// ObjectBeamGeometricallyExact2D: a clamped frame of beams on shared NodeRigidBody2D nodes
+/// with a precurved arm, a hinged arm that uses its nodes' reference angles, damping of every
+/// kind and a planar pendulum at the tip (tools/reference/make_planar_rigid_cases.py): Exudyn's
+/// counts (its Jacobian is exact, by automatic differentiation, as Exudyn's).
+#[test]
+pub(super) fn own_beam_2d_frame() {
+    run_case_in(OWN_CASES, "beam_2d_frame");
+}
+
+/// The frame statically under a tip load, 4 load steps: Exudyn's counts.
+#[test]
+pub(super) fn own_beam_2d_frame_static() {
+    run_case_in(OWN_CASES, "beam_2d_frame_static");
+}
+
 /// Node1D with ObjectMass1D (turned by its reference rotation) and ObjectRotationalMass1D,
 /// coordinate springs and a coordinate torque, every body and node output
 /// (tools/reference/make_node_cases.py): Exudyn's counts, and with RK44.

@@ -1,6 +1,7 @@
-"""Exudyn 1.13.6 reference cases for the planar rigid bodies of issue 19: NodeRigidBody2D,
+"""Exudyn 1.13.6 reference cases for the planar items of issue 19: NodeRigidBody2D,
 ObjectRigidBody2D (centre of mass at the node and off it), ObjectJointRevolute2D and
-ObjectJointPrismatic2D (with and without constrainRotation), their markers and outputs.
+ObjectJointPrismatic2D (with and without constrainRotation), ObjectBeamGeometricallyExact2D,
+their markers and outputs.
 
 Writes tests/reference/own_cases/NAME.json (model) and NAME.ref.json (Exudyn's results).
 Run from the repository root:  python3 tools/reference/make_planar_rigid_cases.py [NAME ...]
@@ -199,10 +200,85 @@ def planar_pendulum_static():
     write('planar_pendulum_static', mbs, s, solve='static')
 
 
+def beam_frame_system(dynamic):
+    """A frame of ObjectBeamGeometricallyExact2D elements on shared NodeRigidBody2D nodes: a
+    clamped column (CoordinateConstraints to a ground node) whose top node turns at a right
+    angle into a precurved arm (referenceCurvature; includeReferenceRotations False: the
+    section angle follows the reference slope) carrying a planar rigid body on a
+    RevoluteJoint2D at its tip; a hinged straight arm with includeReferenceRotations True on
+    nodes turned by their reference angles; damping of every kind; gravity on the body, a tip
+    force and a torque. Sensors read the tip node. Statically, without the hinged parts."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    E, rho, b, h, nu = 2.1e8, 7800.0, 0.05, 0.02, 0.3
+    A, I = b * h, b * h ** 3 / 12
+    ks = 10 * (1 + nu) / (12 + 11 * nu)
+    G = E / (2 * (1 + nu))
+    section = dict(physicsMassPerLength=rho * A, physicsCrossSectionInertia=rho * I,
+                   physicsBendingStiffness=E * I, physicsAxialStiffness=E * A,
+                   physicsShearStiffness=ks * G * A)
+    damping = dict(physicsBendingDamping=2.0, physicsAxialDamping=500.0, physicsShearDamping=100.0)
+    a = 0.2
+    column = [[0, 0, 0], [0, a, 0], [0, 2 * a, 0]]
+    arm = [[a * i, 2 * a + 0.002 * i * i, 0] for i in range(1, 4)]
+    nodes = [mbs.AddNode(NodeRigidBody2D(referenceCoordinates=p)) for p in column + arm]
+    for i in range(len(nodes) - 1):
+        curved = i >= 2
+        mbs.AddObject(ObjectBeamGeometricallyExact2D(
+            nodeNumbers=[nodes[i], nodes[i + 1]], physicsLength=a if i < 2 else float(
+                np.hypot(a, 0.002 * ((i - 1) ** 2 - (i - 2) ** 2))),
+            physicsReferenceCurvature=0.05 if curved else 0.0, includeReferenceRotations=False,
+            **section, **damping))
+    if dynamic:
+        # a straight arm hinged at the column's middle node (RevoluteJoint2D), its nodes turned
+        # by their reference angle π − 0.3, which it uses (includeReferenceRotations); its
+        # curvature is N'·ψ, so beams sharing a node need the same reference angles there
+        psi = np.pi - 0.3
+        turned = [mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[-a * k * np.cos(0.3),
+                                                                     a + a * k * np.sin(0.3), psi]))
+                  for k in (0, 1)]
+        mbs.AddObject(ObjectBeamGeometricallyExact2D(nodeNumbers=turned, physicsLength=a,
+                                                     includeReferenceRotations=True, **section, **damping))
+        mbs.AddObject(RevoluteJoint2D(markerNumbers=[mbs.AddMarker(MarkerNodePosition(nodeNumber=nodes[1])),
+                                                     mbs.AddMarker(MarkerNodePosition(nodeNumber=turned[0]))]))
+        mbs.AddLoad(LoadTorqueVector(markerNumber=mbs.AddMarker(MarkerNodeRigid(nodeNumber=turned[1])),
+                                     loadVector=[0, 0, 3.0]))
+    nG = mbs.AddNode(NodePointGround())
+    mG = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nG, coordinate=0))
+    for c in range(3):
+        m = mbs.AddMarker(MarkerNodeCoordinate(nodeNumber=nodes[0], coordinate=c))
+        mbs.AddObject(CoordinateConstraint(markerNumbers=[mG, m]))
+    tip = nodes[-1]
+    mTip = mbs.AddMarker(MarkerNodeRigid(nodeNumber=tip))
+    if dynamic:
+        # (statically the pendulum's angle would be free)
+        nB = mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[3 * a + 0.1, 2 * a + 0.018, 0]))
+        body = mbs.AddObject(RigidBody2D(physicsMass=0.5, physicsInertia=0.002, nodeNumber=nB))
+        mBody = mbs.AddMarker(MarkerBodyPosition(bodyNumber=body, localPosition=[-0.1, 0, 0]))
+        mbs.AddObject(RevoluteJoint2D(markerNumbers=[mTip, mBody]))
+        gravity(mbs, body)
+    mbs.AddLoad(LoadForceVector(markerNumber=mTip, loadVector=[0, -40.0 if dynamic else -400.0, 0]))
+    for v in [OVT.Position, OVT.Displacement, OVT.Velocity, OVT.Rotation, OVT.Coordinates]:
+        sensor(mbs, SensorNode, nodeNumber=tip, outputVariableType=v)
+    return mbs
+
+
+def beam_2d_frame():
+    s = settings(steps=400, end=0.2)
+    write('beam_2d_frame', beam_frame_system(True), s)
+
+
+def beam_2d_frame_static():
+    s = settings()
+    s.staticSolver.numberOfLoadSteps = 4
+    write('beam_2d_frame_static', beam_frame_system(False), s, solve='static')
+
+
 CASES = {'planar_double_pendulum': planar_double_pendulum,
          'planar_double_pendulum_index2': planar_double_pendulum_index2,
          'planar_slider_crank': planar_slider_crank,
-         'planar_pendulum_static': planar_pendulum_static}
+         'planar_pendulum_static': planar_pendulum_static,
+         'beam_2d_frame': beam_2d_frame, 'beam_2d_frame_static': beam_2d_frame_static}
 
 if __name__ == '__main__':
     for name in sys.argv[1:] or list(CASES):

@@ -130,6 +130,51 @@ pub(super) fn bodies(
                     mass: *mass,
                 });
             }
+            Object::BeamGeometricallyExact2D { nodes, beam, .. } => {
+                // beams share their nodes (with other beams, not with bodies): no claim
+                let mut columns = [0; 6];
+                for (k, n) in nodes.iter().enumerate() {
+                    let node = mbs.node_checked(&item, "nodeNumbers", *n)?;
+                    if !matches!(node, Node::RigidBody2D { .. }) {
+                        return Err(Error::item(
+                            item,
+                            "nodeNumbers",
+                            format!(
+                                "node {} is a {}; ObjectBeamGeometricallyExact2D needs NodeRigidBody2D nodes",
+                                n.0,
+                                node.type_name()
+                            ),
+                        ));
+                    }
+                    for c in 0..3 {
+                        columns[3 * k + c] = node_ode2[n.0] + c;
+                    }
+                }
+                if nodes[0] == nodes[1] {
+                    return Err(Error::item(
+                        item,
+                        "nodeNumbers",
+                        format!("node {} is given twice", nodes[0].0),
+                    ));
+                }
+                for (key, value) in beam.values() {
+                    finite(&item, key, &[value])?;
+                }
+                if beam.length <= 0.0 {
+                    return Err(Error::item(
+                        item,
+                        "physicsLength",
+                        format!("the length must be > 0, found {}", beam.length),
+                    ));
+                }
+                check_mass(&item, "physicsMassPerLength", beam.mass_per_length)?;
+                check_mass(&item, "physicsCrossSectionInertia", beam.cross_section_inertia)?;
+                object_body[i] = Some(bodies.len());
+                bodies.push(BodyTopology::Beam2D {
+                    columns,
+                    beam: *beam,
+                });
+            }
             Object::RigidBody2D {
                 mass,
                 inertia,

@@ -52,6 +52,12 @@ pub enum BodyTopology {
         inertia: f64,
         center_of_mass: [f64; 2],
     },
+    /// ObjectBeamGeometricallyExact2D on its two NodeRigidBody2D's columns (nodes it may share
+    /// with other beams).
+    Beam2D {
+        columns: [usize; 6],
+        beam: crate::items::beam::Beam2D,
+    },
     /// ObjectMass1D (mass) or ObjectRotationalMass1D (inertia) on one coordinate.
     Mass1D {
         ode2: usize,
@@ -250,6 +256,7 @@ impl Topology {
                         center_of_mass: [0.0, 0.0],
                         ..
                     }
+                    | BodyTopology::Beam2D { .. }
                     | BodyTopology::Mass1D { .. }
                     | BodyTopology::GenericODE2 { .. }
             )
@@ -261,6 +268,7 @@ impl Topology {
                 BodyTopology::MassPoint { .. } => 3,
                 BodyTopology::MassPoint2D { .. } => 2,
                 BodyTopology::Rigid2D { .. } => 3,
+                BodyTopology::Beam2D { .. } => 6,
                 BodyTopology::Mass1D { .. } => 1,
                 BodyTopology::Rigid { ode2, .. } => ode2.len(),
                 BodyTopology::GenericODE2 { columns, .. } => columns.len(),

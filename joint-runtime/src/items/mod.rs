@@ -1,5 +1,6 @@
 //! The items of a multibody system, with Exudyn's parameters.
 
+pub mod beam;
 pub mod load;
 pub mod marker;
 pub mod matrix;

@@ -173,6 +173,16 @@ pub enum Object {
         /// `nodeNumber`: its NodeRigidBody2D.
         node: NodeIndex,
     },
+    /// ObjectBeamGeometricallyExact2D: a two-node shear-deformable planar beam on
+    /// NodeRigidBody2D nodes (which other beams may share).
+    BeamGeometricallyExact2D {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `nodeNumbers`: its two NodeRigidBody2D.
+        nodes: [NodeIndex; 2],
+        /// Length, mass, stiffness and damping.
+        beam: crate::items::beam::Beam2D,
+    },
     /// ObjectMass1D: a mass on a Node1D's coordinate, shown at `referencePosition +
     /// referenceRotation·([p₀, 0, 0] + b)` (p₀ the node's total coordinate).
     Mass1D {
@@ -338,6 +348,7 @@ impl Object {
             Object::ConnectorLinearSpringDamper { .. } => "ConnectorLinearSpringDamper",
             Object::MassPoint2D { .. } => "MassPoint2D",
             Object::RigidBody2D { .. } => "RigidBody2D",
+            Object::BeamGeometricallyExact2D { .. } => "BeamGeometricallyExact2D",
             Object::Mass1D { .. } => "Mass1D",
             Object::RotationalMass1D { .. } => "RotationalMass1D",
             Object::Joint(j) => j.joint_type.type_name,
@@ -361,6 +372,7 @@ impl Object {
             | Object::ConnectorLinearSpringDamper { name, .. }
             | Object::MassPoint2D { name, .. }
             | Object::RigidBody2D { name, .. }
+            | Object::BeamGeometricallyExact2D { name, .. }
             | Object::Mass1D { name, .. }
             | Object::RotationalMass1D { name, .. }
             | Object::GenericODE2 { name, .. }

@@ -5,6 +5,7 @@
 use super::ForwardDifference;
 use super::rigid_body::rigid_lhs;
 use super::Scratch;
+use super::beam_2d::beam_2d_lhs_jacobian;
 use super::rigid_body_2d::rigid_2d_lhs;
 use crate::assemble::{BodyTopology, Topology};
 use crate::linear::MatrixAccumulator;
@@ -51,6 +52,23 @@ impl Topology {
                         *frame, *modal, data, q, qt, v, factor_k, factor_d, fd, m,
                         scratch,
                     );
+                    continue;
+                }
+                BodyTopology::Beam2D { columns, beam } => {
+                    // Exudyn differentiates the beam's LHS automatically: exact
+                    let jac = beam_2d_lhs_jacobian(
+                        beam,
+                        &columns.map(|c| self.reference[c]),
+                        &columns.map(|c| qt[c]),
+                        &columns.map(|c| v[c]),
+                        factor_k,
+                        factor_d,
+                    );
+                    for (i, &ci) in columns.iter().enumerate() {
+                        for (j, &cj) in columns.iter().enumerate() {
+                            m.add(ci, cj, jac[i * 6 + j]);
+                        }
+                    }
                     continue;
                 }
                 BodyTopology::Rigid2D {

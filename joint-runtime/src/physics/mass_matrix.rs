@@ -7,6 +7,7 @@ use super::rigid_body::{
     rigid_mass_theta,
 };
 use super::Scratch;
+use super::beam_2d::beam_2d_mass_matrix;
 use super::rigid_body_2d::rigid_2d_mass_matrix;
 use crate::assemble::{BodyTopology, Topology};
 use crate::linear::MatrixAccumulator;
@@ -47,6 +48,9 @@ impl Topology {
                     visit(&[o, o + 1], &[m, 0.0, 0.0, m]);
                 }
                 BodyTopology::Mass1D { ode2, mass } => visit(&[*ode2], &[*mass]),
+                BodyTopology::Beam2D { columns, beam } => {
+                    visit(columns, &beam_2d_mass_matrix(beam));
+                }
                 BodyTopology::Rigid2D {
                     ode2,
                     mass,

@@ -7,8 +7,9 @@
 //!
 //! One file per term: `mass_matrix` (M), `rhs` (f), `loads`, `connectors`, `constraints` (g,
 //! C_q and their derivatives), `body_jacobians` (∂LHS/∂q, ∂LHS/∂q̇ by differences),
-//! `rigid_body` (a rigid body's own M and LHS), `rigid_body_2d` (ObjectRigidBody2D's), `scratch` (the evaluation's buffers).
+//! `rigid_body` (a rigid body's own M and LHS), `rigid_body_2d` (ObjectRigidBody2D's), `beam_2d` (ObjectBeamGeometricallyExact2D's), `scratch` (the evaluation's buffers).
 
+mod beam_2d;
 mod body_jacobians;
 mod connectors;
 mod constraints;

@@ -5,6 +5,7 @@
 
 use super::rigid_body::rigid_lhs;
 use super::Scratch;
+use super::beam_2d::beam_2d_lhs;
 use super::rigid_body_2d::rigid_2d_lhs;
 use crate::assemble::{BodyTopology, Topology};
 
@@ -47,6 +48,13 @@ impl Topology {
         }
         for body in &self.bodies {
             match body {
+                BodyTopology::Beam2D { columns, beam } => {
+                    let q_ref = columns.map(|c| self.reference[c]);
+                    let lhs = beam_2d_lhs(beam, &q_ref, &columns.map(|c| qt[c]), &columns.map(|c| v[c]));
+                    for (&c, x) in columns.iter().zip(lhs) {
+                        f[c] -= x;
+                    }
+                }
                 BodyTopology::Rigid2D {
                     ode2,
                     mass,

@@ -108,6 +108,14 @@ impl List {
                 ),
                 ("MassPoint2D", &["MassPoint2D", "ObjectMassPoint2D"]),
                 ("RigidBody2D", &["RigidBody2D", "ObjectRigidBody2D"]),
+                (
+                    "BeamGeometricallyExact2D",
+                    &[
+                        "BeamGeometricallyExact2D",
+                        "ObjectBeamGeometricallyExact2D",
+                        "Beam2D",
+                    ],
+                ),
                 ("Mass1D", &["Mass1D", "ObjectMass1D"]),
                 (
                     "RotationalMass1D",

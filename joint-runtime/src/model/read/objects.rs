@@ -8,6 +8,7 @@ use super::kinematic_tree::read_kinematic_tree;
 use super::super_element::read_ffrf;
 use super::{List, object_type, open_item_with};
 use crate::error::Result;
+use crate::items::beam::Beam2D;
 use crate::items::{MarkerIndex, NodeIndex, Object};
 use crate::joints::JointRegistry;
 
@@ -63,6 +64,28 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
             center_of_mass: vec_aliased::<2>(&mut d, "centerOfMass", "physicsCenterOfMass")?,
             node: NodeIndex(d.index("nodeNumber")?),
         },
+        "BeamGeometricallyExact2D" => {
+            let [n0, n1] = d.indices::<2>("nodeNumbers")?;
+            let mut f = |key, old| f64_aliased(&mut d, key, old);
+            let beam = Beam2D {
+                length: f("length", "physicsLength")?,
+                mass_per_length: f("massPerLength", "physicsMassPerLength")?,
+                cross_section_inertia: f("crossSectionInertia", "physicsCrossSectionInertia")?,
+                bending_stiffness: f("bendingStiffness", "physicsBendingStiffness")?,
+                axial_stiffness: f("axialStiffness", "physicsAxialStiffness")?,
+                shear_stiffness: f("shearStiffness", "physicsShearStiffness")?,
+                bending_damping: f("bendingDamping", "physicsBendingDamping")?,
+                axial_damping: f("axialDamping", "physicsAxialDamping")?,
+                shear_damping: f("shearDamping", "physicsShearDamping")?,
+                reference_curvature: f("referenceCurvature", "physicsReferenceCurvature")?,
+                include_reference_rotations: d.bool_or("includeReferenceRotations", false)?,
+            };
+            Object::BeamGeometricallyExact2D {
+                name,
+                nodes: [NodeIndex(n0), NodeIndex(n1)],
+                beam,
+            }
+        }
         "Mass1D" => Object::Mass1D {
             name,
             mass: f64_aliased(&mut d, "mass", "physicsMass")?,
