@@ -473,6 +473,14 @@ pub(super) fn own_se_loads_generic_ode2() {
     run_case_in(OWN_CASES, "se_loads_generic_ode2");
 }
 
+/// Exudyn's rigid joints on superelement rigid markers, through the marker-level kernels: a
+/// JointGeneric (revolute-like about a tilted axis) on an FFRF marker, a JointRevoluteZ on a
+/// GenericODE2 marker (tools/reference/make_superelement_cases.py).
+#[test]
+pub(super) fn own_se_generic_joint_ffrf() {
+    run_case_in(OWN_CASES, "se_generic_joint_ffrf");
+}
+
 #[test]
 pub(super) fn own_se_rigid_body_to_generic_ode2() {
     run_case_in(OWN_CASES, "se_rigid_body_to_generic_ode2");

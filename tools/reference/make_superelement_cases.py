@@ -766,6 +766,54 @@ def case_sensor_super_element():
                  'VelocityLocal, StressLocal from outputVariableModeBasis) and GenericODE2 (node outputs)')
 
 
+def case_generic_joint_ffrf():
+    """(6c) Exudyn's rigid joints on superelement rigid markers: the FFRF body of (6b) turns
+    about a tilted axis through its MarkerSuperElementRigid (standard approach, mode 1), held
+    by a JointGeneric that locks the translations and two rotations (constrainedAxes
+    [1, 1, 1, 1, 1, 0], the axis by rotationMarker0/1); a GenericODE2 tetrahedron hangs from
+    ground on a JointRevoluteZ at an SE rigid marker (standard approach, mode 2), turning
+    about its z axis; gravity on both. Joint outputs as sensors. (With the alternative approach
+    jointsim refuses rigid joints: its λ differed from Exudyn's by up to 1e-3.)"""
+    cms, fem = ffrf_interface('eigen', nModes=5, EA=2000.)
+    SC, mbs = new_system()
+    marked = face(2) + [0, 19]
+    w = [0.2, 0.2, 0.2, 0.2, 0.1, 0.1]
+    offset = np.array([0.0, 0.05, 0.2])
+    Xr = cms.xRef.reshape(-1, 3)
+    pivot = sum(wi * Xr[k] for wi, k in zip(w, marked)) + offset
+    axis = np.array([0.3, -0.2, 1.0]) / np.linalg.norm([0.3, -0.2, 1.0])
+    omega = 2.0 * axis
+    oF, n0, n1 = add_ffrf_dense(mbs, cms, velocity=pivot_velocity([0, 0, 0], omega, pivot), omega=omega,
+                                massDamping=0.5, stiffnessDamping=1e-3)
+    ground = mbs.AddObject(ObjectGround())
+    mSE = mbs.AddMarker(MarkerSuperElementRigid(bodyNumber=oF, meshNodeNumbers=marked, weightingFactors=w,
+                                                offset=list(offset), useAlternativeApproach=False,
+                                                rotationsExponentialMap=1))
+    mG = mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground, localPosition=marker_pos(mbs, mSE)))
+    # joint frames with z along the turning axis (the marker frame is the identity at the start)
+    x = np.cross(axis, [1.0, 0.0, 0.0]); x /= np.linalg.norm(x)
+    R = np.column_stack([x, np.cross(axis, x), axis])
+    jG = mbs.AddObject(ObjectJointGeneric(markerNumbers=[mG, mSE], constrainedAxes=[1, 1, 1, 1, 1, 0],
+                                          rotationMarker0=R, rotationMarker1=R))
+    mbs.AddLoad(LoadMassProportional(markerNumber=mbs.AddMarker(MarkerBodyMass(bodyNumber=oF)),
+                                     loadVector=[0, 0, -9.81]))
+    # the tetrahedron on a revolute joint about global z at its marker, spinning about it
+    weights, nodes = [0.25, 0.25, 0.2, 0.3], [0, 1, 2, 3]
+    xbar = sum(wk * TET_X[k] for wk, k in zip(weights, nodes)) + np.array([2.0, 0.0, 0.0])
+    oT, nT, X = add_tetra(mbs, origin=(2.0, 0.0, 0.0), masses=(0.5, 0.4, 0.6, 0.5),
+                          velocities=rigid_velocities(TET_X + np.array([2.0, 0.0, 0.0]), xbar, [0, 0, 1.5]))
+    mT = mbs.AddMarker(MarkerSuperElementRigid(bodyNumber=oT, meshNodeNumbers=nodes, weightingFactors=weights,
+                                               useAlternativeApproach=False, rotationsExponentialMap=2))
+    mGT = mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground, localPosition=marker_pos(mbs, mT)))
+    jR = mbs.AddObject(ObjectJointRevoluteZ(markerNumbers=[mGT, mT]))
+    sensors(mbs, objects=[(jG, OVT.ForceLocal), (jG, OVT.TorqueLocal), (jG, OVT.Rotation),
+                          (jR, OVT.ForceLocal), (jR, OVT.AngularVelocityLocal)],
+            markers=[(mSE, OVT.Rotation), (mT, OVT.AngularVelocity)], nodes=[(n1, OVT.Coordinates)])
+    write('generic_joint_ffrf', mbs, settings(400, 0.4),
+          covers='JointGeneric (revolute-like, tilted axis) on an FFRF SE rigid marker; JointRevoluteZ on a '
+                 'GenericODE2 SE rigid marker (standard approach, mode 2); gravity')
+
+
 if __name__ == '__main__':
     if len(sys.argv) > 1:  # only the named cases, e.g. `sensor_super_element`
         for name in sys.argv[1:]:
@@ -782,6 +830,7 @@ if __name__ == '__main__':
     case_ffrf_pendulum_gravity()
     case_ffrf_rigid_marker_hcb()
     case_ffrf_rigid_marker_std_dense()
+    case_generic_joint_ffrf()
     case_rigid_body_to_generic_ode2()
     case_loads_generic_ode2()
     case_loads_ffrf()

@@ -62,7 +62,7 @@ pub const fn rigid_joint(
         outputs: Some(outputs),
         check: None,
         frame_parameters: Some(["rotation_marker0", "rotation_marker1"]),
-        marker_level: false,
+        marker_level: true,
         drawing: Drawing::Spheres,
         size_key: "VaxisRadius",
         default_size: -1.0,
