@@ -481,6 +481,26 @@ pub(super) fn own_se_generic_joint_ffrf() {
     run_case_in(OWN_CASES, "se_generic_joint_ffrf");
 }
 
+/// The same with the GenericODE2 marker in Exudyn's alternative approach (its default;
+/// rotationsExponentialMap 1): the coordinates agree to 1.7e-10 and the velocities to 7e-8, but
+/// the multipliers of the revolute joint's rotation rows only to 1.2e-3, its
+/// AngularVelocityLocal about the locked axes (≈ 1e-7) to 1.1e-6, and the counts by 6
+/// iterations and 5 Jacobians (2745 / 26 against 2751 / 21; measured at 49b9bbf). Those λ are
+/// ill-conditioned, not a different formula: jointsim's dense and sparse LUs differ by as much
+/// (tests/sparse_solver.rs); Exudyn's TestModels with such markers match exactly. The slack is
+/// that gap, so a regression beyond it fails.
+#[test]
+pub(super) fn own_se_generic_joint_ffrf_alternative() {
+    run_case_full(
+        OWN_CASES,
+        "se_generic_joint_ffrf_alternative",
+        6,
+        6,
+        2e-3,
+        (TOL_SENSOR_TIME, 2e-6),
+    );
+}
+
 #[test]
 pub(super) fn own_se_rigid_body_to_generic_ode2() {
     run_case_in(OWN_CASES, "se_rigid_body_to_generic_ode2");

@@ -766,14 +766,14 @@ def case_sensor_super_element():
                  'VelocityLocal, StressLocal from outputVariableModeBasis) and GenericODE2 (node outputs)')
 
 
-def case_generic_joint_ffrf():
+def case_generic_joint_ffrf(alternative=False):
     """(6c) Exudyn's rigid joints on superelement rigid markers: the FFRF body of (6b) turns
     about a tilted axis through its MarkerSuperElementRigid (standard approach, mode 1), held
     by a JointGeneric that locks the translations and two rotations (constrainedAxes
     [1, 1, 1, 1, 1, 0], the axis by rotationMarker0/1); a GenericODE2 tetrahedron hangs from
-    ground on a JointRevoluteZ at an SE rigid marker (standard approach, mode 2), turning
-    about its z axis; gravity on both. Joint outputs as sensors. (With the alternative approach
-    jointsim refuses rigid joints: its λ differed from Exudyn's by up to 1e-3.)"""
+    ground on a JointRevoluteZ at an SE rigid marker (standard approach, mode 2; with
+    `alternative`: alternative approach, mode 1), turning about its z axis; gravity on both.
+    Joint outputs as sensors."""
     cms, fem = ffrf_interface('eigen', nModes=5, EA=2000.)
     SC, mbs = new_system()
     marked = face(2) + [0, 19]
@@ -803,15 +803,17 @@ def case_generic_joint_ffrf():
     oT, nT, X = add_tetra(mbs, origin=(2.0, 0.0, 0.0), masses=(0.5, 0.4, 0.6, 0.5),
                           velocities=rigid_velocities(TET_X + np.array([2.0, 0.0, 0.0]), xbar, [0, 0, 1.5]))
     mT = mbs.AddMarker(MarkerSuperElementRigid(bodyNumber=oT, meshNodeNumbers=nodes, weightingFactors=weights,
-                                               useAlternativeApproach=False, rotationsExponentialMap=2))
+                                               useAlternativeApproach=alternative,
+                                               rotationsExponentialMap=1 if alternative else 2))
     mGT = mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground, localPosition=marker_pos(mbs, mT)))
     jR = mbs.AddObject(ObjectJointRevoluteZ(markerNumbers=[mGT, mT]))
     sensors(mbs, objects=[(jG, OVT.ForceLocal), (jG, OVT.TorqueLocal), (jG, OVT.Rotation),
                           (jR, OVT.ForceLocal), (jR, OVT.AngularVelocityLocal)],
             markers=[(mSE, OVT.Rotation), (mT, OVT.AngularVelocity)], nodes=[(n1, OVT.Coordinates)])
-    write('generic_joint_ffrf', mbs, settings(400, 0.4),
+    write('generic_joint_ffrf' + ('_alternative' if alternative else ''), mbs, settings(400, 0.4),
           covers='JointGeneric (revolute-like, tilted axis) on an FFRF SE rigid marker; JointRevoluteZ on a '
-                 'GenericODE2 SE rigid marker (standard approach, mode 2); gravity')
+                 'GenericODE2 SE rigid marker (%s); gravity'
+                 % ('alternative approach, mode 1' if alternative else 'standard approach, mode 2'))
 
 
 if __name__ == '__main__':
@@ -831,6 +833,7 @@ if __name__ == '__main__':
     case_ffrf_rigid_marker_hcb()
     case_ffrf_rigid_marker_std_dense()
     case_generic_joint_ffrf()
+    case_generic_joint_ffrf(alternative=True)
     case_rigid_body_to_generic_ode2()
     case_loads_generic_ode2()
     case_loads_ffrf()

@@ -7,7 +7,7 @@ use nalgebra::Matrix3;
 use super::checks::finite;
 use crate::error::{Error, ItemRef, Result};
 use crate::joints::{Axes, JointKernel, JointObject, JointTopology};
-use crate::markers::{MarkerModel, ResolvedMarker};
+use crate::markers::ResolvedMarker;
 use crate::system::MultibodySystem;
 use joint_core::{Capability, MarkerKind};
 
@@ -176,21 +176,6 @@ pub(super) fn assemble_joint(
     };
     for (k, &mi) in idx.iter().enumerate() {
         let needs = definition.markers[k].capability;
-        if needs == Capability::Rigid
-            && let MarkerModel::SuperElement(se) = &markers[mi].model
-            && se.rotation.as_ref().is_some_and(|r| r.alternative)
-        {
-            // measured (se_generic_joint_ffrf with the alternative approach): coordinates
-            // agree with Exudyn to 1e-10 but the rotation rows' λ by only 1e-3
-            return Err(Error::item(
-                item.clone(),
-                "markerNumbers",
-                format!(
-                    "marker {mi} (markerNumbers[{k}]) is a MarkerSuperElementRigid with useAlternativeApproach = true; {} needs its orientation, whose Jacobian in that approach does not agree with Exudyn's yet (use useAlternativeApproach = false)",
-                    jt.type_name
-                ),
-            ));
-        }
         if needs == Capability::Rigid && !markers[mi].provides_orientation {
             return Err(Error::item(
                 item.clone(),
