@@ -76,7 +76,7 @@ def variants_now():
             functions = body[:body.index("///", body.index(";"))] if "fn " in body else ""
             for k, name in enumerate(names):
                 start = body.index(f"pub joint {name}")
-                start = body.rfind("\n\n", 0, start)
+                start = max(body.rfind("\n\n", 0, start), 0)  # the first joint of a block: from its start
                 end = body.index(f"pub joint {names[k + 1]}") if k + 1 < len(names) else len(body)
                 end = body.rfind("\n\n", 0, end) if k + 1 < len(names) else end
                 out.append((name, functions + body[start:end]))
