@@ -3,7 +3,7 @@
 
 use nalgebra::DMatrix;
 
-use super::checks::{check_mass, claim_node, finite};
+use super::checks::{check_mass, claim_node, finite, node_of_type};
 use super::kinematic_tree::kinematic_tree_data;
 use super::{
     BodyTopology, Rotation, rigid_inertia,
@@ -64,18 +64,14 @@ pub(super) fn bodies(
                 });
             }
             Object::MassPoint2D { mass, node, .. } => {
-                let n = mbs.node_checked(&item, "nodeNumber", *node)?;
-                if !matches!(n, Node::Point2D { .. }) {
-                    return Err(Error::item(
-                        item,
-                        "nodeNumber",
-                        format!(
-                            "node {} is a {}; ObjectMassPoint2D needs a NodePoint2D",
-                            node.0,
-                            n.type_name()
-                        ),
-                    ));
-                }
+                node_of_type(
+                    mbs,
+                    &item,
+                    "nodeNumber",
+                    *node,
+                    |n| matches!(n, Node::Point2D { .. }),
+                    "ObjectMassPoint2D needs a NodePoint2D",
+                )?;
                 check_mass(&item, "mass", *mass)?;
                 claim_node(&mut node_body, &item, node.0, i)?;
                 object_body[i] = Some(bodies.len());
@@ -103,19 +99,14 @@ pub(super) fn bodies(
                 } else {
                     "inertia"
                 };
-                let n = mbs.node_checked(&item, "nodeNumber", *node)?;
-                if !matches!(n, Node::Node1D { .. }) {
-                    return Err(Error::item(
-                        item,
-                        "nodeNumber",
-                        format!(
-                            "node {} is a {}; Object{} needs a Node1D",
-                            node.0,
-                            n.type_name(),
-                            object.type_name()
-                        ),
-                    ));
-                }
+                node_of_type(
+                    mbs,
+                    &item,
+                    "nodeNumber",
+                    *node,
+                    |n| matches!(n, Node::Node1D { .. }),
+                    &format!("Object{} needs a Node1D", object.type_name()),
+                )?;
                 check_mass(&item, key, *mass)?;
                 finite(&item, "referencePosition", reference_position)?;
                 finite(
@@ -134,18 +125,14 @@ pub(super) fn bodies(
                 // beams share their nodes (with other beams, not with bodies): no claim
                 let mut columns = [0; 6];
                 for (k, n) in nodes.iter().enumerate() {
-                    let node = mbs.node_checked(&item, "nodeNumbers", *n)?;
-                    if !matches!(node, Node::RigidBody2D { .. }) {
-                        return Err(Error::item(
-                            item,
-                            "nodeNumbers",
-                            format!(
-                                "node {} is a {}; ObjectBeamGeometricallyExact2D needs NodeRigidBody2D nodes",
-                                n.0,
-                                node.type_name()
-                            ),
-                        ));
-                    }
+                    node_of_type(
+                        mbs,
+                        &item,
+                        "nodeNumbers",
+                        *n,
+                        |n| matches!(n, Node::RigidBody2D { .. }),
+                        "ObjectBeamGeometricallyExact2D needs NodeRigidBody2D nodes",
+                    )?;
                     for c in 0..3 {
                         columns[3 * k + c] = node_ode2[n.0] + c;
                     }
@@ -182,18 +169,14 @@ pub(super) fn bodies(
                 node,
                 ..
             } => {
-                let n = mbs.node_checked(&item, "nodeNumber", *node)?;
-                if !matches!(n, Node::RigidBody2D { .. }) {
-                    return Err(Error::item(
-                        item,
-                        "nodeNumber",
-                        format!(
-                            "node {} is a {}; ObjectRigidBody2D needs a NodeRigidBody2D",
-                            node.0,
-                            n.type_name()
-                        ),
-                    ));
-                }
+                node_of_type(
+                    mbs,
+                    &item,
+                    "nodeNumber",
+                    *node,
+                    |n| matches!(n, Node::RigidBody2D { .. }),
+                    "ObjectRigidBody2D needs a NodeRigidBody2D",
+                )?;
                 check_mass(&item, "mass", *mass)?;
                 check_mass(&item, "inertia", *inertia)?;
                 finite(&item, "centerOfMass", center_of_mass)?;

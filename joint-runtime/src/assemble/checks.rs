@@ -29,6 +29,26 @@ pub(super) fn check_mass(item: &ItemRef, key: &str, mass: f64) -> Result<()> {
     Ok(())
 }
 
+/// The node `node` (read from `key`) if `accepts` it, else the error "node N is a T; `needs`".
+pub(super) fn node_of_type<'a>(
+    mbs: &'a MultibodySystem,
+    item: &ItemRef,
+    key: &str,
+    node: crate::items::NodeIndex,
+    accepts: impl Fn(&crate::items::Node) -> bool,
+    needs: &str,
+) -> Result<&'a crate::items::Node> {
+    let n = mbs.node_checked(item, key, node)?;
+    if !accepts(n) {
+        return Err(Error::item(
+            item.clone(),
+            key,
+            format!("node {} is a {}; {needs}", node.0, n.type_name()),
+        ));
+    }
+    Ok(n)
+}
+
 pub(super) fn claim_node(
     node_body: &mut [Option<usize>],
     item: &ItemRef,
