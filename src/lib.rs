@@ -228,7 +228,7 @@
 //!         second_order;                              // optional
 //!         fn NAME(ARG, …) = EXPR;                    // the joint's own functions
 //!         let NAME = EXPR;                           // bindings, in order
-//!         position = EXPR;
+//!         position = EXPR;                           // or leave it out: rows at velocity level
 //!         velocity = EXPR;                           // optional: derived when left out
 //!         output NAME = EXPR;                        // named outputs (scalar or 3-vector)
 //!     }
@@ -238,6 +238,9 @@
 //!
 //! **Markers.** A `Position` marker has `position` and `velocity`; a `Rigid` one also
 //! `rotation` (local to global, 3×3), `angular_velocity` (global) and `angular_velocity_local`.
+//! `angular_velocity` is Exudyn's: its value is A·ω̄ (what Exudyn's markers report) and the
+//! Jacobian's rotational columns are G (Exudyn's rotation Jacobian); the two agree wherever A is
+//! orthonormal (for Euler parameters on |θ| = 1).
 //! A `Coordinate` marker (MarkerNodeCoordinate) has instead one scalar, `coordinate` (the
 //! node coordinate's displacement, without its reference value, as Exudyn's coordinate markers
 //! read it; 0 on a NodePointGround), and `coordinate_velocity`: Exudyn's ConnectorCoordinate is
@@ -280,6 +283,22 @@
 //! every pairing (the runtime takes finite differences of the first-order kernels where they
 //! are missing: initial accelerations, exact Newton).
 //!
+//! **Rows at velocity level only.** A joint with `velocity` and no `position` constrains
+//! velocities, `g(q, q̇) = C(q)·q̇ + b(q) = 0` (non-holonomic constraints such as rolling without
+//! slip, or a prescribed relative velocity); the rows must be linear in the velocities (a
+//! compile error names the pairing where they are not). [`core::JointDefinition::level`] is
+//! then [`core::ResidualLevel::Velocity`], the pairings' position-level kernels return `None`,
+//! and `second_order` is an error. The runtime treats them as Exudyn treats its velocity-level
+//! constraints: the residual is the velocity level in index 3 as in index 2, λ acts through
+//! Cᵀ, the Newton matrix has γ'·C in their rows, and the initial accelerations take C·q̈ = 0.
+//! Exudyn's ObjectJointRollingDisc is one (`joint_runtime::kernels`):
+//!
+//! ```text
+//! let slip = m1.velocity + cross(m1.angular_velocity, disc_radius * w3)
+//!     - (m0.velocity + cross(m0.angular_velocity, contact - m0.position));
+//! velocity = [dot(slip, lateral), dot(slip, forward), dot(slip, n0)];
+//! ```
+//!
 //! **Generated items** of `pub joint Name` (module `name`, snake case): `Name` implementing
 //! [`core::Joint`]; in `name`: `ROWS`, `AXES`, `DEFAULT_CONSTRAINED_AXES`, `Parameters`
 //! ([`core::JointParameters`]), `DEFINITION` ([`core::JointDefinition`]), `PAIRINGS`,
@@ -287,7 +306,8 @@
 //! [`core::MarkerQuantities`], its Jacobian with respect to the markers' velocities and angular
 //! velocities, `output_NAME` per output), and per pairing `kind0_to_kind1` (`COORDINATES`,
 //! `PARAMETERS`, `PAIRING`, `position_residual`, `velocity_residual`, `jacobian`,
-//! `position_residual_and_jacobian`, with `second_order` also `velocity_residual_q` and
+//! `position_residual_and_jacobian`, `position_jacobian` (the position-level ones only for a
+//! joint with `position`), with `second_order` also `velocity_residual_q` and
 //! `reaction_q` returning a `ReactionQ` of named blocks; each but the fused one with its
 //! `_slices` form).
 

@@ -66,6 +66,20 @@ pub struct OutputInfo {
     pub evaluate: MarkerLevelResidualFn,
 }
 
+/// The level a joint's rows are written at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResidualLevel {
+    /// `position = …;`: holonomic rows g(q) = 0; the velocity level ġ = C·q̇ and the Jacobian C
+    /// are derived from them.
+    Position,
+    /// `velocity = …;` alone: rows that exist only at velocity level, g(q, q̇) = C(q)·q̇ + b(q) = 0
+    /// (non-holonomic constraints such as rolling without slip, or a prescribed velocity). A
+    /// runtime evaluates them at velocity level in every mode, lets λ act through C = ∂g/∂q̇,
+    /// and (as Exudyn) gives their rows of a Newton matrix as ∂g/∂q̇·∂q̇/∂q, i.e. γ'·C in
+    /// generalized-α. The pairings' position-level kernels return `None`.
+    Velocity,
+}
+
 /// A joint defined with `joint!`.
 #[derive(Debug)]
 pub struct JointDefinition {
@@ -89,8 +103,10 @@ pub struct JointDefinition {
     pub pairings: &'static [&'static Pairing],
     /// The marker-level kernels (any marker with position, velocity, rotation, angular velocity).
     pub marker_level: MarkerLevel,
-    /// The position level as written.
-    pub position_text: &'static str,
+    /// The level the rows are written at.
+    pub level: ResidualLevel,
+    /// The position level as written, `None` for a joint written at velocity level.
+    pub position_text: Option<&'static str>,
     /// The velocity level as written, `None` if the compiler derived it.
     pub velocity_text: Option<&'static str>,
     /// Whether the pairings have second-order terms (`second_order;`).

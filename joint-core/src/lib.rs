@@ -19,7 +19,7 @@ mod pairing;
 
 pub use definition::{
     Joint, JointDefinition, JointParameters, MarkerDeclaration, OutputInfo, ParameterInfo,
-    ParameterShape,
+    ParameterShape, ResidualLevel,
 };
 pub use marker_args::MarkerArgs;
 pub use marker_kind::{Capability, MarkerKind};

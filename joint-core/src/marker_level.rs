@@ -44,10 +44,16 @@ pub type MarkerLevelJacobianFn =
 /// A joint's marker-level kernels.
 #[derive(Clone, Copy, Debug)]
 pub struct MarkerLevel {
-    /// The position-level residual.
+    /// The position-level residual (`None` always for a joint written at velocity level).
     pub position_residual: MarkerLevelResidualFn,
     /// The velocity-level residual.
     pub velocity_residual: MarkerLevelResidualFn,
     /// The Jacobian with respect to the markers' velocities and angular velocities.
     pub jacobian: MarkerLevelJacobianFn,
+}
+
+impl MarkerLevel {
+    /// [`MarkerLevel::position_residual`] of a joint written at velocity level: it has no
+    /// position level, so it always returns `None`.
+    pub const NO_POSITION_RESIDUAL: MarkerLevelResidualFn = |_, _, _, _| None;
 }

@@ -31,7 +31,8 @@ pub struct Pairing {
     pub parameters: [usize; 2],
     /// Number of residual rows.
     pub rows: usize,
-    /// Position-level residual.
+    /// Position-level residual (`None` always for a joint written at velocity level,
+    /// [`ResidualLevel::Velocity`](crate::ResidualLevel::Velocity): it has none).
     pub position_residual: ResidualFn,
     /// Velocity-level residual.
     pub velocity_residual: ResidualFn,
@@ -56,6 +57,12 @@ pub struct SecondOrder {
 }
 
 impl Pairing {
+    /// [`Pairing::position_residual`] of a joint written at velocity level: it has no position
+    /// level, so it always returns `None`.
+    pub const NO_POSITION_RESIDUAL: ResidualFn = |_, _, _, _| None;
+    /// [`Pairing::position_jacobian`] of a joint written at velocity level: always `None`.
+    pub const NO_POSITION_JACOBIAN: BlocksFn = |_, _, _, _, _| None;
+
     /// `revolute_z::rigid_ep_point_to_ground_point`
     pub fn path(&self) -> String {
         format!("{}::{}", self.joint, self.name)

@@ -179,7 +179,7 @@ fn model_of(tokens: proc_macro2::TokenStream, name: &str) -> crate::definition::
 }
 
 #[test]
-fn built_in_joints_are_the_runtimes_eight() {
+fn built_in_joints_are_the_runtimes_ten() {
     let names: Vec<String> = built_in_joints().into_iter().map(|(n, _)| n).collect();
     assert_eq!(
         names,
@@ -191,7 +191,9 @@ fn built_in_joints_are_the_runtimes_eight() {
             "GenericRows",
             "Revolute2D",
             "Prismatic2D",
-            "CoordinateConstraint"
+            "CoordinateConstraint",
+            "CoordinateVelocityConstraint",
+            "RollingDisc"
         ]
     );
 }

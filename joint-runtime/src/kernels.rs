@@ -161,6 +161,64 @@ joint_core::joint! {
         second_order;
         position = [factor1 * m1.coordinate - m0.coordinate - offset];
     }
+
+    /// Exudyn's `ObjectConnectorCoordinate` with `velocityLevel = True`:
+    /// `factor1·q̇_m1 − q̇_m0 − offset = 0`, written at velocity level (Exudyn keeps the offset
+    /// there, unlike the index-2 form of the position-level constraint). Its Jacobian
+    /// ∂g/∂q̇ = `[−1 | factor1]` enters Newton's matrix as γ'·C, in index 3 as in index 2.
+    pub joint CoordinateVelocityConstraint {
+        marker m0: Coordinate;
+        marker m1: Coordinate;
+        param offset: scalar;
+        param factor1: scalar;
+        axes [c = 1];
+        velocity = [factor1 * m1.coordinate_velocity - m0.coordinate_velocity - offset];
+    }
+}
+
+joint_core::joint! {
+    /// d/dt of the unit vector `f/|f|`, given `ḟ`.
+    fn unit_rate(f, f_t) = (f_t * norm(f) - f * (dot(f, f_t) / norm(f))) / (norm(f) * norm(f));
+
+    /// Exudyn's `ObjectJointRollingDisc`: a disc (marker 1, whose origin is the disc's centre)
+    /// rolls without slipping on the plane of marker 0 (normal `n0 = A_0·plane_normal`). The
+    /// contact point is `C = p_1 + r·w3`, with the disc axis `w1 = A_1·disc_axis`, the rolling
+    /// direction `forward = (w1 × n0)/|w1 × n0|` and `w3 = w1 × forward`. A non-holonomic
+    /// joint: its rows exist only at velocity level, the velocity of the disc's material point
+    /// at C relative to the plane's, `v_C1 − v_C0`, in the joint frame
+    /// `[lateral = n0 × forward, forward, n0]`. The angular velocity is Exudyn's: `A·ω̄` in the
+    /// residual, `G·θ̇` in the Jacobian.
+    pub joint RollingDisc {
+        marker m0: Rigid;
+        marker m1: Rigid;
+        param disc_radius: scalar;
+        param disc_axis: vector;
+        param plane_normal: vector;
+        axes [lateral = 1, forward = 1, normal = 1];
+        let n0 = m0.rotation * plane_normal;
+        let w1 = m1.rotation * disc_axis;
+        let across = cross(w1, n0);
+        let forward = across / norm(across);
+        let w3 = cross(w1, forward);
+        let lateral = cross(n0, forward);
+        let contact = m1.position + disc_radius * w3;
+        let omega0 = m0.angular_velocity;
+        let omega1 = m1.angular_velocity;
+        let slip = m1.velocity + cross(omega1, disc_radius * w3)
+            - (m0.velocity + cross(omega0, contact - m0.position));
+        // for the output trail_velocity, Exudyn's v_1 + r·ẇ3 − (v_0 + ω_0 × C), its formula (ω_0 × C about the
+        // global origin), with ẇ1 = ω_1 × w1 and ṅ0 = ω_0 × n0
+        let w1_t = cross(omega1, w1);
+        let across_t = cross(w1_t, n0) + cross(w1, cross(omega0, n0));
+        let w3_t = cross(w1_t, forward) + cross(w1, unit_rate(across, across_t));
+        velocity = [dot(slip, lateral), dot(slip, forward), dot(slip, n0)];
+        output contact_position = contact;
+        output trail_velocity = m1.velocity + disc_radius * w3_t
+            - (m0.velocity + cross(omega0, contact));
+        output lateral = lateral;
+        output forward = forward;
+        output normal = n0;
+    }
 }
 
 #[cfg(test)]

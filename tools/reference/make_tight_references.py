@@ -64,9 +64,12 @@ def solve(model, tight, absolute=TIGHT_ABSOLUTE):
         n.relativeTolerance = min(TIGHT_RELATIVE, 1e-3 * n.relativeTolerance)
         n.absoluteTolerance = absolute
         n.maxIterations = 50
+    # the solver the file asks for (TrapezoidalIndex2 is generalized-α with other settings)
+    solver_type = model.get('dynamicSolverType')
+    kwargs = {'solverType': getattr(exu.DynamicSolverType, solver_type)} if solver_type else {}
     start = time.perf_counter()
     try:
-        ok = mbs.SolveDynamic(s)
+        ok = mbs.SolveDynamic(s, **kwargs)
     except exu.SolverError:
         ok = False
     seconds = time.perf_counter() - start

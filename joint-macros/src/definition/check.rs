@@ -81,7 +81,9 @@ fn check_position_reads_no_velocity(model: &JointModel, errors: &mut Errors) {
         seen_functions: HashSet::new(),
         errors,
     };
-    walk.expr(&model.position);
+    if let Some(position) = &model.position {
+        walk.expr(position);
+    }
 }
 
 struct Walk<'a> {

@@ -78,7 +78,8 @@ pub struct JointModel {
     pub functions: Vec<FunctionDef>,
     /// `let` bindings, in definition order (each sees the ones before it).
     pub bindings: Vec<Binding>,
-    pub position: Expr,
+    /// The position level; `None`: the rows are written at velocity level only.
+    pub position: Option<Expr>,
     /// The hand-written velocity level; `None`: derived from the position level.
     pub velocity: Option<Expr>,
     pub outputs: Vec<OutputDecl>,
@@ -104,6 +105,7 @@ impl JointModel {
         let mut velocity: Option<Expr> = None;
         let mut outputs: Vec<OutputDecl> = Vec::new();
         let mut second_order = false;
+        let mut second_order_token = None;
         // the first residual or output item: `let` bindings come before it
         let mut residual_seen = false;
         for item in input.items {
@@ -203,6 +205,7 @@ impl JointModel {
                     if std::mem::replace(&mut second_order, true) {
                         errors.at(token, "`second_order` is given twice");
                     }
+                    second_order_token = Some(token);
                 }
                 Item::Function(f) => functions.push(f),
                 Item::Let { token, name, expr } => {
@@ -261,13 +264,22 @@ impl JointModel {
             );
             return None;
         };
-        let Some(position) = position else {
+        if position.is_none() && velocity.is_none() {
             errors.at(
                 &input.name,
-                "missing `position = ...;`: the position-level residual",
+                "missing `position = ...;` (the position-level residual) or `velocity = ...;` alone (rows that exist only at velocity level)",
             );
             return None;
-        };
+        }
+        if position.is_none()
+            && second_order
+            && let Some(token) = &second_order_token
+        {
+            errors.at(
+                token,
+                "`second_order` needs a position level: rows written at velocity level have no ∂(C_q v)/∂q (their acceleration-level form is C·q̈ = 0, as in Exudyn)",
+            );
+        }
         if markers.len() != 2 {
             return None;
         }
@@ -287,6 +299,34 @@ impl JointModel {
             second_order,
         })
     }
+
+    /// The level the rows are written at.
+    pub fn level(&self) -> ResidualLevel {
+        if self.position.is_some() {
+            ResidualLevel::Position
+        } else {
+            ResidualLevel::Velocity
+        }
+    }
+
+    /// The residual the rows are written as: the position level, or the velocity level of a
+    /// joint written at velocity level (spans of row-level errors point at it).
+    pub fn written(&self) -> &Expr {
+        match (&self.position, &self.velocity) {
+            (Some(p), _) => p,
+            (None, Some(v)) => v,
+            (None, None) => unreachable!("a model has a position or a velocity level"),
+        }
+    }
+}
+
+/// The level a joint's rows are written at (joint_core's `ResidualLevel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResidualLevel {
+    /// `position = …;` (with or without a hand-written velocity level).
+    Position,
+    /// `velocity = …;` alone.
+    Velocity,
 }
 
 /// The kinds listed in `marker m: Capability(Kind, …)`, each checked against the capability.

@@ -37,7 +37,7 @@ impl Random {
 
 /// Check the hand-written velocity level of `model` (if any) against the derived one.
 pub fn check(model: &JointModel, errors: &mut Errors) {
-    let Some(hand) = &model.velocity else {
+    let (Some(hand), Some(_)) = (&model.velocity, &model.position) else {
         return;
     };
     let mut g = Graph::new();

@@ -4,15 +4,25 @@ use super::joint_type::{Axes, Drawing, ExtraKey, ExtraKeyKind, JointType, Parame
 use super::object::JointObject;
 use super::outputs::JointOutputs;
 use crate::items::{MarkerIndex, OutputVariable};
-use crate::kernels::coordinate_constraint;
+use crate::kernels::{coordinate_constraint, coordinate_velocity_constraint};
 use crate::markers::MarkerState;
 
 /// Exudyn's ObjectConnectorCoordinate: `factor1·q_m1 − q_m0 − offset = 0` on two
-/// MarkerNodeCoordinates.
+/// MarkerNodeCoordinates; with `velocityLevel` true it is [`CONNECTOR_COORDINATE_VELOCITY`].
 pub static CONNECTOR_COORDINATE: JointType = JointType {
     type_name: "ConnectorCoordinate",
     spellings: &["ObjectConnectorCoordinate", "CoordinateConstraint"],
     definition: &coordinate_constraint::DEFINITION,
+    ..CONNECTOR_COORDINATE_VELOCITY
+};
+
+/// Exudyn's ObjectConnectorCoordinate with `velocityLevel = True`:
+/// `factor1·q̇_m1 − q̇_m0 − offset = 0`, a constraint written at velocity level.
+pub static CONNECTOR_COORDINATE_VELOCITY: JointType = JointType {
+    type_name: "ConnectorCoordinate",
+    // found through ConnectorCoordinate's `velocityLevel`, not by name
+    spellings: &[],
+    definition: &coordinate_velocity_constraint::DEFINITION,
     parameter_keys: &[
         ParameterKey {
             key: "offset",
@@ -46,8 +56,9 @@ pub static CONNECTOR_COORDINATE: JointType = JointType {
         },
         ExtraKey {
             key: "velocityLevel",
-            kind: ExtraKeyKind::False {
-                message: "a coordinate constraint at velocity level only is not supported yet; expected false",
+            kind: ExtraKeyKind::Variant {
+                when_false: &CONNECTOR_COORDINATE,
+                when_true: &CONNECTOR_COORDINATE_VELOCITY,
             },
         },
     ],
@@ -70,8 +81,11 @@ fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Optio
         OutputVariable::Displacement => out.push(q1 - q0),
         OutputVariable::Velocity => out.push(v1 - v0),
         OutputVariable::Force => out.push(ctx.lambda[0]),
-        // the position-level residual factor1·q_m1 − q_m0 − offset (offset, factor1 the
-        // item's parameters)
+        // the residual as written: factor1·q_m1 − q_m0 − offset, or at velocity level
+        // factor1·q̇_m1 − q̇_m0 − offset (offset, factor1 the item's parameters)
+        OutputVariable::ConstraintEquation if ctx.topology.velocity_level() => {
+            out.push(ctx.parameters[1] * v1 - v0 - ctx.parameters[0]);
+        }
         OutputVariable::ConstraintEquation => {
             out.push(ctx.parameters[1] * q1 - q0 - ctx.parameters[0]);
         }
@@ -84,5 +98,19 @@ impl JointObject {
     /// `ObjectConnectorCoordinate(markerNumbers=markers, offset=offset, factor1=factor1)`.
     pub fn coordinate_constraint(markers: [MarkerIndex; 2], offset: f64, factor1: f64) -> Self {
         JointObject::of_type(CONNECTOR_COORDINATE, markers, vec![offset, factor1])
+    }
+
+    /// `ObjectConnectorCoordinate(markerNumbers=markers, offset=offset, factor1=factor1,
+    /// velocityLevel=True)`.
+    pub fn coordinate_velocity_constraint(
+        markers: [MarkerIndex; 2],
+        offset: f64,
+        factor1: f64,
+    ) -> Self {
+        JointObject::of_type(
+            CONNECTOR_COORDINATE_VELOCITY,
+            markers,
+            vec![offset, factor1],
+        )
     }
 }

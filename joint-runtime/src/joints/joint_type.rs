@@ -124,6 +124,15 @@ pub enum ExtraKeyKind {
         /// Why the flag is not supported.
         message: &'static str,
     },
+    /// A flag (default `false`) that chooses between two types of the same item with the same
+    /// parameters, e.g. ConnectorCoordinate's `velocityLevel`: both types list the key with
+    /// the same pair.
+    Variant {
+        /// The item's type while the flag is false.
+        when_false: &'static JointType,
+        /// Its type while the flag is true.
+        when_true: &'static JointType,
+    },
 }
 
 impl JointType {

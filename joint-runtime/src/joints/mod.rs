@@ -27,10 +27,11 @@ mod prismatic_x;
 mod revolute_2d;
 mod revolute_z;
 mod rigid_frames;
+mod rolling_disc;
 mod spherical;
 mod topology;
 
-pub use coordinate::CONNECTOR_COORDINATE;
+pub use coordinate::{CONNECTOR_COORDINATE, CONNECTOR_COORDINATE_VELOCITY};
 pub use distance::CONNECTOR_DISTANCE;
 pub use generic::{JOINT_GENERIC, generic_joint_rows};
 pub use joint_type::{
@@ -42,6 +43,7 @@ pub use prismatic_2d::JOINT_PRISMATIC_2D;
 pub use prismatic_x::JOINT_PRISMATIC_X;
 pub use revolute_2d::JOINT_REVOLUTE_2D;
 pub use revolute_z::JOINT_REVOLUTE_Z;
+pub use rolling_disc::JOINT_ROLLING_DISC;
 pub use spherical::JOINT_SPHERICAL;
 pub use topology::{ConstraintLevel, JointKernel, JointTopology};
 pub(crate) use topology::{SIZES_CHECKED, joint_kernel_rows};
@@ -75,6 +77,7 @@ impl JointRegistry {
                 CONNECTOR_COORDINATE,
                 JOINT_REVOLUTE_2D,
                 JOINT_PRISMATIC_2D,
+                JOINT_ROLLING_DISC,
             ],
         }
     }

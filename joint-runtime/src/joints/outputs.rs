@@ -56,10 +56,13 @@ impl JointOutputs<'_> {
 }
 
 /// The outputs every joint defined with `joint!` has: `Force` = λ per row, `Displacement` and
-/// `Velocity` = the position and velocity residuals per row, and the definition's named outputs.
+/// `Velocity` = the position and velocity residuals per row (a joint written at velocity level
+/// has no `Displacement`), and the definition's named outputs.
 pub fn generic(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
     match var {
         OutputVariable::Force => out.extend_from_slice(ctx.lambda),
+        // a joint written at velocity level has no position-level residual
+        OutputVariable::Displacement if ctx.topology.velocity_level() => return None,
         OutputVariable::Displacement => ctx.residual(ConstraintLevel::Position, out),
         OutputVariable::Velocity => ctx.residual(ConstraintLevel::Velocity, out),
         OutputVariable::Named(name) => ctx.named(name, out)?,

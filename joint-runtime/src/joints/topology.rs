@@ -2,7 +2,7 @@
 //! parameters as the kernels take them, and the evaluation of its residual rows through the
 //! generated kernels.
 
-use joint_core::{JointDefinition, Pairing};
+use joint_core::{JointDefinition, Pairing, ResidualLevel};
 
 use crate::markers::MarkerState;
 
@@ -58,6 +58,13 @@ impl JointTopology {
         self.definition.rows()
     }
 
+    /// Whether the joint's rows are written at velocity level (non-holonomic): they are its
+    /// residual at every level, and their Jacobian C = ∂g/∂q̇ enters a Newton matrix as
+    /// ∂g/∂q̇·∂q̇/∂q.
+    pub fn velocity_level(&self) -> bool {
+        self.definition.level == ResidualLevel::Velocity
+    }
+
     /// The kernel row of AE row `k`, `None` if the row is free.
     pub fn row_kernel(&self, k: usize) -> Option<usize> {
         self.equations[k]
@@ -81,7 +88,8 @@ impl JointTopology {
 pub(crate) const SIZES_CHECKED: &str = "kernel sizes checked at assemble";
 
 /// A joint's residual rows at `level` into `out` (the kernel's `kernel_rows()` entries), through
-/// its generated kernel.
+/// its generated kernel. A joint written at velocity level has only those rows: they are its
+/// residual at both levels (Exudyn's velocity-level constraints, in index 3 as in index 2).
 pub(crate) fn joint_kernel_rows(
     j: &JointTopology,
     level: ConstraintLevel,
@@ -90,6 +98,7 @@ pub(crate) fn joint_kernel_rows(
     out: &mut [f64],
 ) {
     use ConstraintLevel::{Position, Velocity};
+    let level = if j.velocity_level() { Velocity } else { level };
     match j.kernel {
         JointKernel::Pairing(p) => {
             let f = match level {

@@ -10,6 +10,44 @@ use crate::joints::{ConstraintLevel, JointKernel, JointTopology, SIZES_CHECKED, 
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 
+/// The factors of the constraint rows of an iteration matrix, ∂(residual)/∂q over C: the rows'
+/// derivative by the Newton unknowns (the positions) is C·∂q̇/∂q for rows written at velocity
+/// level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstraintRowFactors {
+    /// Position-level rows (joints and Euler-parameter constraints): 1 in index 3, γ' in index 2.
+    pub position: f64,
+    /// Rows of joints written at velocity level: γ' in a time step (either index, as Exudyn),
+    /// 1 in statics and for the initial accelerations.
+    pub velocity: f64,
+}
+
+impl ConstraintRowFactors {
+    /// C as it is: statics, initial accelerations.
+    pub const UNIT: ConstraintRowFactors = ConstraintRowFactors {
+        position: 1.0,
+        velocity: 1.0,
+    };
+
+    /// The factor of `row`.
+    pub fn of(self, row: ConstraintRow) -> f64 {
+        if row.velocity_level {
+            self.velocity
+        } else {
+            self.position
+        }
+    }
+}
+
+/// One AE row of C, as [`Topology::for_each_constraint_jacobian_row`] visits it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConstraintRow {
+    /// The AE equation.
+    pub ae: usize,
+    /// Whether it is a row of a joint written at velocity level (C = ∂g/∂q̇).
+    pub velocity_level: bool,
+}
+
 /// Which constraint Jacobian the AE rows get.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConstraintJacobian {
@@ -24,7 +62,9 @@ pub enum ConstraintJacobian {
 
 impl Topology {
     /// Add the constraint blocks of an iteration matrix (ODE2 unknowns first, then AE):
-    /// `cq_factor`·C_q in the AE rows, C_qᵀ in the ODE2 rows, and `lambda_factor`·∂g/∂λ on the AE diagonal (free axes, inactive joints).
+    /// `factors`·C_q in the AE rows, C_qᵀ in the ODE2 rows, and `lambda_factor`·∂g/∂λ on the AE
+    /// diagonal (free axes, inactive joints). A joint written at velocity level has C = ∂g/∂q̇
+    /// in both places, as Exudyn.
     ///
     /// With [`ConstraintJacobian::PositionLevel`], the AE rows get ∂g/∂q of the position
     /// level where the joints' kernels have it (every generated pairing; marker-level joints
@@ -33,7 +73,7 @@ impl Topology {
     pub fn add_constraint_blocks(
         &self,
         qt: &[f64],
-        cq_factor: f64,
+        factors: ConstraintRowFactors,
         lambda_factor: f64,
         rows: ConstraintJacobian,
         m: &mut impl MatrixAccumulator,
@@ -43,9 +83,10 @@ impl Topology {
         match rows {
             ConstraintJacobian::Exudyn => {
                 self.for_each_constraint_jacobian_row(qt, rows, scratch, |row, cols, vals| {
-                    let r = n2 + row;
+                    let r = n2 + row.ae;
+                    let f = factors.of(row);
                     for (c, x) in cols.iter().zip(vals) {
-                        m.add(r, *c, cq_factor * x);
+                        m.add(r, *c, f * x);
                         m.add(*c, r, *x);
                     }
                 });
@@ -54,12 +95,13 @@ impl Topology {
                 let exudyn = ConstraintJacobian::Exudyn;
                 self.for_each_constraint_jacobian_row(qt, exudyn, scratch, |row, cols, vals| {
                     for (c, x) in cols.iter().zip(vals) {
-                        m.add(*c, n2 + row, *x);
+                        m.add(*c, n2 + row.ae, *x);
                     }
                 });
                 self.for_each_constraint_jacobian_row(qt, rows, scratch, |row, cols, vals| {
+                    let f = factors.of(row);
                     for (c, x) in cols.iter().zip(vals) {
-                        m.add(n2 + row, *c, cq_factor * x);
+                        m.add(n2 + row.ae, *c, f * x);
                     }
                 });
             }
@@ -139,9 +181,12 @@ impl Topology {
         );
         match j.kernel {
             JointKernel::Pairing(p) => {
+                // a joint written at velocity level has no position level: its rows keep C
                 let jacobian = match form {
-                    ConstraintJacobian::PositionLevel => p.position_jacobian,
-                    ConstraintJacobian::Exudyn => p.jacobian,
+                    ConstraintJacobian::PositionLevel if !j.velocity_level() => {
+                        p.position_jacobian
+                    }
+                    _ => p.jacobian,
                 };
                 jacobian(&j.parameters, m0.kernel_args(), m1.kernel_args(), j0, j1)
                     .expect(SIZES_CHECKED);
@@ -186,20 +231,24 @@ impl Topology {
         }
     }
 
-    /// Visit every nonzero block of C_q: `visit(ae_row, global columns, row values)`. Rows of
+    /// Visit every nonzero block of C_q: `visit(row, global columns, row values)`. Rows of
     /// free axes and inactive joints are skipped (they are zero).
     pub fn for_each_constraint_jacobian_row(
         &self,
         qt: &[f64],
         form: ConstraintJacobian,
         scratch: &mut Scratch,
-        mut visit: impl FnMut(usize, &[usize], &[f64]),
+        mut visit: impl FnMut(ConstraintRow, &[usize], &[f64]),
     ) {
         for ep in &self.ep_constraints {
             let t = &qt[ep.ode2..ep.ode2 + 4];
             let row = [2.0 * t[0], 2.0 * t[1], 2.0 * t[2], 2.0 * t[3]];
             let cols = [ep.ode2, ep.ode2 + 1, ep.ode2 + 2, ep.ode2 + 3];
-            visit(ep.ae, &cols, &row);
+            let at = ConstraintRow {
+                ae: ep.ae,
+                velocity_level: false,
+            };
+            visit(at, &cols, &row);
         }
         for j in &self.joints {
             if !j.active {
@@ -209,15 +258,20 @@ impl Topology {
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
             let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+            let velocity_level = j.velocity_level();
             for k in 0..j.rows() {
                 let Some(r) = j.row_kernel(k) else {
                     continue;
                 };
+                let at = ConstraintRow {
+                    ae: j.ae + k,
+                    velocity_level,
+                };
                 if n0 > 0 {
-                    visit(j.ae + k, &mk0.columns, &scratch.jac_a[r * n0..(r + 1) * n0]);
+                    visit(at, &mk0.columns, &scratch.jac_a[r * n0..(r + 1) * n0]);
                 }
                 if n1 > 0 {
-                    visit(j.ae + k, &mk1.columns, &scratch.jac_b[r * n1..(r + 1) * n1]);
+                    visit(at, &mk1.columns, &scratch.jac_b[r * n1..(r + 1) * n1]);
                 }
             }
         }
@@ -225,7 +279,8 @@ impl Topology {
 
     /// c = −(∂(C_q v)/∂q)·v, the convective term of the acceleration-level constraints, into
     /// `c` (one entry per AE equation; free axes and inactive joints get 0). Exact: the EP
-    /// constraint's −2θ̇·θ̇ and the joints' generated ∂(C_q v)/∂q; joints without second-order
+    /// constraint's −2θ̇·θ̇ and the joints' generated ∂(C_q v)/∂q (0 for joints written at
+    /// velocity level, as in Exudyn); joints without second-order
     /// kernels (marker-level ones, and custom joints defined without `second_order`) by forward
     /// differences of their velocity-level residual over their markers' columns.
     pub fn convective_constraint_term(
@@ -242,7 +297,9 @@ impl Topology {
         }
         let mut qp = qt.to_vec();
         for j in &self.joints {
-            if !j.active {
+            // rows written at velocity level are C·q̈ = 0 at acceleration level (Exudyn neglects
+            // their ∂(C q̇ + b)/∂q·q̇, as it says: only their C enters)
+            if !j.active || j.velocity_level() {
                 continue;
             }
             let mk0 = &self.markers[j.markers[0]];
@@ -458,7 +515,7 @@ impl Topology {
         scratch: &mut Scratch,
     ) {
         self.for_each_constraint_jacobian_row(qt, ConstraintJacobian::Exudyn, scratch, |row, cols, vals| {
-            let l = lambda[row];
+            let l = lambda[row.ae];
             for (c, x) in cols.iter().zip(vals) {
                 r[*c] += x * l;
             }

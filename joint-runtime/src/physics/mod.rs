@@ -21,7 +21,7 @@ mod rigid_body_2d;
 mod scratch;
 
 pub use connectors::ConnectorForce;
-pub use constraints::ConstraintJacobian;
+pub use constraints::{ConstraintJacobian, ConstraintRowFactors};
 pub use scratch::Scratch;
 
 use nalgebra::{Matrix3, Vector3};

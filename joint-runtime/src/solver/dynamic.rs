@@ -11,7 +11,7 @@ use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
-use crate::physics::{ConstraintJacobian, ForwardDifference, Scratch};
+use crate::physics::{ConstraintJacobian, ConstraintRowFactors, ForwardDifference, Scratch};
 use crate::simulation::{Progress, Simulation};
 
 /// Integration constants of one run.
@@ -247,11 +247,15 @@ impl StepProblem<'_> {
             m,
             &mut self.scratch,
         );
-        // AE rows: C_q (index 3) or γ'·C_q (index 2); free axes: (1/s)·∂g/∂λ̄
-        let cq_factor = if self.index2 { gp } else { 1.0 };
+        // AE rows: C_q (index 3) or γ'·C_q (index 2), rows written at velocity level γ'·C in
+        // either; free axes: (1/s)·∂g/∂λ̄
+        let factors = ConstraintRowFactors {
+            position: if self.index2 { gp } else { 1.0 },
+            velocity: gp,
+        };
         topo.add_constraint_blocks(
             &self.qt,
-            cq_factor,
+            factors,
             1.0 / s,
             self.constraint_rows,
             m,
@@ -562,7 +566,8 @@ impl Simulation {
             scratch: &mut Scratch,
         ) {
             topo.add_mass_matrix(qt, 1.0, m, scratch);
-            topo.add_constraint_blocks(qt, 1.0, 1.0, ConstraintJacobian::Exudyn, m, scratch);
+            let (unit, exudyn) = (ConstraintRowFactors::UNIT, ConstraintJacobian::Exudyn);
+            topo.add_constraint_blocks(qt, unit, 1.0, exudyn, m, scratch);
         }
         let mut system = LinearSystem::for_solver_type(n, solver_type, |recorder| {
             assemble(topo, &qt, recorder, &mut scratch)

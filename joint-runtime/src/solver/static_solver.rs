@@ -7,7 +7,7 @@ use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
-use crate::physics::ConstraintJacobian;
+use crate::physics::{ConstraintJacobian, ConstraintRowFactors};
 use crate::physics::{ForwardDifference, Scratch};
 use crate::simulation::{Progress, Simulation};
 
@@ -68,7 +68,7 @@ impl StaticProblem<'_> {
         }
         topo.add_constraint_blocks(
             &self.qt,
-            1.0,
+            ConstraintRowFactors::UNIT,
             1.0,
             ConstraintJacobian::Exudyn,
             m,

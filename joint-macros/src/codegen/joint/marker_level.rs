@@ -184,8 +184,9 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
         }
     }
     let g = &lowered.graph;
-    let mut functions = vec![
-        function(
+    let mut functions = Vec::new();
+    if model.position.is_some() {
+        functions.push(function(
             model,
             g,
             rows,
@@ -195,7 +196,9 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
                 roots: &lowered.position,
                 len: Some(rows),
             },
-        ),
+        ));
+    }
+    functions.extend([
         function(
             model,
             g,
@@ -219,7 +222,12 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
                 len: None,
             },
         ),
-    ];
+    ]);
+    let position_residual = if model.position.is_some() {
+        quote!(position_residual_slices)
+    } else {
+        quote!(#core::MarkerLevel::NO_POSITION_RESIDUAL)
+    };
     for (name, roots) in &outputs {
         let doc = format!(" The joint's output `{name}`.");
         functions.push(function(
@@ -242,7 +250,7 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
         pub mod marker_level {
             /// The marker-level kernels behind the type-erased interface.
             pub const KERNELS: #core::MarkerLevel = #core::MarkerLevel {
-                position_residual: position_residual_slices,
+                position_residual: #position_residual,
                 velocity_residual: velocity_residual_slices,
                 jacobian: jacobian_slices,
             };

@@ -355,7 +355,7 @@ fn kind_tokens(core: &TokenStream, k: MarkerKind) -> TokenStream {
 /// stub instead of the returned tokens.
 pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<PairingStats>) {
     let pairings = pairings(model);
-    let position_text = expression_text(&model.position);
+    let position_text = model.position.as_ref().map(expression_text);
     let velocity_text = model.velocity.as_ref().map(expression_text);
 
     // Every error of the definition is found before any pairing is generated: the name checks,
@@ -377,7 +377,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
         );
     }
     let texts = pairing::Texts {
-        position: &position_text,
+        position: position_text.as_deref(),
         velocity: velocity_text.as_deref(),
     };
     let mut pairing_modules = Vec::new();
@@ -409,7 +409,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
         &stats,
         marker_level,
         &pairing_modules,
-        &position_text,
+        position_text.as_deref(),
         velocity_text.as_deref(),
     );
     (tokens, stats)
@@ -422,7 +422,7 @@ fn joint_module(
     stats: &[PairingStats],
     marker_level: TokenStream,
     pairing_modules: &[TokenStream],
-    position_text: &str,
+    position_text: Option<&str>,
     velocity_text: Option<&str>,
 ) -> TokenStream {
     let core = &model.core;
@@ -474,9 +474,15 @@ fn joint_module(
         })
         .collect();
     let outputs = marker_level::output_infos(model);
-    let velocity_text = match velocity_text {
+    let optional_text = |t: Option<&str>| match t {
         Some(t) => quote!(::core::option::Option::Some(#t)),
         None => quote!(::core::option::Option::None),
+    };
+    let (position_text, velocity_text) =
+        (optional_text(position_text), optional_text(velocity_text));
+    let level = match model.level() {
+        crate::definition::model::ResidualLevel::Position => quote!(#core::ResidualLevel::Position),
+        crate::definition::model::ResidualLevel::Velocity => quote!(#core::ResidualLevel::Velocity),
     };
     let second_order = model.second_order;
     let type_doc = format!(
@@ -523,6 +529,7 @@ fn joint_module(
                 outputs: &[#(#outputs),*],
                 pairings: &PAIRINGS,
                 marker_level: marker_level::KERNELS,
+                level: #level,
                 position_text: #position_text,
                 velocity_text: #velocity_text,
                 second_order: #second_order,

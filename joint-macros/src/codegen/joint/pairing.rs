@@ -19,7 +19,8 @@ use crate::symbolic::{Graph, Id};
 
 /// The definition's levels as written, for doc comments.
 pub struct Texts<'a> {
-    pub position: &'a str,
+    /// `None`: the joint is written at velocity level.
+    pub position: Option<&'a str>,
     /// `None`: derived by the compiler.
     pub velocity: Option<&'a str>,
 }
@@ -420,7 +421,7 @@ pub fn module(
     let jac_used = used_variables(g, &d.jac_roots);
     if let Some(v) = jac_used.iter().find(|n| n.ends_with("_t")) {
         errors.push(syn::Error::new_spanned(
-            model.velocity.as_ref().unwrap_or(&model.position),
+            model.velocity.as_ref().unwrap_or(model.written()),
             format!(
                 "the velocity-level residual is not linear in the coordinate velocities (its Jacobian depends on `{v}`) for pairing {} – {}",
                 kinds[0].name(),
@@ -437,9 +438,10 @@ pub fn module(
         (true, false) => "m0 (m1 has none)",
         _ => "m1 (m0 has none)",
     };
-    let velocity_text = match texts.velocity {
-        Some(v) => v.to_owned(),
-        None => format!("d/dt({})", texts.position),
+    let velocity_text = match (texts.velocity, texts.position) {
+        (Some(v), _) => v.to_owned(),
+        (None, Some(p)) => format!("d/dt({p})"),
+        (None, None) => unreachable!("a model has a position or a velocity level"),
     };
     let both_roots: Vec<Id> = lowered
         .position
@@ -448,20 +450,26 @@ pub fn module(
         .copied()
         .collect();
     let reads = |velocities, lambda| Reads { velocities, lambda };
-    let mut kernels = vec![
-        Kernel {
+    let mut kernels = Vec::new();
+    if let Some(position) = texts.position {
+        kernels.push(Kernel {
             name: "position_residual",
-            doc: format!(" Position-level residual `{}`.", texts.position),
+            doc: format!(" Position-level residual `{position}`."),
             roots: &lowered.position,
             reads: reads(false, false),
             shape: Shape::Rows,
             slices: true,
-        },
+        });
+    }
+    kernels.extend([
         Kernel {
             name: "velocity_residual",
-            doc: match texts.velocity {
-                Some(v) => format!(" Velocity-level residual `{v}` (as written)."),
-                None => {
+            doc: match (texts.velocity, texts.position) {
+                (Some(v), Some(_)) => format!(" Velocity-level residual `{v}` (as written)."),
+                (Some(v), None) => format!(
+                    " Velocity-level residual `{v}`: the joint's rows, written at velocity level (they have no position level)."
+                ),
+                (None, _) => {
                     format!(" Velocity-level residual `{velocity_text}`, derived by the compiler.")
                 }
             },
@@ -481,7 +489,9 @@ pub fn module(
             shape: Shape::Blocks(blocks.clone()),
             slices: true,
         },
-        Kernel {
+    ]);
+    if let Some(position) = texts.position {
+        kernels.push(Kernel {
             name: "position_residual_and_jacobian",
             doc: " [`position_residual`] and [`jacobian`] at the same coordinates, their common \
                   subexpressions computed once."
@@ -490,19 +500,18 @@ pub fn module(
             reads: reads(false, false),
             shape: Shape::RowsAndBlocks(blocks.clone()),
             slices: false,
-        },
-    ];
-    kernels.push(Kernel {
-        name: "position_jacobian",
-        doc: format!(
-            " ∂g/∂q: the position-level residual `{}` differentiated by the coordinates of {} — the Jacobian consistent with the residual (Exudyn's [`jacobian`] equals it for Euler parameters only along tangents of |θ| = 1).",
-            texts.position, with
-        ),
-        roots: &d.pq_roots,
-        reads: reads(false, false),
-        shape: Shape::Blocks(blocks.clone()),
-        slices: true,
-    });
+        });
+        kernels.push(Kernel {
+            name: "position_jacobian",
+            doc: format!(
+                " ∂g/∂q: the position-level residual `{position}` differentiated by the coordinates of {with} — the Jacobian consistent with the residual (Exudyn's [`jacobian`] equals it for Euler parameters only along tangents of |θ| = 1)."
+            ),
+            roots: &d.pq_roots,
+            reads: reads(false, false),
+            shape: Shape::Blocks(blocks.clone()),
+            slices: true,
+        });
+    }
     if model.second_order {
         kernels.push(Kernel {
             name: "velocity_residual_q",
@@ -589,6 +598,17 @@ pub fn module(
     } else {
         quote!(::core::option::Option::None)
     };
+    let (position_residual, position_jacobian) = if texts.position.is_some() {
+        (
+            quote!(position_residual_slices),
+            quote!(position_jacobian_slices),
+        )
+    } else {
+        (
+            quote!(#core::Pairing::NO_POSITION_RESIDUAL),
+            quote!(#core::Pairing::NO_POSITION_JACOBIAN),
+        )
+    };
     let mut doc: Vec<String> = vec![format!(
         " The kernels of `{}` for marker kinds {} – {}. Their arguments, in order:",
         model.name,
@@ -625,10 +645,10 @@ pub fn module(
                 coordinates: COORDINATES,
                 parameters: PARAMETERS,
                 rows: super::ROWS,
-                position_residual: position_residual_slices,
+                position_residual: #position_residual,
                 velocity_residual: velocity_residual_slices,
                 jacobian: jacobian_slices,
-                position_jacobian: position_jacobian_slices,
+                position_jacobian: #position_jacobian,
                 second_order: #second_order,
             };
 

@@ -89,7 +89,8 @@ pub fn stub(
                 outputs: &[],
                 pairings: &[],
                 marker_level: marker_level::KERNELS,
-                position_text: "",
+                level: #core::ResidualLevel::Position,
+                position_text: ::core::option::Option::None,
                 velocity_text: ::core::option::Option::None,
                 second_order: false,
             };

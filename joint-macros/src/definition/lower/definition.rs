@@ -48,7 +48,7 @@ pub fn parameter_values(g: &mut Graph, model: &JointModel) -> Vec<(String, Value
 /// The position and velocity residual rows of `model` at kinematics `kin`: the velocity level
 /// as written, or derived from the position level (the rates of a second lowering, so that the
 /// position's nodes come first and the derivative's after them, as for a hand-written one).
-/// Errors go into `errors`.
+/// A joint written at velocity level has no position rows (empty). Errors go into `errors`.
 pub fn residuals(
     g: &mut Graph,
     model: &JointModel,
@@ -60,7 +60,10 @@ pub fn residuals(
     let (position, velocity) = {
         let mut lw = Lowerer::new(g, model, kin, params.clone());
         lw.bindings(errors);
-        let position = lw.residual(&model.position, "position-level", rows, errors);
+        let position = match &model.position {
+            Some(p) => lw.residual(p, "position-level", rows, errors),
+            None => Some((Vec::new(), Vec::new())),
+        };
         let velocity = match &model.velocity {
             Some(v) => lw
                 .residual(v, "velocity-level", rows, errors)
@@ -88,29 +91,31 @@ pub fn derived_velocity(
 ) -> Option<Vec<Id>> {
     // the value pass has reported every error
     let mut scratch = Errors::new();
+    let position = model.position.as_ref()?;
     let mut lw = Lowerer::with_rates(g, model, kin, params, rule);
-    lw.residual(
-        &model.position,
-        "position-level",
-        model.axes.len(),
-        &mut scratch,
-    )
-    .map(|(_, rate)| rate)
+    lw.residual(position, "position-level", model.axes.len(), &mut scratch)
+        .map(|(_, rate)| rate)
 }
 
 /// The rows whose derivative by the coordinate velocities is the constraint Jacobian C, and by
-/// the coordinates ∂(C q̇)/∂q: the hand-written velocity level, or the position level's rate
-/// with rotations turning by their global angular velocity (Exudyn's C; equal to the derived
-/// velocity level wherever the rotation matrices are orthonormal).
+/// the coordinates ∂(C q̇)/∂q: the hand-written velocity level with `angular_velocity` as G·θ̇,
+/// or the position level's rate with rotations turning by their global angular velocity
+/// (Exudyn's C, whose rotational columns are G; equal to the velocity level wherever the
+/// rotation matrices are orthonormal).
 pub fn jacobian_rows(
     g: &mut Graph,
     model: &JointModel,
     kin: &[Kinematics],
     velocity: &[Id],
 ) -> Vec<Id> {
-    if model.velocity.is_some() {
-        return velocity.to_vec();
-    }
     let params = parameter_values(g, model);
+    if let Some(written) = &model.velocity {
+        // the value pass has reported every error
+        let mut scratch = Errors::new();
+        let mut lw = Lowerer::new(g, model, kin, params).with_rule(RateRule::Global);
+        return lw
+            .residual(written, "velocity-level", model.axes.len(), &mut scratch)
+            .map_or_else(|| velocity.to_vec(), |(rows, _)| rows);
+    }
     derived_velocity(g, model, kin, params, RateRule::Global).unwrap_or_else(|| velocity.to_vec())
 }

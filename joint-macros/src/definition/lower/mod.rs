@@ -94,6 +94,13 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Values only, with rotations' angular velocities by `rule`: `RateRule::Global` lowers
+    /// `angular_velocity` as G·θ̇ (the rows a Jacobian is differentiated from), `Local` as
+    /// A·ω̄ (the value Exudyn's markers give).
+    pub fn with_rule(self, rule: RateRule) -> Self {
+        Lowerer { rule, ..self }
+    }
+
     /// Values with their time derivatives along the markers' motion.
     pub fn with_rates(
         g: &'a mut Graph,

@@ -7,6 +7,7 @@ use super::{Local, Lowerer, RateRule};
 use crate::definition::errors::Errors;
 use crate::definition::value::{Dual, Rate, Value};
 use crate::kinematics::Capability;
+use crate::symbolic::vector;
 
 impl Lowerer<'_> {
     /// An integer constant: a literal, or a name bound to one (a function's parameter).
@@ -227,8 +228,20 @@ impl Lowerer<'_> {
                     },
                 }
             }),
-            "angular_velocity" => rigid_only(errors)
-                .then(|| Dual::constant(Value::Vector(kin.angular_velocity.expect("rigid kind")))),
+            // The global angular velocity as Exudyn's markers give it: the value A·ω̄ (in
+            // residuals and outputs), and G·θ̇ in the rows whose derivative by θ̇ is the
+            // Jacobian, whose rotational columns are G (they agree for orthonormal A).
+            "angular_velocity" => rigid_only(errors).then(|| {
+                let omega = match (self.rates, self.rule) {
+                    (false, RateRule::Local) => vector::mat_vec(
+                        self.g,
+                        &kin.rotation.expect("rigid kind"),
+                        kin.angular_velocity_local.expect("rigid kind"),
+                    ),
+                    _ => kin.angular_velocity.expect("rigid kind"),
+                };
+                Dual::constant(Value::Vector(omega))
+            }),
             "angular_velocity_local" => rigid_only(errors).then(|| {
                 Dual::constant(Value::Vector(
                     kin.angular_velocity_local.expect("rigid kind"),

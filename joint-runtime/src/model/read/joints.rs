@@ -22,6 +22,23 @@ pub(super) fn read_joint(index: usize, value: &Value, jt: &JointType) -> Result<
         type_name: jt.type_name.to_owned(),
     };
     let mut d = Dict::new(Owner::Item(item), map);
+    // a flag that makes the item another type (with the same parameters) is read first
+    for extra in jt.extra_keys {
+        if let ExtraKeyKind::Variant {
+            when_false,
+            when_true,
+        } = extra.kind
+        {
+            let variant = if d.bool_or(extra.key, false)? {
+                when_true
+            } else {
+                when_false
+            };
+            if variant != jt {
+                return read_joint(index, value, variant);
+            }
+        }
+    }
     d.get("objectType");
     d.accept_visualization();
     if map.contains_key("VgraphicsDataUserFunction") {
@@ -94,6 +111,8 @@ pub(super) fn read_joint(index: usize, value: &Value, jt: &JointType) -> Result<
                     return Err(d.err(extra.key, message));
                 }
             }
+            // read above
+            ExtraKeyKind::Variant { .. } => {}
         }
     }
     let defaults = JointVisualization::of(jt);
