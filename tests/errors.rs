@@ -520,6 +520,7 @@ fn torsional_spring_damper_on_a_marker_without_orientation() {
         torque: 0.0,
         rotation_marker0: identity,
         rotation_marker1: identity,
+        data_node: None,
         active: true,
     });
     expect(

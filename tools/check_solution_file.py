@@ -152,8 +152,14 @@ def main():
     want_acc = 0 if static or not export.get('accelerations', True) else n2
     if cols[1] != want_vel or cols[2] != want_acc:
         fail(f'nVel2, nAcc2 = {cols[1]}, {cols[2]}, expected {want_vel}, {want_acc}')
-    if cols[3] != 0 or cols[4] != 0 or cols[6] != 0:
-        fail(f'ODE1/data columns {cols} should be 0')
+    if cols[3] != 0 or cols[4] != 0:
+        fail(f'ODE1 columns {cols} should be 0')
+    want_data = sum(n.get('numberOfDataCoordinates', 0) for n in model['nodes']
+                    if n.get('nodeType') in ('GenericData', 'NodeGenericData'))
+    if not export.get('dataCoordinates', True):
+        want_data = 0
+    if cols[6] != want_data:
+        fail(f'nData = {cols[6]}, expected {want_data}')
     if data.shape[1] != sum(cols) + 1:
         fail(f'{data.shape[1]} columns, header says {sum(cols)} + time')
     times = data[:, 0]
@@ -166,7 +172,8 @@ def main():
             fail(f"last row at t = {times[-1]!r}, result file's time {r['time']!r}")
         last = data[-1, 1:]
         parts = [('ode2Coordinates', cols[0]), ('ode2Velocities', cols[1]),
-                 ('ode2Accelerations', cols[2]), (None, cols[3] + cols[4]), ('aeCoordinates', cols[5])]
+                 ('ode2Accelerations', cols[2]), (None, cols[3] + cols[4]), ('aeCoordinates', cols[5]),
+                 (None, cols[6])]
         k = 0
         for key, width in parts:
             if key is not None and width:
@@ -197,12 +204,13 @@ def main():
             if ref.shape != data.shape:
                 fail(f'{data.shape[0]}×{data.shape[1]} values, Exudyn wrote {ref.shape[0]}×{ref.shape[1]}')
             err = np.abs(data - ref) / np.maximum(1.0, np.abs(ref))
-            # column groups: time, q, v, a, λ (ODE1/data: none)
-            edges = np.cumsum([1, cols[0], cols[1], cols[2], cols[3] + cols[4], cols[5]])
+            # column groups: time, q, v, a, λ, data (ODE1: none)
+            edges = np.cumsum([1, cols[0], cols[1], cols[2], cols[3] + cols[4], cols[5], cols[6]])
             groups = [('time', 0, 1, TOL), ('ODE2 coordinates', 1, edges[1], TOL),
                       ('ODE2 velocities', edges[1], edges[2], TOL),
                       ('ODE2 accelerations', edges[2], edges[3], TOL_CONVERGED),
-                      ('AE coordinates', edges[4], edges[5], TOL_CONVERGED)]
+                      ('AE coordinates', edges[4], edges[5], TOL_CONVERGED),
+                      ('data coordinates', edges[5], edges[6], TOL)]
             report = []
             for name, a, b, tol in groups:
                 if b <= a:

@@ -189,6 +189,19 @@ impl Simulation {
 }
 
 impl SensorWriter {
+    /// After a step, before its outputs: the data coordinates its objects update (Exudyn's
+    /// PostNewtonStep after a converged step; its explicit solvers update them after each
+    /// step too), through the recorder's buffer of total coordinates.
+    pub(crate) fn update_data_coordinates(&mut self, sim: &mut Simulation) {
+        if sim.state.data.is_empty() {
+            return;
+        }
+        let qt = &mut self.recorder.qt;
+        sim.topology.total_coordinates(&sim.state.q, qt);
+        sim.topology
+            .update_data_coordinates(qt, &sim.state.v, &mut sim.state.data);
+    }
+
     /// Called after each completed step of size `h`.
     pub(crate) fn after_step(&mut self, sim: &mut Simulation, h: f64, end_time: f64) {
         if !self.active {

@@ -154,6 +154,8 @@ pub struct SolutionFile {
     velocities: bool,
     accelerations: bool,
     algebraic: bool,
+    /// Whether rows hold the data coordinates (`export.dataCoordinates`).
+    data: bool,
 }
 
 impl SolutionFile {
@@ -183,6 +185,11 @@ impl SolutionFile {
             }
             + if f.export_algebraic_coordinates {
                 sim.topology.n_ae
+            } else {
+                0
+            }
+            + if f.export_data_coordinates {
+                sim.state.data.len()
             } else {
                 0
             };
@@ -223,6 +230,8 @@ impl SolutionFile {
         let velocities = dynamic && f.export_velocities;
         let accelerations = dynamic && f.export_accelerations;
         let algebraic = f.export_algebraic_coordinates;
+        let data = f.export_data_coordinates;
+        let n_data = sim.state.data.len();
         let mut text = String::new();
         if f.write_header {
             let title = if dynamic {
@@ -241,6 +250,9 @@ impl SolutionFile {
             if algebraic && nae > 0 {
                 columns.push_str(", AE coordinates");
             }
+            if data && n_data > 0 {
+                columns.push_str(", Data coordinates");
+            }
             let written = [
                 n2,
                 if velocities { n2 } else { 0 },
@@ -248,7 +260,7 @@ impl SolutionFile {
                 0,
                 0,
                 if algebraic { nae } else { 0 },
-                0,
+                if data { n_data } else { 0 },
             ];
             let total: usize = written.iter().sum();
             let written: Vec<String> = written.iter().map(|n| n.to_string()).collect();
@@ -257,7 +269,7 @@ impl SolutionFile {
             let _ = writeln!(text, "#columns contain: {columns}");
             let _ = writeln!(
                 text,
-                "#number of system coordinates [nODE2, nODE1, nAlgebraic, nData] = [{n2},0,{nae},0]"
+                "#number of system coordinates [nODE2, nODE1, nAlgebraic, nData] = [{n2},0,{nae},{n_data}]"
             );
             let _ = writeln!(
                 text,
@@ -290,6 +302,7 @@ impl SolutionFile {
             velocities,
             accelerations,
             algebraic,
+            data,
         }
     }
 
@@ -320,6 +333,9 @@ impl SolutionFile {
         }
         if self.algebraic {
             put(&s.lambda);
+        }
+        if self.data {
+            put(&s.data);
         }
         self.text.push('\n');
     }

@@ -108,6 +108,24 @@ fn static_solution_file_loads_and_matches_exudyn() {
     assert!(text.starts_with("#Exudyn nonlinear static solver"));
 }
 
+/// Data coordinates (NodeGenericData: two continuous angles and a further value) follow the AE
+/// coordinates in every row, as in Exudyn's file.
+#[test]
+fn data_coordinates_solution_file_matches_exudyn() {
+    let dir = scratch("data");
+    let model =
+        format!("{ROOT}/tests/reference/own_cases/connector_torsional_continuous_angle.json");
+    let text = run_and_check(Path::new(&model), &dir);
+    let written = text.lines().nth(4).unwrap();
+    assert!(written.ends_with(",3]"), "{written}");
+    assert!(
+        text.lines()
+            .nth(2)
+            .unwrap()
+            .ends_with(", AE coordinates, Data coordinates")
+    );
+}
+
 /// The solution settings are respected: period, initial values, exports, precision,
 /// information line, no footer.
 #[test]

@@ -8,6 +8,8 @@ Run from the repository root:  python3 tools/reference/make_force_connector_case
 import os
 import sys
 
+import numpy as np
+
 import exudyn as exu
 from exudyn.itemInterface import *
 from exudyn.utilities import *
@@ -81,6 +83,45 @@ def torsional_bodies():
     return mbs
 
 
+def torsional_continuous(joints=True):
+    """TorsionalSpringDampers whose angle runs past ±π, kept continuous by a NodeGenericData
+    (nodeNumber): a flywheel on a revolute joint spinning at 12 rad/s against a weak spring
+    and a damper to ground (about two turns in the run), and a second wheel on the first
+    turning the other way through a spring with its own data node (initial data coordinate
+    not zero: the angle is taken within π of it); a third data node nobody uses. Sensors: the
+    springs' Rotation and TorqueLocal, the data nodes' Coordinates."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.AddObject(ObjectGround())
+    inertia = InertiaCylinder(density=1000, length=0.05, outerRadius=0.2, axis=2)
+    # without joints (explicit solvers: no constraints) both wheels are free Tait-Bryan bodies
+    b0 = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0, 0, 0], initialAngularVelocity=[0, 0, 12.0],
+                             nodeType=exu.NodeType.RotationEulerParameters if joints else exu.NodeType.RotationRxyz)
+    b1 = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0, 0, 0.1], initialAngularVelocity=[0, 0, -3.0],
+                             nodeType=exu.NodeType.RotationRxyz)
+    mG = mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground))
+    m0 = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b0))
+    m1 = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b1))
+    m0top = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b0, localPosition=[0, 0, 0.1]))
+    if joints:
+        mbs.AddObject(ObjectJointRevoluteZ(markerNumbers=[mG, m0]))
+        mbs.AddObject(ObjectJointRevoluteZ(markerNumbers=[m0top, m1]))
+    d0 = mbs.AddNode(NodeGenericData(numberOfDataCoordinates=1, initialCoordinates=[0]))
+    d1 = mbs.AddNode(NodeGenericData(numberOfDataCoordinates=2, initialCoordinates=[2 * np.pi, 5.0]))
+    d2 = mbs.AddNode(NodeGenericData(numberOfDataCoordinates=0, initialCoordinates=[]))
+    t0 = mbs.AddObject(ObjectConnectorTorsionalSpringDamper(markerNumbers=[mG, m0], nodeNumber=d0, stiffness=0.5,
+                                                            damping=0.02))
+    t1 = mbs.AddObject(ObjectConnectorTorsionalSpringDamper(markerNumbers=[m0, m1], nodeNumber=d1, stiffness=0.3,
+                                                            offset=0.5))
+    for t in [t0, t1]:
+        for v in [OVT.Rotation, OVT.TorqueLocal]:
+            mbs.AddSensor(SensorObject(objectNumber=t, outputVariableType=v, storeInternal=True, writeToFile=False))
+    for d in [d0, d1]:
+        mbs.AddSensor(SensorNode(nodeNumber=d, outputVariableType=OVT.Coordinates, storeInternal=True,
+                                 writeToFile=False))
+    return mbs
+
+
 def linear_bodies():
     """LinearSpringDampers: a Tait-Bryan body on a prismatic joint with a spring along the
     joint axis (offset, velocityOffset, force), a free EP body hanging on a spring along a
@@ -132,6 +173,18 @@ def connector_gravity_rk67():
 @case
 def connector_torsional_spring_damper():
     write('connector_torsional_spring_damper', torsional_bodies(), settings(500, 1.0))
+
+
+@case
+def connector_torsional_continuous_angle():
+    write('connector_torsional_continuous_angle', torsional_continuous(), settings(1000, 1.0))
+
+
+@case
+def connector_torsional_continuous_angle_rk44():
+    # Exudyn's explicit solvers update the data coordinates after each step too
+    write('connector_torsional_continuous_angle_rk44', torsional_continuous(joints=False), settings(2000, 1.0),
+          solver_type=exu.DynamicSolverType.RK44)
 
 
 @case

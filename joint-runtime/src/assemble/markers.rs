@@ -84,6 +84,16 @@ pub(super) fn resolve_marker(
             Node::RigidBody2D { .. } => MarkerKind::NodeRigid2D,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
+            Node::GenericData { .. } => {
+                return Err(Error::item(
+                    item.clone(),
+                    "nodeNumber",
+                    format!(
+                        "node {} is a GenericData node: it has data coordinates only, no position",
+                        n.0
+                    ),
+                ));
+            }
             Node::GenericODE2 { .. } | Node::Node1D { .. } => {
                 return Err(Error::item(
                     item.clone(),

@@ -116,6 +116,8 @@ pub enum ConnectorKind {
         torque: f64,
         rotation0: Matrix3<f64>,
         rotation1: Matrix3<f64>,
+        /// The data coordinate holding the continuous angle (`nodeNumber`), if any.
+        continuous_angle: Option<usize>,
     },
     /// Along `A_0·axis`.
     LinearSpringDamper {
@@ -188,6 +190,8 @@ pub struct Topology {
     pub node_ode2: Vec<usize>,
     /// AE index per node (EP constraint), if any.
     pub node_ae: Vec<Option<usize>>,
+    /// First data coordinate per node (NodeGenericData).
+    pub node_data: Vec<usize>,
     pub reference: Vec<f64>,
     pub markers: Vec<ResolvedMarker>,
     pub bodies: Vec<BodyTopology>,
@@ -235,6 +239,7 @@ impl Topology {
         let nodes::NodeLayout {
             node_ode2,
             node_ae,
+            node_data,
             reference,
             mut ae_owner,
             ode2_owner,
@@ -243,7 +248,7 @@ impl Topology {
         let n_ode2 = reference.len();
         let (bodies, object_body) = bodies::bodies(mbs, &node_ode2)?;
         let markers = markers::resolve_markers(mbs, &node_ode2, &object_body, &bodies)?;
-        let (joints, connectors) = objects::joints_and_connectors(mbs, &markers, &mut ae_owner)?;
+        let (joints, connectors) = objects::joints_and_connectors(mbs, &markers, &node_data, &mut ae_owner)?;
         let loads = loads::loads(mbs)?;
         checks::check_sensors(mbs)?;
 
@@ -297,6 +302,7 @@ impl Topology {
             n_ae: ae_owner.len(),
             node_ode2,
             node_ae,
+            node_data,
             reference,
             markers,
             bodies,

@@ -14,6 +14,8 @@ pub(super) struct NodeLayout {
     pub node_ode2: Vec<usize>,
     /// AE index per node (EP constraint), if any.
     pub node_ae: Vec<Option<usize>>,
+    /// First data coordinate per node (NodeGenericData; the count so far for the others).
+    pub node_data: Vec<usize>,
     /// Reference coordinates, all nodes.
     pub reference: Vec<f64>,
     /// The item of each AE equation so far.
@@ -28,6 +30,8 @@ pub(super) struct NodeLayout {
 pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
     let mut node_ode2 = Vec::with_capacity(mbs.nodes.len());
     let mut node_ae = Vec::with_capacity(mbs.nodes.len());
+    let mut node_data = Vec::with_capacity(mbs.nodes.len());
+    let mut n_data = 0;
     let mut reference = Vec::new();
     let mut ae_owner = Vec::new();
     let mut ode2_owner = Vec::new();
@@ -40,6 +44,9 @@ pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
         if let Node::PointGround { position, .. } = node {
             finite(&item, "referenceCoordinates", position)?;
         }
+        finite(&item, "initialCoordinates", node.initial_data())?;
+        node_data.push(n_data);
+        n_data += node.initial_data().len();
         if let Node::RigidBodyEP {
             reference_coordinates: r,
             ..
@@ -77,6 +84,7 @@ pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
     Ok(NodeLayout {
         node_ode2,
         node_ae,
+        node_data,
         reference,
         ae_owner,
         ode2_owner,

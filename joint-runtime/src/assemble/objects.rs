@@ -10,8 +10,8 @@ use nalgebra::Matrix3;
 use super::{
     ConnectorKind, ConnectorTopology,
 };
-use crate::error::{ItemRef, Result};
-use crate::items::Object;
+use crate::error::{Error, ItemRef, Result};
+use crate::items::{Node, Object};
 use crate::joints::JointTopology;
 use crate::markers::{MarkerModel, ResolvedMarker};
 use crate::system::MultibodySystem;
@@ -20,6 +20,7 @@ use crate::system::MultibodySystem;
 pub(super) fn joints_and_connectors(
     mbs: &MultibodySystem,
     markers: &[ResolvedMarker],
+    node_data: &[usize],
     ae_owner: &mut Vec<ItemRef>,
 ) -> Result<(Vec<JointTopology>, Vec<ConnectorTopology>)> {
     let mut joints = Vec::new();
@@ -102,10 +103,30 @@ pub(super) fn joints_and_connectors(
                 torque,
                 rotation_marker0,
                 rotation_marker1,
+                data_node,
                 active,
                 ..
             } => {
                 let idx = check_orientation_markers(mbs, &item, *m, markers)?;
+                let continuous_angle = match data_node {
+                    None => None,
+                    Some(n) => {
+                        let node = mbs.node_checked(&item, "nodeNumber", *n)?;
+                        if !matches!(node, Node::GenericData { .. }) || node.initial_data().is_empty()
+                        {
+                            return Err(Error::item(
+                                item,
+                                "nodeNumber",
+                                format!(
+                                    "node {} is a {} node; the continuous angle needs a NodeGenericData with at least 1 data coordinate",
+                                    n.0,
+                                    node.type_name()
+                                ),
+                            ));
+                        }
+                        Some(node_data[n.0])
+                    }
+                };
                 for (key, v) in [
                     ("stiffness", stiffness),
                     ("damping", damping),
@@ -128,6 +149,7 @@ pub(super) fn joints_and_connectors(
                         torque: *torque,
                         rotation0: Matrix3::from_row_slice(rotation_marker0.as_flattened()),
                         rotation1: Matrix3::from_row_slice(rotation_marker1.as_flattened()),
+                        continuous_angle,
                     },
                     active: *active,
                     // Exudyn has no analytic Jacobian for it: object-wise forward differences

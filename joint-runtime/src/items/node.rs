@@ -94,6 +94,15 @@ pub enum Node {
         /// `initialCoordinates_t`: the velocities at the start.
         initial_velocities: Vec<f64>,
     },
+    /// NodeGenericData: `numberOfDataCoordinates` data coordinates (history variables), not
+    /// solved for: objects update them after each converged step (a TorsionalSpringDamper's
+    /// continuous angle).
+    GenericData {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `initialCoordinates`: the data coordinates at the start.
+        initial_coordinates: Vec<f64>,
+    },
 }
 
 impl Node {
@@ -108,6 +117,7 @@ impl Node {
             Node::Point2D { .. } => "Point2D",
             Node::RigidBody2D { .. } => "RigidBody2D",
             Node::PointGround { .. } => "PointGround",
+            Node::GenericData { .. } => "GenericData",
         }
     }
 
@@ -121,7 +131,8 @@ impl Node {
             | Node::Node1D { name, .. }
             | Node::Point2D { name, .. }
             | Node::RigidBody2D { name, .. }
-            | Node::PointGround { name, .. } => name,
+            | Node::PointGround { name, .. }
+            | Node::GenericData { name, .. } => name,
         }
     }
 
@@ -186,8 +197,8 @@ impl Node {
                 initial_velocities: v,
                 ..
             } => (r, i, v),
-            // its position is not a coordinate
-            Node::PointGround { .. } => (&[], &[], &[]),
+            // its position is not a coordinate; data coordinates are not ODE2 coordinates
+            Node::PointGround { .. } | Node::GenericData { .. } => (&[], &[], &[]),
         }
     }
 
@@ -217,7 +228,21 @@ impl Node {
     /// Whether the node has a position (all but NodeGenericODE2 and Node1D, whose coordinate
     /// its object turns into a position or a rotation).
     pub fn has_position(&self) -> bool {
-        !matches!(self, Node::GenericODE2 { .. } | Node::Node1D { .. })
+        !matches!(
+            self,
+            Node::GenericODE2 { .. } | Node::Node1D { .. } | Node::GenericData { .. }
+        )
+    }
+
+    /// The data coordinates at the start (NodeGenericData; empty for every other node).
+    pub fn initial_data(&self) -> &[f64] {
+        match self {
+            Node::GenericData {
+                initial_coordinates,
+                ..
+            } => initial_coordinates,
+            _ => &[],
+        }
     }
 
     /// `NodePointGround(referenceCoordinates=position)`.

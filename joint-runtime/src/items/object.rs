@@ -125,6 +125,10 @@ pub enum Object {
         rotation_marker0: [[f64; 3]; 3],
         /// `rotationMarker1`: joint frame 1 in marker 1.
         rotation_marker1: [[f64; 3]; 3],
+        /// `nodeNumber`: a NodeGenericData whose first data coordinate keeps the angle
+        /// continuous beyond ±π (the angle of the last converged step; the new angle is taken
+        /// within π of it), `None` (Exudyn's invalid index): φ in (−π, π].
+        data_node: Option<NodeIndex>,
         /// `activeConnector`: an inactive connector applies no torque.
         active: bool,
     },

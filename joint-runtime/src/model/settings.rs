@@ -280,8 +280,9 @@ fn solution(mut d: Dict, s: &mut SimulationSettings) -> Result<()> {
             export.set_bool("velocities", &mut f.export_velocities)?;
             export.set_bool("accelerations", &mut f.export_accelerations)?;
             export.set_bool("algebraicCoordinates", &mut f.export_algebraic_coordinates)?;
-            // no ODE1 or data coordinates here: nothing to export
-            export.ignore(&["ODE1Velocities", "dataCoordinates"]);
+            export.set_bool("dataCoordinates", &mut f.export_data_coordinates)?;
+            // no ODE1 coordinates here: nothing to export
+            export.ignore(&["ODE1Velocities"]);
             export.finish()?;
         }
         check_solution_write_period(&file, "writePeriod", f.write_period)?;
@@ -342,6 +343,7 @@ fn solution_settings_1_11(mut d: Dict, s: &mut SimulationSettings) -> Result<()>
         "exportAlgebraicCoordinates",
         &mut f.export_algebraic_coordinates,
     )?;
+    d.set_bool("exportDataCoordinates", &mut f.export_data_coordinates)?;
     if let Some(info) = d.opt_str("solutionInformation")? {
         f.information = info.to_owned();
     }

@@ -74,6 +74,21 @@ impl Outputs<'_> {
             }
             return Ok(());
         }
+        if let Node::GenericData {
+            initial_coordinates,
+            ..
+        } = n
+        {
+            // Exudyn's NodeGenericData: its data coordinates only
+            let d = self.topology.node_data[node];
+            return match var {
+                O::Coordinates => {
+                    out.extend_from_slice(&st.data[d..d + initial_coordinates.len()]);
+                    Ok(())
+                }
+                other => Err(unsupported(item(), other)),
+            };
+        }
         let Some(m) = &markers.node else {
             // NodeGenericODE2: coordinates only
             match var {

@@ -67,7 +67,7 @@ impl Outputs<'_> {
                 };
                 let spring = self
                     .topology
-                    .torsional_spring(c, qt, &self.state.v)
+                    .torsional_spring(c, qt, &self.state.v, &self.state.data)
                     .expect("a torsional spring-damper's topology");
                 match var {
                     O::Rotation => out.push(spring.angle),

@@ -18,7 +18,10 @@ impl Outputs<'_> {
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
             // GenericODE2 and 1D have no position; a PointGround's outputs need no marker
-            Node::GenericODE2 { .. } | Node::Node1D { .. } | Node::PointGround { .. } => {
+            Node::GenericODE2 { .. }
+            | Node::Node1D { .. }
+            | Node::PointGround { .. }
+            | Node::GenericData { .. } => {
                 return None;
             }
         };

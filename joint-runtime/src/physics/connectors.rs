@@ -46,8 +46,15 @@ pub struct TorsionalSpring {
 }
 
 impl Topology {
-    /// The state of connector `c` if it is a TorsionalSpringDamper.
-    pub fn torsional_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<TorsionalSpring> {
+    /// The state of connector `c` if it is a TorsionalSpringDamper; `data` the data
+    /// coordinates (its continuous angle, if it has a data node).
+    pub fn torsional_spring(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+        data: &[f64],
+    ) -> Option<TorsionalSpring> {
         let con = &self.connectors[c];
         let ConnectorKind::TorsionalSpringDamper {
             stiffness,
@@ -57,6 +64,7 @@ impl Topology {
             torque,
             rotation0,
             rotation1,
+            continuous_angle,
         } = &con.kind
         else {
             return None;
@@ -67,8 +75,16 @@ impl Topology {
         let frame0 = a0 * rotation0;
         let relative = frame0.transpose() * (a1 * rotation1);
         let mut angle = crate::items::output_variable::rotation_matrix_to_rot_xyz(&relative)[2];
-        if angle > std::f64::consts::PI {
-            angle -= 2.0 * std::f64::consts::PI;
+        use std::f64::consts::PI;
+        if angle > PI {
+            angle -= 2.0 * PI;
+        }
+        // Exudyn: the angle within π of the last converged step's continuous angle
+        if let Some(k) = continuous_angle {
+            let previous = data[*k];
+            if (angle - previous).abs() > PI {
+                angle += ((previous - angle) / (2.0 * PI)).round() * 2.0 * PI;
+            }
         }
         let omega = frame0.transpose()
             * (a1 * m1.angular_velocity_local() - a0 * m0.angular_velocity_local());
@@ -84,6 +100,22 @@ impl Topology {
             torque,
             frame0,
         })
+    }
+
+    /// After a converged step: each TorsionalSpringDamper with a data node stores its
+    /// continuous angle, the new angle taken within π of the one stored (Exudyn's
+    /// PostNewtonStep, which changes no equation of the step, so no iteration repeats).
+    pub fn update_data_coordinates(&self, qt: &[f64], v: &[f64], data: &mut [f64]) {
+        for (c, con) in self.connectors.iter().enumerate() {
+            if let ConnectorKind::TorsionalSpringDamper {
+                continuous_angle: Some(k),
+                ..
+            } = con.kind
+                && let Some(spring) = self.torsional_spring(c, qt, v, data)
+            {
+                data[k] = spring.angle;
+            }
+        }
     }
 
     /// The state of connector `c` if it is a LinearSpringDamper, as Exudyn's outputs give it
@@ -267,12 +299,14 @@ impl Topology {
 
     /// The LHS of connector `c` over its markers' columns, marker 0's then marker 1's
     /// (−J_0ᵀf, then J_1ᵀf), into `out[..n_0 + n_1]`; `jac` holds a marker's position Jacobian.
-    /// False (and `out` untouched) if the connector is inactive.
+    /// False (and `out` untouched) if the connector is inactive. `data`: the data coordinates.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn connector_lhs_local(
         &self,
         c: usize,
         qt: &[f64],
         v: &[f64],
+        data: &[f64],
         out: &mut [f64],
         jac: &mut [f64],
     ) -> bool {
@@ -288,7 +322,7 @@ impl Topology {
             out[n0..n0 + n1].fill(spring.force);
             return true;
         }
-        if let Some(spring) = self.torsional_spring(c, qt, v) {
+        if let Some(spring) = self.torsional_spring(c, qt, v, data) {
             if !con.active {
                 return false;
             }
@@ -347,17 +381,19 @@ impl Topology {
     }
 
     /// Add `sign`·LHS of connector `c` (+J1ᵀf, −J0ᵀf) into `f`.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn add_connector_lhs(
         &self,
         c: usize,
         qt: &[f64],
         v: &[f64],
+        data: &[f64],
         sign: f64,
         f: &mut [f64],
         scratch: &mut Scratch,
     ) {
         let local = &mut scratch.lhs2;
-        if self.connector_lhs_local(c, qt, v, local, &mut scratch.jac_a) {
+        if self.connector_lhs_local(c, qt, v, data, local, &mut scratch.jac_a) {
             for (row, g) in self.connector_columns(c).enumerate() {
                 f[g] += sign * local[row];
             }
@@ -472,6 +508,7 @@ impl Topology {
         q: &[f64],
         qt: &mut [f64],
         v: &[f64],
+        data: &[f64],
         factor_k: f64,
         factor_d: f64,
         fd: ForwardDifference,
@@ -498,7 +535,7 @@ impl Topology {
             }
             let n = columns.len();
             let (base, out) = (&mut scratch.fd_base[..rows], &mut scratch.fd_out[..rows]);
-            self.connector_lhs_local(c, qt, &velocities, base, &mut scratch.jac_a);
+            self.connector_lhs_local(c, qt, &velocities, data, base, &mut scratch.jac_a);
             let block = &mut scratch.block[..rows * n];
             block.fill(0.0);
             for (which, factor) in [(0, factor_k), (1, factor_d)] {
@@ -514,7 +551,7 @@ impl Topology {
                     } else {
                         velocities[g] = x + eps;
                     }
-                    self.connector_lhs_local(c, qt, &velocities, out, &mut scratch.jac_a);
+                    self.connector_lhs_local(c, qt, &velocities, data, out, &mut scratch.jac_a);
                     qt[g] = saved;
                     velocities[g] = v[g];
                     let scale = (1.0 / eps) * factor;

@@ -10,11 +10,14 @@ use super::rigid_body_2d::rigid_2d_lhs;
 use crate::assemble::{BodyTopology, Topology};
 
 impl Topology {
-    /// f = load_factor·loads − LHS(bodies, connectors), over the ODE2 coordinates.
+    /// f = load_factor·loads − LHS(bodies, connectors), over the ODE2 coordinates; `data` the
+    /// data coordinates (NodeGenericData), which some connectors read.
+    #[allow(clippy::too_many_arguments)]
     pub fn ode2_rhs(
         &self,
         qt: &[f64],
         v: &[f64],
+        data: &[f64],
         load_factor: f64,
         f: &mut [f64],
         scratch: &mut Scratch,
@@ -116,7 +119,7 @@ impl Topology {
             }
         }
         for c in 0..self.connectors.len() {
-            self.add_connector_lhs(c, qt, v, -1.0, f, scratch);
+            self.add_connector_lhs(c, qt, v, data, -1.0, f, scratch);
         }
     }
 }

@@ -37,9 +37,11 @@ impl MultibodySystem {
         let topology = Topology::build(self)?;
         let mut q = Vec::with_capacity(topology.n_ode2);
         let mut v = Vec::with_capacity(topology.n_ode2);
+        let mut data = Vec::new();
         for node in &self.nodes {
             q.extend_from_slice(node.initial_coordinates());
             v.extend_from_slice(node.initial_velocities());
+            data.extend_from_slice(node.initial_data());
         }
         let n2 = topology.n_ode2;
         let nae = topology.n_ae;
@@ -51,6 +53,7 @@ impl MultibodySystem {
                 v,
                 a: vec![0.0; n2],
                 lambda: vec![0.0; nae],
+                data,
             },
             sensor_data: Vec::with_capacity(self.sensors.len()),
             statistics: SolverStatistics::default(),

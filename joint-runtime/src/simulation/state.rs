@@ -14,6 +14,9 @@ pub struct State {
     pub a: Vec<f64>,
     /// AE coordinates (Lagrange multipliers, unscaled).
     pub lambda: Vec<f64>,
+    /// Data coordinates (NodeGenericData's history variables), in node order: not solved for,
+    /// constant during a step, updated by their objects after it converged.
+    pub data: Vec<f64>,
 }
 
 /// Newton's work over a solve.

@@ -241,6 +241,7 @@ impl StepProblem<'_> {
             &st.q,
             &mut self.qt,
             &st.v,
+            &st.data,
             s,
             s * gp,
             self.fd,
@@ -275,7 +276,14 @@ impl NewtonProblem for StepProblem<'_> {
         let n2 = topo.n_ode2;
         topo.total_coordinates(&st.q, &mut self.qt);
         // r_q = M ä − f + C_qᵀ λ
-        topo.ode2_rhs(&self.qt, &st.v, 1.0, &mut self.f, &mut self.scratch);
+        topo.ode2_rhs(
+            &self.qt,
+            &st.v,
+            &st.data,
+            1.0,
+            &mut self.f,
+            &mut self.scratch,
+        );
         let (rq, rg) = self.rhs.split_at_mut(n2);
         for (r, f) in rq.iter_mut().zip(&self.f) {
             *r = -f;
@@ -524,6 +532,8 @@ impl Simulation {
                     end_time: end,
                     steps: step_index,
                 };
+                // Exudyn's PostNewtonStep
+                writer.update_data_coordinates(p.sim);
                 report_step(p.sim, stats, h, &mut writer, observer, progress);
                 // Newton iterations plus one discontinuous iteration per step (no contact items)
                 let discontinuous_iterations = 1;
@@ -581,7 +591,8 @@ impl Simulation {
         let mut diag = vec![0.0; nae];
         topo.constraint_lambda_diagonal(&mut diag);
         let mut b = vec![0.0; n];
-        topo.ode2_rhs(&qt, &self.state.v, 1.0, &mut b[..n2], &mut scratch);
+        let data = &self.state.data;
+        topo.ode2_rhs(&qt, &self.state.v, data, 1.0, &mut b[..n2], &mut scratch);
         let v = self.state.v.clone();
         let v_norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
         if v_norm > 1e-10 {

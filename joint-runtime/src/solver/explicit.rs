@@ -254,7 +254,8 @@ impl Accelerations {
             }
             self.factorized = true;
         }
-        topo.ode2_rhs(&self.qt, v, 1.0, a, &mut self.scratch);
+        // the data coordinates of the step's start (explicit stages do not update them)
+        topo.ode2_rhs(&self.qt, v, &sim.state.data, 1.0, a, &mut self.scratch);
         self.system.solve_in_place(a);
         Ok(())
     }
@@ -407,6 +408,8 @@ impl Simulation {
                 steps: step_index,
             };
             let h_taken = self.statistics.last_step_size;
+            // the data coordinates after the step, as Exudyn's explicit solvers update them
+            writer.update_data_coordinates(self);
             report_step(self, stats, h_taken, &mut writer, observer, progress);
             // Exudyn's step recovery changes nothing here: a fixed-step method's step is never
             // reduced, and an embedded pair keeps its control's proposal even with

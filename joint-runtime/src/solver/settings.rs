@@ -400,6 +400,8 @@ pub struct SolutionFileSettings {
     pub export_accelerations: bool,
     /// `solution.file.export.algebraicCoordinates` (1.11: `exportAlgebraicCoordinates`)
     pub export_algebraic_coordinates: bool,
+    /// `solution.file.export.dataCoordinates` (1.11: `exportDataCoordinates`)
+    pub export_data_coordinates: bool,
     /// `solution.file.information` (1.11: `solutionInformation`)
     pub information: String,
     /// `solution.precision` (1.11: `outputPrecision`): significant digits
@@ -415,6 +417,7 @@ impl Default for SolutionFileSettings {
             export_velocities: true,
             export_accelerations: true,
             export_algebraic_coordinates: true,
+            export_data_coordinates: true,
             information: String::new(),
             precision: 10,
         }

@@ -48,6 +48,7 @@ impl StaticProblem<'_> {
             &st.q,
             &mut self.qt,
             &st.v,
+            &st.data,
             -1.0,
             0.0,
             self.fd,
@@ -94,7 +95,14 @@ impl NewtonProblem for StaticProblem<'_> {
         let n2 = topo.n_ode2;
         topo.total_coordinates(&st.q, &mut self.qt);
         let (rq, rg) = self.rhs.split_at_mut(n2);
-        topo.ode2_rhs(&self.qt, &st.v, self.load_factor, rq, &mut self.scratch);
+        topo.ode2_rhs(
+            &self.qt,
+            &st.v,
+            &st.data,
+            self.load_factor,
+            rq,
+            &mut self.scratch,
+        );
         topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
         topo.constraint_residual(
             &self.qt,
@@ -271,6 +279,8 @@ impl Simulation {
                 end_time: end,
                 steps,
             };
+            // Exudyn's PostNewtonStep after each load step
+            writer.update_data_coordinates(p.sim);
             report_step(p.sim, stats, step.h, &mut writer, observer, progress);
             match geometric_factor {
                 Some(f) => step.h = (tau - start) * (f - 1.0),

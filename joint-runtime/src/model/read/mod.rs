@@ -79,6 +79,7 @@ impl List {
                 ),
                 ("1D", &["1D", "Node1D"]),
                 ("PointGround", &["PointGround", "NodePointGround"]),
+                ("GenericData", &["GenericData", "NodeGenericData"]),
             ],
             List::Objects => &[
                 ("Ground", &["Ground", "ObjectGround"]),

@@ -87,6 +87,24 @@ pub(crate) fn read_node(index: usize, value: &Value) -> Result<Node> {
             name,
             position: d.vec_or("referenceCoordinates", [0.0; 3])?,
         },
+        "GenericData" => {
+            let initial_coordinates = d.opt_dvec("initialCoordinates")?.unwrap_or_default();
+            let count = d.opt_index("numberOfDataCoordinates")?.unwrap_or(0);
+            // Exudyn's check: the count and the initial values agree
+            if count != initial_coordinates.len() {
+                return Err(d.err(
+                    "numberOfDataCoordinates",
+                    format!(
+                        "{count} does not match the {} initialCoordinates (Exudyn requires the same size)",
+                        initial_coordinates.len()
+                    ),
+                ));
+            }
+            Node::GenericData {
+                name,
+                initial_coordinates,
+            }
+        }
         _ => unreachable!("node type table"),
     };
     d.finish()?;

@@ -158,18 +158,15 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
         "ConnectorTorsionalSpringDamper" => {
             let [m0, m1] = d.indices::<2>("markerNumbers")?;
             d.no_user_function("springTorqueUserFunction")?;
-            // a NodeGenericData that keeps the angle continuous beyond ±π (PostNewtonStep)
-            if let Some(n) = d.opt_f64("nodeNumber")?
-                && n >= 0.0
-            {
-                return Err(d.err(
-                    "nodeNumber",
-                    format!(
-                        "node {n}: the continuous-rotation data node (NodeGenericData) is not supported yet; leave nodeNumber invalid (-1)"
-                    ),
-                ));
-            }
+            // a NodeGenericData that keeps the angle continuous beyond ±π; Exudyn's invalid
+            // index (−1, as its exporter writes it) is none
+            let data_node = match d.opt_f64("nodeNumber")? {
+                Some(n) if n < 0.0 => None,
+                Some(_) => Some(NodeIndex(d.index("nodeNumber")?)),
+                None => None,
+            };
             Object::ConnectorTorsionalSpringDamper {
+                data_node,
                 name,
                 markers: [MarkerIndex(m0), MarkerIndex(m1)],
                 stiffness: d.f64_or("stiffness", 0.0)?,
