@@ -66,9 +66,20 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
         .iter()
         .map(|j| (0..j.rows()).filter(|&k| !j.row_constrained(k)).count())
         .sum();
+    let velocity_level: usize = topo
+        .joints
+        .iter()
+        .filter(|j| j.velocity_level())
+        .map(|j| (0..j.rows()).filter(|&k| j.row_constrained(k)).count())
+        .sum();
+    let velocity_level = if velocity_level > 0 {
+        format!(", {velocity_level} at velocity level only")
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         s,
-        "coordinates: {} ODE2, {} AE; equations: {} Euler-parameter constraints, {} joint rows ({} free or inactive)",
+        "coordinates: {} ODE2, {} AE; equations: {} Euler-parameter constraints, {} joint rows ({} free or inactive{velocity_level})",
         topo.n_ode2,
         topo.n_ae,
         topo.ep_constraints.len(),

@@ -96,6 +96,21 @@ fn check_summarizes_items_equations_and_kernels() {
     }
 }
 
+/// A joint written at velocity level shows as such (a rolling disc on a turning table).
+#[test]
+fn check_counts_rows_at_velocity_level() {
+    let model = format!("{ROOT}/tests/reference/own_cases/rolling_disc_turntable.json");
+    let o = jointsim(&["check", &model]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    for part in [
+        "8 joint rows (0 free or inactive, 3 at velocity level only)",
+        "rolling_disc::rigid_ep_point_to_rigid_rxyz_point: objects[4]",
+    ] {
+        assert!(text.contains(part), "summary lacks `{part}`:\n{text}");
+    }
+}
+
 #[test]
 fn bad_model_files_fail_with_a_message_naming_item_and_key_and_leave_nothing() {
     let bad = format!("{ROOT}/joint-runtime/tests/bad_models");
