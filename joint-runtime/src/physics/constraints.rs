@@ -10,9 +10,10 @@ use crate::joints::{ConstraintLevel, JointKernel, JointTopology, SIZES_CHECKED, 
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 
-/// The factors of the constraint rows of an iteration matrix, ∂(residual)/∂q over C: the rows'
-/// derivative by the Newton unknowns (the positions) is C·∂q̇/∂q for rows written at velocity
-/// level.
+/// The factors that turn C into the constraint rows of an iteration matrix, the rows'
+/// derivatives by the Newton unknowns (the positions): C for a position-level row g(q), γ'·C for
+/// its index-2 form ġ, and ∂g/∂q̇·∂q̇/∂q = γ'·C for a row written at velocity level in a time
+/// step (Exudyn neglects its ∂g/∂q at fixed q̇ there, as it does C_q's derivative in index 2).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConstraintRowFactors {
     /// Position-level rows (joints and Euler-parameter constraints): 1 in index 3, γ' in index 2.
