@@ -147,8 +147,22 @@ impl Topology {
 
     /// out += M(qt)·x
     pub fn add_mass_times(&self, qt: &[f64], x: &[f64], out: &mut [f64], scratch: &mut Scratch) {
+        self.add_mass_times_parts(qt, x, out, scratch, false);
+    }
+
+    /// [`add_mass_times`](Topology::add_mass_times), without the rigid bodies whose centre of
+    /// mass is at the node if `skip_centred_rigid` (the fast path's Newton–Euler residual).
+    pub(super) fn add_mass_times_parts(
+        &self,
+        qt: &[f64],
+        x: &[f64],
+        out: &mut [f64],
+        scratch: &mut Scratch,
+        skip_centred_rigid: bool,
+    ) {
         // Rigid bodies with the centre of mass at the node (the common case) skip the zero
         // blocks of M; the sums keep their order, so the result is the same to the bit.
+        if !skip_centred_rigid {
         for body in &self.bodies {
             if let BodyTopology::Rigid {
                 ode2,
@@ -172,6 +186,7 @@ impl Topology {
                     out[o + 3 + i] += s;
                 }
             }
+        }
         }
         self.mass_blocks(qt, scratch, true, |cols, block| {
             let n = cols.len();

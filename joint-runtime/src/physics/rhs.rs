@@ -22,6 +22,23 @@ impl Topology {
         f: &mut [f64],
         scratch: &mut Scratch,
     ) {
+        self.ode2_rhs_parts(qt, v, data, load_factor, f, scratch, false);
+    }
+
+    /// [`ode2_rhs`](Topology::ode2_rhs), without the LHS of the rigid bodies whose centre of
+    /// mass is at the node if `skip_centred_rigid` (the fast path's Newton–Euler residual adds
+    /// it with their inertia terms).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn ode2_rhs_parts(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        data: &[f64],
+        load_factor: f64,
+        f: &mut [f64],
+        scratch: &mut Scratch,
+        skip_centred_rigid: bool,
+    ) {
         f.fill(0.0);
         self.add_loads(qt, v, load_factor, f, scratch);
         for body in &self.bodies {
@@ -33,6 +50,9 @@ impl Topology {
                 center_of_mass,
             } = body
             {
+                if skip_centred_rigid && *center_of_mass == [0.0; 3] {
+                    continue;
+                }
                 let n = ode2.len();
                 let lhs = &mut scratch.lhs[..n];
                 rigid_lhs(

@@ -172,6 +172,46 @@ pub fn rigid_lhs(
     }
 }
 
+/// M·ä + LHS of a rigid body with its centre of mass at the node, in Newton–Euler form:
+/// `[m·ü ; Ḡᵀ(J·(Ḡθ̈ + Ḡ_tθ̇) + ω̄ × Jω̄)]` into `inertial`, and its LHS alone into `lhs` (both over
+/// the node's coordinates). The fast path's form: the same sums as [`rigid_mass_matrix`] · ä +
+/// [`rigid_lhs`] regrouped, so equal up to rounding
+/// (`newton_euler_form_is_mass_matrix_times_acceleration_plus_lhs`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn rigid_newton_euler(
+    rotation: Rotation,
+    mass: f64,
+    inertia: &Matrix3<f64>,
+    qt: &[f64],
+    v: &[f64],
+    a: &[f64],
+    inertial: &mut [f64],
+    lhs: &mut [f64],
+) {
+    let st = rigid_state(rotation, qt, v);
+    let nr = st.n_rot;
+    let g = |r: usize, c: usize| st.g_local[r * nr + c];
+    let w = st.omega_local;
+    // the LHS's torque: ω̄ × Jω̄ + J·Ḡ_tθ̇ (Ḡ_tθ̇ = 0 for Euler parameters)
+    let mut lhs_torque = w.cross(&(inertia * w));
+    if rotation != Rotation::EulerParameters {
+        lhs_torque += inertia * st.g_local_t_rates;
+    }
+    let mut angular_acceleration = Vector3::zeros();
+    for r in 0..3 {
+        angular_acceleration[r] = (0..nr).map(|c| g(r, c) * a[3 + c]).sum();
+    }
+    let torque = inertia * angular_acceleration + lhs_torque;
+    for i in 0..3 {
+        inertial[i] = mass * a[i];
+        lhs[i] = 0.0;
+    }
+    for c in 0..nr {
+        inertial[3 + c] = (0..3).map(|r| g(r, c) * torque[r]).sum();
+        lhs[3 + c] = (0..3).map(|r| g(r, c) * lhs_torque[r]).sum();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +262,50 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The fast path's Newton–Euler form regroups the sums of M·ä + LHS (and its LHS is
+    /// rigid_lhs's): equal up to rounding, for both node types.
+    #[test]
+    fn newton_euler_form_is_mass_matrix_times_acceleration_plus_lhs() {
+        let inertia = Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.5, 0.03, -0.02, 0.03, 0.7);
+        // (node type, q, q̇, ä)
+        type State = (Rotation, Vec<f64>, Vec<f64>, Vec<f64>);
+        let cases: [State; 2] = [
+            (
+                Rotation::EulerParameters,
+                vec![0.1, -0.2, 0.3, 0.9, 0.1, -0.3, 0.2],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.2, 0.9],
+                vec![-0.5, 0.3, 2.0, 1.1, -0.4, 0.8, -1.3],
+            ),
+            (
+                Rotation::TaitBryanXyz,
+                vec![0.1, -0.2, 0.3, 0.4, -1.1, 2.0],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.9],
+                vec![-0.5, 0.3, 2.0, 1.1, -0.4, 0.8],
+            ),
+        ];
+        let com = [0.0; 3];
+        for (rotation, q, v, a) in cases {
+            let n = q.len();
+            let mut m = vec![0.0; n * n];
+            rigid_mass_matrix(rotation, 2.5, &inertia, &com, &q, &mut m);
+            let mut lhs = vec![0.0; n];
+            rigid_lhs(rotation, 2.5, &inertia, &com, &q, &v, &mut lhs);
+            let (mut inertial, mut lhs_ne) = (vec![f64::NAN; n], vec![f64::NAN; n]);
+            rigid_newton_euler(rotation, 2.5, &inertia, &q, &v, &a, &mut inertial, &mut lhs_ne);
+            for i in 0..n {
+                let expected = (0..n).map(|j| m[i * n + j] * a[j]).sum::<f64>() + lhs[i];
+                assert!(
+                    (inertial[i] - expected).abs() <= 1e-14 * expected.abs().max(1.0),
+                    "{rotation:?} row {i}: {} against {expected}",
+                    inertial[i]
+                );
+                assert!((lhs_ne[i] - lhs[i]).abs() <= 1e-14 * lhs[i].abs().max(1.0));
+            }
+            // the terms matter: the acceleration part alone is far from the LHS
+            assert!(inertial.iter().zip(&lhs).any(|(x, l)| (x - l).abs() > 0.1));
         }
     }
 }

@@ -62,6 +62,9 @@ pub(crate) struct StepProblem<'a> {
     /// The AE rows' Jacobian: Exudyn's, or (fast path, index 3) ∂g/∂q of the position level,
     /// consistent with the residual: with Exudyn's, Newton converges linearly off |θ| = 1.
     constraint_rows: ConstraintJacobian,
+    /// The fast path's residual: rigid bodies in Newton–Euler form (physics/newton_euler.rs),
+    /// not in Exudyn's order of operations.
+    newton_euler: bool,
     /// max |Δq| of the last Newton step.
     increment: f64,
     fd: ForwardDifference,
@@ -81,6 +84,14 @@ pub(crate) struct StepProblem<'a> {
     acc_prev: Vec<f64>,
     lambda_prev: Vec<f64>,
     h_prev: f64,
+    /// The same one step further back (the quadratic extrapolation).
+    acc_prev2: Vec<f64>,
+    lambda_prev2: Vec<f64>,
+    h_prev2: f64,
+    /// The last fast start's linear and quadratic extrapolations of ä: compared with the ä the
+    /// step converged to, they choose the order of the next start.
+    predicted_linear: Vec<f64>,
+    predicted_quadratic: Vec<f64>,
     h_done: f64,
     a_start: Vec<f64>,
     /// The algorithmic-acceleration buffer (see the reset quirk in spec/solver.md §5).
@@ -115,6 +126,7 @@ impl<'a> StepProblem<'a> {
             } else {
                 ConstraintJacobian::Exudyn
             },
+            newton_euler: mode == SolverMode::Fast,
             increment: 0.0,
             fd: forward_difference(&settings.newton),
             c_err: settings.newton.error_weight(n),
@@ -129,6 +141,11 @@ impl<'a> StepProblem<'a> {
             acc_prev: vec![0.0; n2],
             lambda_prev: vec![0.0; nae],
             h_prev: 0.0,
+            acc_prev2: vec![0.0; n2],
+            lambda_prev2: vec![0.0; nae],
+            h_prev2: 0.0,
+            predicted_linear: vec![0.0; n2],
+            predicted_quadratic: vec![f64::NAN; n2],
             h_done: 0.0,
             a_start: vec![0.0; n2],
             a_buf: vec![0.0; n2],
@@ -161,10 +178,13 @@ impl<'a> StepProblem<'a> {
         let st = &self.sim.state;
         self.q_n.copy_from_slice(&st.q);
         self.v_n.copy_from_slice(&st.v);
+        std::mem::swap(&mut self.acc_prev2, &mut self.acc_prev);
+        std::mem::swap(&mut self.lambda_prev2, &mut self.lambda_prev);
         std::mem::swap(&mut self.acc_prev, &mut self.acc_n);
         std::mem::swap(&mut self.lambda_prev, &mut self.lambda_n);
         self.acc_n.copy_from_slice(&st.a);
         self.lambda_n.copy_from_slice(&st.lambda);
+        self.h_prev2 = self.h_prev;
         self.h_prev = self.h_done;
         self.a_start.copy_from_slice(&self.a_buf);
     }
@@ -276,19 +296,31 @@ impl NewtonProblem for StepProblem<'_> {
         let n2 = topo.n_ode2;
         topo.total_coordinates(&st.q, &mut self.qt);
         // r_q = M ä − f + C_qᵀ λ
-        topo.ode2_rhs(
-            &self.qt,
-            &st.v,
-            &st.data,
-            1.0,
-            &mut self.f,
-            &mut self.scratch,
-        );
         let (rq, rg) = self.rhs.split_at_mut(n2);
-        for (r, f) in rq.iter_mut().zip(&self.f) {
-            *r = -f;
+        if self.newton_euler {
+            topo.newton_euler_residual(
+                &self.qt,
+                &st.v,
+                &st.a,
+                &st.data,
+                &mut self.f,
+                rq,
+                &mut self.scratch,
+            );
+        } else {
+            topo.ode2_rhs(
+                &self.qt,
+                &st.v,
+                &st.data,
+                1.0,
+                &mut self.f,
+                &mut self.scratch,
+            );
+            for (r, f) in rq.iter_mut().zip(&self.f) {
+                *r = -f;
+            }
+            topo.add_mass_times(&self.qt, &st.a, rq, &mut self.scratch);
         }
-        topo.add_mass_times(&self.qt, &st.a, rq, &mut self.scratch);
         topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
         let level = if self.index2 {
             ConstraintLevel::Velocity
@@ -346,30 +378,64 @@ impl NewtonProblem for StepProblem<'_> {
 }
 
 impl FastNewtonProblem for StepProblem<'_> {
-    /// Exudyn's predictor q_P, v_P, then moved to the ä and λ extrapolated linearly from the
-    /// last two steps (ä₀ = ä_n + (h/h_{n−1})(ä_n − ä_{n−1}), the same for λ; just ä_n, λ_n at
-    /// the first step): every iterate of the step satisfies ä = β'(q − q_P) and
-    /// v = v_P + γ'(q − q_P) (spec/solver.md §2.3), so q = q_P + ä₀/β', v = v_P + (γ'/β')·ä₀.
+    /// Exudyn's predictor q_P, v_P, then moved to the ä and λ extrapolated from the last steps:
+    /// every iterate of the step satisfies ä = β'(q − q_P) and v = v_P + γ'(q − q_P)
+    /// (spec/solver.md §2.3), so q = q_P + ä₀/β', v = v_P + (γ'/β')·ä₀.
+    ///
+    /// The extrapolation is quadratic in time if that predicted the last step's ä better than
+    /// the linear one did (max-norm), else linear; just ä_n, λ_n at the first step. On a
+    /// smooth motion the quadratic start's residual is smaller by about h·ω; where the motion
+    /// has frequencies near 1/h (a long chain), the quadratic one amplifies them and the
+    /// linear one wins: chosen per step, both cases get the better start.
     fn fast_start(&mut self) {
         self.restore_start_of_step();
         self.a_buf.copy_from_slice(&self.a_start);
         self.predictor();
         let (bp, gp) = (self.beta_p, self.gamma_p);
-        let r = if self.h_prev > 0.0 {
-            self.h / self.h_prev
-        } else {
-            0.0
+        let (h, h1, h2) = (self.h, self.h_prev, self.h_prev2);
+        let quadratic_known = h1 > 0.0 && h2 > 0.0;
+        let quadratic = quadratic_known && {
+            let error = |predicted: &[f64]| {
+                predicted
+                    .iter()
+                    .zip(&self.acc_n)
+                    .fold(0.0, |m: f64, (p, a)| m.max((p - a).abs()))
+            };
+            // NaN (no quadratic prediction last step) compares false: linear
+            error(&self.predicted_quadratic) < error(&self.predicted_linear)
         };
         let st = &mut self.sim.state;
         for i in 0..st.q.len() {
-            let a = self.acc_n[i] + r * (self.acc_n[i] - self.acc_prev[i]);
+            let history = [self.acc_n[i], self.acc_prev[i], self.acc_prev2[i]];
+            let linear = extrapolate_linear(history, h, h1);
+            self.predicted_linear[i] = linear;
+            self.predicted_quadratic[i] = if quadratic_known {
+                extrapolate_quadratic(history, h, h1, h2)
+            } else {
+                f64::NAN
+            };
+            let a = if quadratic {
+                self.predicted_quadratic[i]
+            } else {
+                linear
+            };
             st.a[i] = a;
             st.q[i] += a / bp;
             st.v[i] += gp / bp * a;
         }
         for (k, l) in st.lambda.iter_mut().enumerate() {
-            *l = self.lambda_n[k] + r * (self.lambda_n[k] - self.lambda_prev[k]);
+            let history = [self.lambda_n[k], self.lambda_prev[k], self.lambda_prev2[k]];
+            *l = if quadratic {
+                extrapolate_quadratic(history, h, h1, h2)
+            } else {
+                extrapolate_linear(history, h, h1)
+            };
         }
+    }
+
+    fn total_coordinate_scale(&self) -> f64 {
+        // the total coordinates of the last residual evaluation
+        self.qt.iter().fold(1.0, |m: f64, x| m.max(x.abs()))
     }
 
     fn increment_norm(&self) -> f64 {
@@ -387,6 +453,26 @@ impl FastNewtonProblem for StepProblem<'_> {
     fn force_norm(&self) -> f64 {
         self.f.iter().map(|x| x * x).sum::<f64>().sqrt() / self.c_err
     }
+}
+
+/// x(t_n + h) extrapolated linearly from x_n = `x[0]` and x_{n−1} = `x[1]`, a step `h1`
+/// apart; x_n itself if there is no earlier step (`h1` = 0).
+fn extrapolate_linear(x: [f64; 3], h: f64, h1: f64) -> f64 {
+    if h1 > 0.0 {
+        x[0] + h / h1 * (x[0] - x[1])
+    } else {
+        x[0]
+    }
+}
+
+/// x(t_n + h) from the quadratic through x_n, x_{n−1}, x_{n−2} (`x`) at t_n, t_n − h1,
+/// t_n − h1 − h2, in Newton's divided differences: the linear extrapolation plus
+/// h·(h + h1)·x[t_n, t_{n−1}, t_{n−2}]. Exact for quadratics with any step sizes
+/// (`quadratic_extrapolation_is_exact_for_quadratics`).
+fn extrapolate_quadratic(x: [f64; 3], h: f64, h1: f64, h2: f64) -> f64 {
+    let d1 = (x[0] - x[1]) / h1;
+    let d1_prev = (x[1] - x[2]) / h2;
+    extrapolate_linear(x, h, h1) + h * (h + h1) * (d1 - d1_prev) / (h1 + h2)
 }
 
 impl Simulation {
@@ -618,5 +704,25 @@ impl Simulation {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{extrapolate_linear, extrapolate_quadratic};
+
+    #[test]
+    fn quadratic_extrapolation_is_exact_for_quadratics() {
+        let x = |t: f64| 0.7 - 2.0 * t + 3.5 * t * t;
+        // uneven steps, as after an adaptive step change
+        let (t0, h1, h2, h) = (1.3, 0.02, 0.05, 0.01);
+        let history = [x(t0), x(t0 - h1), x(t0 - h1 - h2)];
+        let exact = x(t0 + h);
+        assert!((extrapolate_quadratic(history, h, h1, h2) - exact).abs() < 1e-14);
+        // and not by accident: the linear extrapolation misses the curvature by 3.5·h·(h + h1)
+        let linear = extrapolate_linear(history, h, h1);
+        assert!((linear - exact + 3.5 * h * (h + h1)).abs() < 1e-14);
+        // no earlier step: x_n
+        assert_eq!(extrapolate_linear(history, h, 0.0), x(t0));
     }
 }
