@@ -24,6 +24,11 @@ impl DenseLu {
         }
     }
 
+    /// n.
+    pub fn size(&self) -> usize {
+        self.n
+    }
+
     /// Factorize the row-major `matrix` (n × n).
     pub fn factorize(&mut self, matrix: &[f64]) -> Result<(), SingularColumn> {
         let n = self.n;
@@ -109,9 +114,83 @@ impl DenseLu {
     }
 }
 
+/// A dense system's explicit inverse, formed from its LU factors (one solve per column).
+///
+/// The fast path solves its small systems with it: a Jacobian is kept over many steps and
+/// solved with at every Newton iteration, and A⁻¹·b is a product whose rows are independent,
+/// where the substitutions of an LU solve are chains of dependent operations. (Exudyn's
+/// EXUdense solves this way too; the exact mode keeps the LU solve, with which every reference
+/// case has Exudyn's counts.)
+#[derive(Clone, Debug, Default)]
+pub struct DenseInverse {
+    n: usize,
+    /// Column-major: column j of A⁻¹ is `columns[j·n..(j + 1)·n]`, so that A⁻¹·b adds
+    /// b_j·column j to all rows at once.
+    columns: Vec<f64>,
+}
+
+impl DenseInverse {
+    pub fn new(n: usize) -> Self {
+        DenseInverse {
+            n,
+            columns: vec![0.0; n * n],
+        }
+    }
+
+    /// A⁻¹ from the factors of A; `scratch` of length n.
+    pub fn compute_from(&mut self, lu: &DenseLu, scratch: &mut [f64]) {
+        let n = self.n;
+        for (j, column) in self.columns.chunks_exact_mut(n).enumerate() {
+            column.fill(0.0);
+            column[j] = 1.0;
+            lu.solve_in_place(column, scratch);
+        }
+    }
+
+    /// x ← A⁻¹·x, using `scratch` (length n).
+    pub fn solve_in_place(&self, x: &mut [f64], scratch: &mut [f64]) {
+        let n = self.n;
+        let y = &mut scratch[..n];
+        y.fill(0.0);
+        for (column, &b) in self.columns.chunks_exact(n).zip(x.iter()) {
+            for (y, a) in y.iter_mut().zip(column) {
+                *y += a * b;
+            }
+        }
+        x[..n].copy_from_slice(y);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn explicit_inverse_solves_as_the_factors_do() {
+        // a well-conditioned 5 × 5 system that needs pivoting
+        let n = 5;
+        let a: Vec<f64> = (0..n * n)
+            .map(|k| {
+                let (i, j) = (k / n, k % n);
+                if (i + 1) % n == j { 4.0 } else { ((i * 7 + j * 3) % 5) as f64 * 0.25 - 0.5 }
+            })
+            .collect();
+        let mut lu = DenseLu::new(n);
+        lu.factorize(&a).unwrap();
+        let mut scratch = vec![0.0; n];
+        let mut inverse = DenseInverse::new(n);
+        inverse.compute_from(&lu, &mut scratch);
+        let b = [1.0, -2.0, 0.5, 3.0, -1.5];
+        let (mut x_lu, mut x_inv) = (b, b);
+        lu.solve_in_place(&mut x_lu, &mut scratch);
+        inverse.solve_in_place(&mut x_inv, &mut scratch);
+        for i in 0..n {
+            // A·x = b for both (rounding apart)
+            let r: f64 = (0..n).map(|j| a[i * n + j] * x_inv[j]).sum::<f64>() - b[i];
+            assert!(r.abs() < 1e-14, "row {i}: residual {r}");
+            assert!((x_inv[i] - x_lu[i]).abs() < 1e-14);
+        }
+    }
 
     #[test]
     fn solves_a_pivoting_system_exactly() {

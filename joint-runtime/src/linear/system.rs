@@ -1,7 +1,7 @@
 //! The iteration matrix and its factorization, dense or sparse, behind one interface.
 
 use super::accumulate::{DenseMatrix, PatternRecorder};
-use super::dense_lu::{DenseLu, SingularColumn};
+use super::dense_lu::{DenseInverse, DenseLu, SingularColumn};
 use super::sparse_lu::SparseLu;
 use super::sparse_matrix::SparseMatrix;
 
@@ -37,7 +37,13 @@ pub enum SystemMatrix {
 
 #[derive(Debug)]
 enum Factors {
-    Dense { lu: DenseLu, scratch: Vec<f64> },
+    Dense {
+        lu: DenseLu,
+        scratch: Vec<f64>,
+        /// Solve with A⁻¹ formed at each factorization instead of the LU factors
+        /// ([`LinearSystem::solve_with_explicit_inverse`]).
+        inverse: Option<DenseInverse>,
+    },
     Sparse(Box<SparseLu>),
 }
 
@@ -56,7 +62,16 @@ impl LinearSystem {
             factors: Factors::Dense {
                 lu: DenseLu::new(n),
                 scratch: vec![0.0; n],
+                inverse: None,
             },
+        }
+    }
+
+    /// Solve a dense system with its explicit inverse, formed at each factorization (the fast
+    /// path: see [`DenseInverse`]); a sparse system keeps its LU.
+    pub fn solve_with_explicit_inverse(&mut self) {
+        if let Factors::Dense { lu, inverse, .. } = &mut self.factors {
+            *inverse = Some(DenseInverse::new(lu.size()));
         }
     }
 
@@ -136,7 +151,20 @@ impl LinearSystem {
     /// Factorize the assembled matrix.
     pub fn factorize(&mut self) -> Result<(), SingularColumn> {
         match (&self.matrix, &mut self.factors) {
-            (SystemMatrix::Dense(m), Factors::Dense { lu, .. }) => lu.factorize(m.values()),
+            (
+                SystemMatrix::Dense(m),
+                Factors::Dense {
+                    lu,
+                    scratch,
+                    inverse,
+                },
+            ) => {
+                lu.factorize(m.values())?;
+                if let Some(inverse) = inverse {
+                    inverse.compute_from(lu, scratch);
+                }
+                Ok(())
+            }
             (SystemMatrix::Sparse(m), Factors::Sparse(lu)) => lu.factorize(m),
             _ => unreachable!("matrix storage and factors are built together"),
         }
@@ -145,7 +173,12 @@ impl LinearSystem {
     /// Solve with the last factorization: `x` holds b on entry and the solution on return.
     pub fn solve_in_place(&mut self, x: &mut [f64]) {
         match &mut self.factors {
-            Factors::Dense { lu, scratch } => lu.solve_in_place(x, scratch),
+            Factors::Dense {
+                inverse: Some(inverse),
+                scratch,
+                ..
+            } => inverse.solve_in_place(x, scratch),
+            Factors::Dense { lu, scratch, .. } => lu.solve_in_place(x, scratch),
             Factors::Sparse(lu) => lu.solve_in_place(x),
         }
     }

@@ -163,6 +163,9 @@ impl<'a> StepProblem<'a> {
         p.system = LinearSystem::for_solver_type(n, solver_type, |recorder| {
             p.assemble_iteration_matrix(recorder, exact);
         });
+        if mode == SolverMode::Fast {
+            p.system.solve_with_explicit_inverse();
+        }
         p
     }
 
