@@ -163,30 +163,30 @@ impl Topology {
         // Rigid bodies with the centre of mass at the node (the common case) skip the zero
         // blocks of M; the sums keep their order, so the result is the same to the bit.
         if !skip_centred_rigid {
-        for body in &self.bodies {
-            if let BodyTopology::Rigid {
-                ode2,
-                rotation,
-                mass,
-                inertia,
-                center_of_mass: [0.0, 0.0, 0.0],
-            } = body
-            {
-                let (o, nr) = (ode2.start, ode2.len() - 3);
-                let g_local = rigid_g_local(*rotation, &qt[ode2.clone()]);
-                let m_theta = rigid_mass_theta(inertia, &g_local, nr);
-                for i in 0..3 {
-                    out[o + i] += mass * x[o + i];
-                }
-                for i in 0..nr {
-                    let mut s = 0.0;
-                    for j in 0..nr {
-                        s += m_theta[i * nr + j] * x[o + 3 + j];
+            for body in &self.bodies {
+                if let BodyTopology::Rigid {
+                    ode2,
+                    rotation,
+                    mass,
+                    inertia,
+                    center_of_mass: [0.0, 0.0, 0.0],
+                } = body
+                {
+                    let (o, nr) = (ode2.start, ode2.len() - 3);
+                    let g_local = rigid_g_local(*rotation, &qt[ode2.clone()]);
+                    let m_theta = rigid_mass_theta(inertia, &g_local, nr);
+                    for i in 0..3 {
+                        out[o + i] += mass * x[o + i];
                     }
-                    out[o + 3 + i] += s;
+                    for i in 0..nr {
+                        let mut s = 0.0;
+                        for j in 0..nr {
+                            s += m_theta[i * nr + j] * x[o + 3 + j];
+                        }
+                        out[o + 3 + i] += s;
+                    }
                 }
             }
-        }
         }
         self.mass_blocks(qt, scratch, true, |cols, block| {
             let n = cols.len();
