@@ -307,7 +307,8 @@
 //! velocities, `output_NAME` per output), and per pairing `kind0_to_kind1` (`COORDINATES`,
 //! `PARAMETERS`, `PAIRING`, `position_residual`, `velocity_residual`, `jacobian`,
 //! `position_residual_and_jacobian`, `position_jacobian` (the position-level ones only for a
-//! joint with `position`), with `second_order` also `velocity_residual_q` and
+//! joint with `position`), `reaction_forces` (C_qᵀλ per marker, by a reverse sweep over the
+//! rows, without forming C_q), with `second_order` also `velocity_residual_q` and
 //! `reaction_q` returning a `ReactionQ` of named blocks; each but the fused one with its
 //! `_slices` form).
 

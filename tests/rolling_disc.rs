@@ -12,6 +12,7 @@
 //!   Jacobian), and A·Ḡ ≠ G there. The reference cases in index 2, where |θ| drifts, pin that
 //!   convention against Exudyn's numbers (tests/reference_cases: rolling_disc_*); with A·Ḡ in
 //!   both, Exudyn's rollingCoinTest differed from it by 6.5e-6.
+//! * `reaction_forces` is Cᵀλ.
 //! * It has no position level: its pairings' position kernels return `None`.
 
 use joint::core::{MarkerKind, Pairing, ResidualLevel};
@@ -125,6 +126,16 @@ proptest! {
             for (row, gr) in c.iter().zip(g) {
                 let cq = dot(row, &qt);
                 prop_assert!(close(gr, cq, scale), "{}: g {gr} against C·q̇ {cq}", p.path());
+            }
+            // the reaction forces are Cᵀλ (the kernel never forms C)
+            let lambda = [rj[0] + 0.3, rj[1] - 1.7, 2.0 * rj[2]];
+            let [n0, n1] = p.coordinates;
+            let (mut f0, mut f1) = (vec![0.0; n0], vec![0.0; n1]);
+            (p.reaction_forces)(&joint, &lambda, m0.args(), m1.args(), &mut f0, &mut f1)
+                .expect("sizes");
+            for (col, f) in f0.iter().chain(&f1).enumerate() {
+                let want: f64 = (0..3).map(|r| lambda[r] * c[r][col]).sum();
+                prop_assert!(close(*f, want, 3.0 * scale), "{}: (Cᵀλ)[{col}] = {f} against {want}", p.path());
             }
             // each column by central differences of the rows in that velocity
             let h = 1e-3;

@@ -13,6 +13,11 @@ pub type BlocksFn =
 /// `(n0 + n1)²` block over the columns of m0 then m1.
 pub type ReactionQFn = fn(&[f64], &[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64]) -> Option<()>;
 
+/// C_qᵀλ per marker: `(joint parameters, λ per row, m0, m1, force 0 out, force 1 out)`, one
+/// entry per coordinate of m0 and of m1.
+pub type ReactionFn =
+    fn(&[f64], &[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> Option<()>;
+
 /// The generated kernels of one pairing of marker kinds. Every function returns `None` (and
 /// writes nothing) if a slice has the wrong length: the joint's parameters
 /// ([`JointDefinition::parameter_len`](crate::JointDefinition::parameter_len) values), a marker's
@@ -42,6 +47,9 @@ pub struct Pairing {
     /// with the residual everywhere (Exudyn's Jacobian is, for Euler parameters, ∂g/∂q only
     /// along tangents of |θ| = 1); the fast solver path's constraint rows.
     pub position_jacobian: BlocksFn,
+    /// C_qᵀλ: [`Pairing::jacobian`] transposed times the rows' multipliers, per marker, without
+    /// forming the Jacobian (a reverse sweep over the rows: about the cost of one evaluation).
+    pub reaction_forces: ReactionFn,
     /// ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q, if the joint was defined with `second_order;`.
     pub second_order: Option<SecondOrder>,
 }

@@ -126,6 +126,18 @@ pub(super) fn check_pairing(
         ))
     });
 
+    // G: reaction_forces = Cᵀλ, with C the oracle's (the reverse sweep against the forward
+    // derivatives), on and off the manifold.
+    let (mut f0, mut f1) = (vec![f64::NAN; n0], vec![f64::NAN; n1]);
+    (k.reaction_forces)(lambda, s0, s1, &mut f0, &mut f1);
+    let forces: Vec<f64> = f0.iter().chain(&f1).copied().collect();
+    let want: Vec<f64> = (0..n)
+        .map(|c| (0..rows).map(|r| lambda[r] * o.c[r * n + c]).sum())
+        .collect();
+    check_block(&forces, &want, |c| {
+        name(&format!("reaction_forces entry {c} vs Cᵀλ (hyper-dual C)"))
+    });
+
     // The oracle's own consistency: its g_J is linear in q̇, g_J = (∂g_J/∂q̇)·q̇; and on the
     // manifold g_J is the velocity level.
     let (q, v) = combined(m);

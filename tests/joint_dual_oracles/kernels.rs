@@ -10,6 +10,7 @@ pub(super) type Side<'a> = (&'a [f64], &'a [f64], &'a [f64]);
 pub(super) type Residual = Box<dyn Fn(Side, Side, &mut [f64])>;
 pub(super) type Blocks = Box<dyn Fn(Side, Side, &mut [f64], &mut [f64])>;
 pub(super) type ReactionQ = Box<dyn Fn(&[f64], Side, Side, &mut [f64])>;
+pub(super) type ReactionForces = Box<dyn Fn(&[f64], Side, Side, &mut [f64], &mut [f64])>;
 
 /// A generated pairing (joint parameters bound) and the oracle of its joint.
 pub(super) struct Pairing {
@@ -23,6 +24,7 @@ pub(super) struct Pairing {
     pub(super) velocity_residual_q: Blocks,
     pub(super) reaction_q: ReactionQ,
     pub(super) position_jacobian: Blocks,
+    pub(super) reaction_forces: ReactionForces,
 }
 
 /// Every pairing of a joint, through its type-erased definition, with its parameters bound.
@@ -50,7 +52,7 @@ pub(super) fn pairings(
             .second_order
             .expect("the built-in joints have second-order terms");
         let (p0, p1, p2, p3, p4) = (p.clone(), p.clone(), p.clone(), p.clone(), p.clone());
-        let p5 = p.clone();
+        let (p5, p6) = (p.clone(), p.clone());
         out.push(Pairing {
             name: k.path(),
             kinds: k.kinds,
@@ -78,6 +80,10 @@ pub(super) fn pairings(
             position_jacobian: Box::new(move |s0, s1, j0, j1| {
                 (k.position_jacobian)(&p5, a(s0), a(s1), j0, j1)
                     .expect("position_jacobian rejected correct slices")
+            }),
+            reaction_forces: Box::new(move |l, s0, s1, f0, f1| {
+                (k.reaction_forces)(&p6, l, a(s0), a(s1), f0, f1)
+                    .expect("reaction_forces rejected correct slices")
             }),
         });
     }

@@ -51,6 +51,9 @@
 //!   that the fast solver path's constraint rows use (Exudyn's C differs from it by the last
 //!   term above, even on the manifold along `θ`).
 //!
+//! * **G** `reaction_forces = Cᵀλ` (the kernel's reverse sweep) against the hyper-dual C of B,
+//!   at every state.
+//!
 //! Tolerances: all identities are exact in real arithmetic, so the comparisons only absorb
 //! rounding: `|got − want| ≤ 1e-12·(1 + max |want| over the compared block)`. The block scale
 //! (rather than the entry's own size) accounts for entries that arise from cancelling terms of the

@@ -82,6 +82,104 @@ pub fn derivative_memo(g: &mut Graph, expr: Id, var: Id, memo: &mut HashMap<Id, 
     d
 }
 
+/// Σₖ wₖ·∂eₖ/∂x for every `x` of `vars` (each a `Var` node), by one reverse sweep over the
+/// DAG: a node's adjoint is the sum of its parents' adjoints times their local derivatives, and
+/// only nodes that depend on some `x` carry one.
+///
+/// For rows linear in the velocities, `e` the rows and `w` their multipliers λ, this is C_qᵀλ in
+/// the cost of one evaluation of the rows (the products run in the order λᵀ·A·B… from the
+/// left), where Σₖ λₖ·(∂eₖ/∂x) from the forward derivatives costs one Jacobian and a product.
+pub fn weighted_gradient(g: &mut Graph, exprs: &[Id], weights: &[Id], vars: &[Id]) -> Vec<Id> {
+    assert_eq!(exprs.len(), weights.len(), "one weight per expression");
+    // Children have smaller ids than their parents (a node is interned after its operands),
+    // so descending ids are a reverse topological order.
+    let top = exprs.iter().map(|e| e.0 as usize + 1).max().unwrap_or(0);
+    let mut depends = vec![false; top];
+    for &v in vars {
+        if (v.0 as usize) < top {
+            depends[v.0 as usize] = true;
+        }
+    }
+    for i in 0..top {
+        if depends[i] {
+            continue;
+        }
+        depends[i] = match g.node(Id(i as u32)) {
+            Node::Const(_) | Node::Var(_) => false,
+            Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) => {
+                depends[a.0 as usize] || depends[b.0 as usize]
+            }
+            Node::Neg(a) | Node::Sqrt(a) | Node::Sin(a) | Node::Cos(a) => depends[a.0 as usize],
+        };
+    }
+    // adjoint terms per node, summed when the sweep reaches the node
+    let mut terms: Vec<Vec<Id>> = vec![Vec::new(); top];
+    for (&e, &w) in exprs.iter().zip(weights) {
+        if depends[e.0 as usize] {
+            terms[e.0 as usize].push(w);
+        }
+    }
+    let mut adjoint_of_var = std::collections::BTreeMap::new();
+    for i in (0..top).rev() {
+        if !depends[i] || terms[i].is_empty() {
+            continue;
+        }
+        let list = std::mem::take(&mut terms[i]);
+        let a = g.sum(&list);
+        let node = Id(i as u32);
+        let mut push = |g: &mut Graph, child: Id, term: &dyn Fn(&mut Graph) -> Id| {
+            if depends[child.0 as usize] {
+                let t = term(g);
+                terms[child.0 as usize].push(t);
+            }
+        };
+        match g.node(node).clone() {
+            Node::Const(_) => {}
+            Node::Var(_) => {
+                adjoint_of_var.insert(node, a);
+            }
+            Node::Add(x, y) => {
+                push(g, x, &|_| a);
+                push(g, y, &|_| a);
+            }
+            Node::Neg(x) => push(g, x, &|g| g.neg(a)),
+            Node::Mul(x, y) => {
+                push(g, x, &|g| g.mul(a, y));
+                push(g, y, &|g| g.mul(a, x));
+            }
+            Node::Div(x, y) => {
+                // ∂(x/y)/∂x = 1/y, ∂(x/y)/∂y = −(x/y)/y
+                push(g, x, &|g| g.div(a, y));
+                push(g, y, &|g| {
+                    let q = g.div(node, y);
+                    let t = g.mul(a, q);
+                    g.neg(t)
+                });
+            }
+            Node::Sqrt(x) => push(g, x, &|g| {
+                let two = g.constant(2.0);
+                let den = g.mul(two, node);
+                g.div(a, den)
+            }),
+            Node::Sin(x) => push(g, x, &|g| {
+                let c = g.cos(x);
+                g.mul(a, c)
+            }),
+            Node::Cos(x) => push(g, x, &|g| {
+                let s = g.sin(x);
+                let t = g.mul(a, s);
+                g.neg(t)
+            }),
+        }
+    }
+    vars.iter()
+        .map(|v| match adjoint_of_var.get(v) {
+            Some(&a) => a,
+            None => g.zero(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +231,61 @@ mod tests {
         let d = derivative(&mut g, e, x);
         let expected = g.mul(three, a);
         assert_eq!(d, expected, "no 1· or 0· left behind");
+    }
+
+    #[test]
+    fn weighted_gradient_equals_weighted_forward_derivatives() {
+        let mut g = Graph::new();
+        let (x, y, z) = (g.var("x"), g.var("y"), g.var("z"));
+        let (w0, w1) = (g.var("w0"), g.var("w1"));
+        // e0 = sin(x·y)/sqrt(1 + x²) − cos(y)·x,  e1 = (x·z)/(y + 3) + y·y·z
+        let xy = g.mul(x, y);
+        let s = g.sin(xy);
+        let xx = g.mul(x, x);
+        let one = g.one();
+        let r = g.add(one, xx);
+        let q = g.sqrt(r);
+        let f = g.div(s, q);
+        let cy = g.cos(y);
+        let t = g.mul(cy, x);
+        let e0 = g.sub(f, t);
+        let xz = g.mul(x, z);
+        let three = g.constant(3.0);
+        let y3 = g.add(y, three);
+        let d = g.div(xz, y3);
+        let yy = g.mul(y, y);
+        let yyz = g.mul(yy, z);
+        let e1 = g.add(d, yyz);
+        let at = [
+            ("x", 0.7),
+            ("y", -1.3),
+            ("z", 0.4),
+            ("w0", 1.9),
+            ("w1", -0.6),
+        ];
+        let value = |n: &str| at.iter().find(|(k, _)| *k == n).unwrap().1;
+        let gradient = weighted_gradient(&mut g, &[e0, e1], &[w0, w1], &[x, y, z]);
+        for (var, adjoint) in [x, y, z].into_iter().zip(gradient) {
+            let d0 = derivative(&mut g, e0, var);
+            let d1 = derivative(&mut g, e1, var);
+            let forward = value("w0") * g.eval(d0, &value) + value("w1") * g.eval(d1, &value);
+            let reverse = g.eval(adjoint, &value);
+            assert!(
+                (forward - reverse).abs() < 1e-14 * forward.abs().max(1.0),
+                "{forward} vs {reverse}"
+            );
+        }
+    }
+
+    #[test]
+    fn weighted_gradient_of_an_absent_variable_is_zero() {
+        let mut g = Graph::new();
+        let (x, y, w) = (g.var("x"), g.var("y"), g.var("w"));
+        let e = g.mul(x, x);
+        let gradient = weighted_gradient(&mut g, &[e], &[w], &[y, x]);
+        assert!(g.is_zero(gradient[0]));
+        let wx = g.mul(w, x);
+        // w·x + w·x (= 2·(w·x)), as the sweep builds it from the two operands of x·x
+        assert_eq!(gradient[1], g.add(wx, wx));
     }
 }

@@ -507,7 +507,8 @@ impl Topology {
         }
     }
 
-    /// Add C_qᵀ λ into `r` (ODE2).
+    /// Add C_qᵀ λ into `r` (ODE2): each Jacobian row formed, times its λ, in Exudyn's order of
+    /// summation (the exact path).
     pub fn add_reaction_forces(
         &self,
         qt: &[f64],
@@ -521,5 +522,63 @@ impl Topology {
                 r[*c] += x * l;
             }
         });
+    }
+
+    /// Add C_qᵀ λ into `r` (ODE2) by the pairings' generated `reaction_forces` kernels, which
+    /// never form C_q (marker-level joints form their rows as [`Topology::add_reaction_forces`]
+    /// does): the same forces in another order of rounding, for the fast path.
+    pub fn add_reaction_forces_by_kernels(
+        &self,
+        qt: &[f64],
+        lambda: &[f64],
+        r: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        for ep in &self.ep_constraints {
+            let l = 2.0 * lambda[ep.ae];
+            for i in 0..4 {
+                r[ep.ode2 + i] += l * qt[ep.ode2 + i];
+            }
+        }
+        for j in &self.joints {
+            if !j.active {
+                continue;
+            }
+            let mk0 = &self.markers[j.markers[0]];
+            let mk1 = &self.markers[j.markers[1]];
+            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+            let JointKernel::Pairing(p) = j.kernel else {
+                self.joint_jacobian(j, qt, ConstraintJacobian::Exudyn, scratch);
+                for k in 0..j.rows() {
+                    let Some(kr) = j.row_kernel(k) else { continue };
+                    let l = lambda[j.ae + k];
+                    for (cols, jac, n) in [(&mk0.columns, &scratch.jac_a, n0), (&mk1.columns, &scratch.jac_b, n1)] {
+                        for (c, x) in cols.iter().zip(&jac[kr * n..(kr + 1) * n]) {
+                            r[*c] += x * l;
+                        }
+                    }
+                }
+                continue;
+            };
+            let rows = j.kernel_rows();
+            // λ per kernel row; rows no equation uses get 0
+            let l = &mut scratch.rows[..rows];
+            l.fill(0.0);
+            for k in 0..j.rows() {
+                if let Some(kr) = j.row_kernel(k) {
+                    l[kr] = lambda[j.ae + k];
+                }
+            }
+            let m0 = MarkerState::new(mk0, qt, qt);
+            let m1 = MarkerState::new(mk1, qt, qt);
+            let (f0, f1) = (&mut scratch.jac_a[..n0], &mut scratch.jac_b[..n1]);
+            (p.reaction_forces)(&j.parameters, l, m0.kernel_args(), m1.kernel_args(), f0, f1)
+                .expect(SIZES_CHECKED);
+            for (cols, f) in [(&mk0.columns, &*f0), (&mk1.columns, &*f1)] {
+                for (c, x) in cols.iter().zip(f) {
+                    r[*c] += x;
+                }
+            }
+        }
     }
 }

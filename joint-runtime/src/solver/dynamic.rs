@@ -62,9 +62,10 @@ pub(crate) struct StepProblem<'a> {
     /// The AE rows' Jacobian: Exudyn's, or (fast path, index 3) ∂g/∂q of the position level,
     /// consistent with the residual: with Exudyn's, Newton converges linearly off |θ| = 1.
     constraint_rows: ConstraintJacobian,
-    /// The fast path's residual: rigid bodies in Newton–Euler form (physics/newton_euler.rs),
-    /// not in Exudyn's order of operations.
-    newton_euler: bool,
+    /// The fast path's residual, not in Exudyn's order of operations: rigid bodies in
+    /// Newton–Euler form (physics/newton_euler.rs), C_qᵀλ by the pairings' generated
+    /// `reaction_forces` kernels.
+    fast_residual: bool,
     /// max |Δq| of the last Newton step.
     increment: f64,
     fd: ForwardDifference,
@@ -126,7 +127,7 @@ impl<'a> StepProblem<'a> {
             } else {
                 ConstraintJacobian::Exudyn
             },
-            newton_euler: mode == SolverMode::Fast,
+            fast_residual: mode == SolverMode::Fast,
             increment: 0.0,
             fd: forward_difference(&settings.newton),
             c_err: settings.newton.error_weight(n),
@@ -300,7 +301,7 @@ impl NewtonProblem for StepProblem<'_> {
         topo.total_coordinates(&st.q, &mut self.qt);
         // r_q = M ä − f + C_qᵀ λ
         let (rq, rg) = self.rhs.split_at_mut(n2);
-        if self.newton_euler {
+        if self.fast_residual {
             topo.newton_euler_residual(
                 &self.qt,
                 &st.v,
@@ -324,7 +325,11 @@ impl NewtonProblem for StepProblem<'_> {
             }
             topo.add_mass_times(&self.qt, &st.a, rq, &mut self.scratch);
         }
-        topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
+        if self.fast_residual {
+            topo.add_reaction_forces_by_kernels(&self.qt, &st.lambda, rq, &mut self.scratch);
+        } else {
+            topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
+        }
         let level = if self.index2 {
             ConstraintLevel::Velocity
         } else {

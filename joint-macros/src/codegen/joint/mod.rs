@@ -25,7 +25,7 @@ use crate::definition::errors::Errors;
 use crate::definition::lower::{jacobian_rows, residuals};
 use crate::definition::model::JointModel;
 use crate::kinematics::{Capability, Kinematics, MarkerKind};
-use crate::symbolic::diff::derivative_memo;
+use crate::symbolic::diff::{derivative_memo, weighted_gradient};
 use crate::symbolic::{Graph, Id};
 
 pub use stub::stub;
@@ -154,6 +154,9 @@ struct Derivatives {
     /// of `blocks`: the Jacobian consistent with the residual,
     /// where `jac_roots` is Exudyn's (which for Euler parameters is ∂g/∂q only on |θ| = 1).
     pq_roots: Vec<Id>,
+    /// C_qᵀλ, the reaction forces on each marker's coordinates, marker by marker (markers with
+    /// coordinates only): the Jacobian rows' gradient weighted by λ, in one reverse sweep.
+    reaction_roots: Vec<Id>,
 }
 
 /// Differentiate a lowered pairing: the Jacobian and, if asked, the second-order terms. The one
@@ -193,6 +196,7 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
         rq_roots: Vec::new(),
         rq_shapes: Vec::new(),
         pq_roots: Vec::new(),
+        reaction_roots: Vec::new(),
     };
     // ∂g/∂q of the position level, in the Jacobian blocks' shape
     for kin in &lowered.kin {
@@ -208,9 +212,27 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
         }
         d.pq_roots.extend(block.iter().flatten().copied());
     }
-    if !second_order {
-        return d;
+    if second_order {
+        second_order_terms(lowered, rows, &mut d);
     }
+    // C_qᵀλ last: its nodes (and the λ variables of a joint without second-order terms) come
+    // after every other kernel's, so those kernels' node ids, and their emitted code, are the
+    // same with it as without.
+    let g = &mut lowered.graph;
+    let lambda: Vec<Id> = (0..rows).map(|r| g.var(&format!("lambda_{r}"))).collect();
+    for kin in &lowered.kin {
+        if kin.velocities.is_empty() {
+            continue;
+        }
+        let f = weighted_gradient(g, &lowered.jacobian_rows, &lambda, &kin.velocities);
+        d.reaction_roots.extend(f);
+    }
+    d
+}
+
+/// ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q into `d`, whose Jacobian blocks are known.
+fn second_order_terms(lowered: &mut Lowered, rows: usize, d: &mut Derivatives) {
+    let g = &mut lowered.graph;
     // Second-order terms, differentiated once more by the coordinates:
     // ∂(C_q v)/∂q = ∂(Jacobian rows)/∂q (they are linear in v, so they are C_q v), and
     // ∂(C_qᵀλ)/∂q with λ the rows' multipliers.
@@ -260,7 +282,6 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
             d.rq_shapes.push((*i, j, ni, nj));
         }
     }
-    d
 }
 
 /// Every output of a pairing's kernels, in kernel order.
@@ -272,6 +293,7 @@ fn kernel_roots(lowered: &Lowered, d: &Derivatives) -> Vec<Id> {
         &d.vq_roots,
         &d.rq_roots,
         &d.pq_roots,
+        &d.reaction_roots,
     ]
     .concat()
 }

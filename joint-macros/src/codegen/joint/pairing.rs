@@ -150,6 +150,9 @@ enum Shape {
     Blocks(Vec<Option<usize>>),
     /// Rows, then blocks (`position_residual_and_jacobian`).
     RowsAndBlocks(Vec<Option<usize>>),
+    /// One `[f64; n]` per marker with coordinates (a tuple if both have), stored into
+    /// `force0`, `force1` (`reaction_forces`).
+    Vectors(Vec<Option<usize>>),
     /// `ReactionQ`: blocks (row marker, column marker, rows, columns), stored into one square
     /// `(n0 + n1)²` block.
     Reaction(Vec<(usize, usize, usize, usize)>, [usize; 2]),
@@ -278,6 +281,63 @@ fn kernel(
                 blocks_value(b, rows, outputs),
                 quote!(block0: &mut [f64], block1: &mut [f64]),
                 quote!(#checks #store),
+            )
+        }
+        Shape::Vectors(b) => {
+            let mut it = outputs.iter();
+            let present: Vec<(usize, usize)> =
+                (0..2).filter_map(|i| b[i].map(|n| (i, n))).collect();
+            let arrays: Vec<TokenStream> = present
+                .iter()
+                .map(|&(_, n)| {
+                    let e: Vec<&TokenStream> = (0..n).map(|_| it.next().expect("entry")).collect();
+                    quote!([#(#e),*])
+                })
+                .collect();
+            let types: Vec<TokenStream> = present
+                .iter()
+                .map(|&(_, n)| {
+                    let n = lit(n);
+                    quote!([f64; #n])
+                })
+                .collect();
+            let locals: Vec<proc_macro2::Ident> = present
+                .iter()
+                .map(|&(i, _)| ident(&format!("f{i}")))
+                .collect();
+            let one_or_tuple = |items: &[TokenStream]| {
+                if items.len() == 1 {
+                    items[0].clone()
+                } else {
+                    quote!((#(#items),*))
+                }
+            };
+            let pattern = one_or_tuple(&locals.iter().map(|l| quote!(#l)).collect::<Vec<_>>());
+            let mut checks = Vec::new();
+            let mut copies = Vec::new();
+            for (i, n) in b.iter().enumerate() {
+                let out = ident(&format!("force{i}"));
+                match n {
+                    Some(n) => {
+                        let n = lit(*n);
+                        let local = ident(&format!("f{i}"));
+                        checks.push(quote!(#out.len() != #n));
+                        copies.push(quote!(#out.copy_from_slice(&#local);));
+                    }
+                    None => checks.push(quote!(!#out.is_empty())),
+                }
+            }
+            (
+                one_or_tuple(&types),
+                one_or_tuple(&arrays),
+                quote!(force0: &mut [f64], force1: &mut [f64]),
+                quote! {
+                    if #(#checks)||* {
+                        return ::core::option::Option::None;
+                    }
+                    let #pattern = #name(#(#call),*);
+                    #(#copies)*
+                },
             )
         }
         Shape::RowsAndBlocks(b) => {
@@ -512,6 +572,18 @@ pub fn module(
             slices: true,
         });
     }
+    kernels.push(Kernel {
+        name: "reaction_forces",
+        doc: format!(
+            " C_qᵀλ: the reaction forces of the rows' multipliers λ on the coordinates of {with}, \
+             [`jacobian`] transposed times λ without forming it (the rows' gradient weighted by \
+             λ, differentiated in reverse)."
+        ),
+        roots: &d.reaction_roots,
+        reads: reads(false, true),
+        shape: Shape::Vectors(blocks.clone()),
+        slices: true,
+    });
     if model.second_order {
         kernels.push(Kernel {
             name: "velocity_residual_q",
@@ -649,6 +721,7 @@ pub fn module(
                 velocity_residual: velocity_residual_slices,
                 jacobian: jacobian_slices,
                 position_jacobian: #position_jacobian,
+                reaction_forces: reaction_forces_slices,
                 second_order: #second_order,
             };
 
@@ -704,6 +777,26 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
             quote!(([f64; #rows_lit], #bt)),
         ),
     ];
+    let forces: Vec<TokenStream> = n
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let c = lit(c);
+            quote!([f64; #c])
+        })
+        .collect();
+    fns.push((
+        "reaction_forces",
+        Reads {
+            velocities: false,
+            lambda: true,
+        },
+        if forces.len() == 1 {
+            forces[0].clone()
+        } else {
+            quote!((#(#forces),*))
+        },
+    ));
     if model.second_order {
         fns.push((
             "velocity_residual_q",
