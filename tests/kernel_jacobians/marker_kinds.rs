@@ -61,6 +61,16 @@ pub(super) fn check_marker(kind: MarkerKind, m: &MarkerState, on_manifold: bool)
         -1.1 + 0.1 * position[0],
         0.4 + 0.2 * position[2],
     ];
+    // J_posᵀ·f by the reverse-sweep kernel against the formed Jacobian's product.
+    let mut jtf = vec![f64::NAN; n];
+    marker_kinematics::position_jacobian_t_times(k, p, q, &f, &mut jtf)
+        .unwrap_or_else(|| panic!("{name}: position_jacobian_t_times rejected correct slices"));
+    let formed: Vec<f64> = (0..n)
+        .map(|c| (0..3).map(|r| jpos[r * n + c] * f[r]).sum())
+        .collect();
+    check_slice(&jtf, &formed, 1e-12, || {
+        format!("{name}: position_jacobian_t_times vs J_posᵀ·f")
+    });
     let mut dq = vec![f64::NAN; n * n];
     marker_kinematics::position_jacobian_t_times_vector_q(k, p, q, &f, &mut dq).unwrap_or_else(
         || panic!("{name}: position_jacobian_t_times_vector_q rejected correct slices"),

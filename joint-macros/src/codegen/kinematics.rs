@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use super::util::{ArrayArg, ident, lit, used_variables};
 use crate::kinematics::MarkerKind;
-use crate::symbolic::diff::derivative_memo;
+use crate::symbolic::diff::{derivative_memo, weighted_gradient};
 use crate::symbolic::emit::emit;
 use crate::symbolic::{Graph, Id};
 
@@ -243,6 +243,23 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
             });
         }
     }
+    if n > 0 {
+        // J_posᵀ·f itself by a reverse sweep over the velocity (linear in q̇), last: the nodes
+        // it adds come after every other function's, which therefore emit as before
+        let f: [Id; 3] = ["f0", "f1", "f2"].map(|s| g.var(s));
+        let jtf = weighted_gradient(&mut g, &kin.velocity, &f, &kin.velocities);
+        funcs.push(Func {
+            name: "position_jacobian_t_times",
+            doc: format!(
+                "J_posᵀ·f, the generalized force of a force f at the marker point ({n} entries), without forming J_pos"
+            ),
+            with_velocities: false,
+            with_force: true,
+            rows: n,
+            columns: 0,
+            entries: jtf,
+        });
+    }
     let fns: Vec<TokenStream> = funcs.iter().map(|f| function_tokens(&g, kind, f)).collect();
     let module = ident(kind.snake_name());
     let doc = format!(" {}: {}.", kind.name(), kind.description());
@@ -279,9 +296,9 @@ fn dispatch(
     for (i, kind) in MarkerKind::ALL.iter().enumerate() {
         let has_fn = match name {
             "position" | "velocity" => true,
-            "position_jacobian" | "position_jacobian_t_times_vector_q" => {
-                kind.coordinate_count() > 0
-            }
+            "position_jacobian"
+            | "position_jacobian_t_times"
+            | "position_jacobian_t_times_vector_q" => kind.coordinate_count() > 0,
             "rotation" | "angular_velocity" | "angular_velocity_local" => kind.has_orientation(),
             _ => kind.has_orientation() && kind.coordinate_count() > 0,
         };
@@ -325,6 +342,12 @@ fn dispatch(
                 Output::Matrix3 => {
                     quote!(#il => ::core::option::Option::Some(#module::#fname(#(#args),*)),)
                 }
+                Output::Entries => quote!(#il => {
+                    let e = #module::#fname(#(#args),*);
+                    if out.len() != e.len() { return ::core::option::Option::None; }
+                    out.copy_from_slice(&e);
+                    ::core::option::Option::Some(())
+                }),
                 Output::Block => quote!(#il => {
                     let m = #module::#fname(#(#args),*);
                     let flat = m.as_flattened();
@@ -338,7 +361,8 @@ fn dispatch(
             && name.starts_with("rotation")
         {
             continue;
-        } else if matches!(output, Output::Block) && kind.coordinate_count() == 0 {
+        } else if matches!(output, Output::Block | Output::Entries) && kind.coordinate_count() == 0
+        {
             // No coordinates: an empty block.
             quote!(#il => out.is_empty().then_some(()),)
         } else {
@@ -360,7 +384,7 @@ fn dispatch(
     let ret = match output {
         Output::Vector => quote!(::core::option::Option<[f64; 3]>),
         Output::Matrix3 => quote!(::core::option::Option<[[f64; 3]; 3]>),
-        Output::Block => {
+        Output::Block | Output::Entries => {
             params.push(quote!(out: &mut [f64]));
             quote!(::core::option::Option<()>)
         }
@@ -386,6 +410,8 @@ enum Output {
     Matrix3,
     /// Row-major block written into `out`.
     Block,
+    /// One entry per coordinate, written into `out`.
+    Entries,
 }
 
 /// The `marker_kinematics` module: one submodule per built-in marker kind.
@@ -443,6 +469,13 @@ pub fn expand() -> TokenStream {
             false,
             false,
             Output::Block,
+        ),
+        dispatch(
+            "position_jacobian_t_times",
+            "J_posᵀ·f (n entries)",
+            false,
+            true,
+            Output::Entries,
         ),
         dispatch(
             "position_jacobian_t_times_vector_q",

@@ -370,6 +370,26 @@ impl<'a> MarkerState<'a> {
             .position_jacobian_t_times_vector_q(self.at, f, out);
     }
 
+    /// J_posᵀ·f over the marker's columns into `out`: for a marker kind by its generated
+    /// kernel, which never forms J_pos; otherwise J_pos formed in `jac` (3 × columns) and
+    /// multiplied.
+    pub fn position_jacobian_t_times(&self, f: &[f64; 3], out: &mut [f64], jac: &mut [f64]) {
+        match &self.model {
+            Model::Kind(k) => {
+                mk::position_jacobian_t_times(k.kind, k.parameters, k.coordinates, f, out)
+                    .expect(RESOLVED);
+            }
+            Model::Other(o) => {
+                let n = out.len();
+                let jac = &mut jac[..3 * n];
+                o.position_jacobian(self.at, jac);
+                for (c, x) in out.iter_mut().enumerate() {
+                    *x = (0..3).map(|r| jac[r * n + c] * f[r]).sum();
+                }
+            }
+        }
+    }
+
     /// Slices for the specialized pairing kernels (built-in kinds only; empty otherwise).
     pub fn kernel_args(&self) -> MarkerArgs<'a> {
         match &self.model {

@@ -3,7 +3,7 @@
 
 
 use super::ForwardDifference;
-use super::{Scratch, v3};
+use super::{RhsForm, Scratch, v3};
 use crate::assemble::{BodyTopology, LoadKind, Topology};
 use crate::linear::MatrixAccumulator;
 use crate::markers::{MarkerModel, MarkerState};
@@ -17,13 +17,15 @@ impl Topology {
         load_factor: f64,
         f: &mut [f64],
         scratch: &mut Scratch,
+        form: RhsForm,
     ) {
         for l in &self.loads {
-            self.add_load(l.load, qt, v, load_factor, f, scratch);
+            self.add_load(l.load, qt, v, load_factor, f, scratch, form);
         }
     }
 
     /// One load's generalized force (by position in `self.loads`), added into `f`.
+    #[allow(clippy::too_many_arguments)]
     pub fn add_load(
         &self,
         index: usize,
@@ -32,6 +34,7 @@ impl Topology {
         load_factor: f64,
         f: &mut [f64],
         scratch: &mut Scratch,
+        form: RhsForm,
     ) {
         let marker = &self.markers[self.loads[index].marker];
         let n = marker.columns.len();
@@ -40,7 +43,7 @@ impl Topology {
         }
         let mut local = std::mem::take(&mut scratch.load);
         local.resize(n, 0.0);
-        self.load_vector_local(index, qt, v, load_factor, &mut local, scratch);
+        self.load_vector_local(index, qt, v, load_factor, &mut local, scratch, form);
         for (c, x) in marker.columns.iter().zip(&local) {
             f[*c] += x;
         }
@@ -48,6 +51,9 @@ impl Topology {
     }
 
     /// A load's generalized force over its marker's columns.
+    /// In [`RhsForm::Fast`], a force at a marker acts through its generated J_posᵀ·f kernel
+    /// (another rounding than Exudyn's product with the formed Jacobian).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn load_vector_local(
         &self,
         index: usize,
@@ -56,6 +62,7 @@ impl Topology {
         load_factor: f64,
         out: &mut [f64],
         scratch: &mut Scratch,
+        form: RhsForm,
     ) {
         let l = &self.loads[index];
         if l.kind == LoadKind::Coordinate {
@@ -68,35 +75,33 @@ impl Topology {
         let ms = MarkerState::new(marker, qt, v);
         let vector = v3(l.vector) * load_factor;
         let jac = &mut scratch.jac_a[..3 * n];
-        let (vec, factor) = match l.kind {
-            LoadKind::MassProportional => {
-                match &marker.model {
-                    MarkerModel::FfrfMass { body } => {
-                        let BodyTopology::Ffrf {
-                            frame, modal, data, ..
-                        } = &self.bodies[*body]
-                        else {
-                            unreachable!("FfrfMass markers point at FFRF bodies")
-                        };
-                        crate::superelement::ffrf::mass_proportional_jacobian(
-                            data,
-                            &qt[*frame..*frame + 7],
-                            &qt[*modal..*modal + data.modes()],
-                            jac,
-                        );
-                    }
-                    _ => ms.position_jacobian(jac),
+        // the Jacobian the load acts through: formed here, or a marker's position Jacobian
+        let (vec, factor, formed) = match l.kind {
+            LoadKind::MassProportional => match &marker.model {
+                MarkerModel::FfrfMass { body } => {
+                    let BodyTopology::Ffrf {
+                        frame, modal, data, ..
+                    } = &self.bodies[*body]
+                    else {
+                        unreachable!("FfrfMass markers point at FFRF bodies")
+                    };
+                    crate::superelement::ffrf::mass_proportional_jacobian(
+                        data,
+                        &qt[*frame..*frame + 7],
+                        &qt[*modal..*modal + data.modes()],
+                        jac,
+                    );
+                    (vector, marker.mass, true)
                 }
-                (vector, marker.mass)
-            }
+                _ => (vector, marker.mass, false),
+            },
             LoadKind::Force => {
-                ms.position_jacobian(jac);
                 let f = if l.body_fixed {
                     ms.rotation() * vector
                 } else {
                     vector
                 };
-                (f, 1.0)
+                (f, 1.0, false)
             }
             LoadKind::Coordinate => unreachable!("coordinate loads returned above"),
             LoadKind::Torque => {
@@ -106,9 +111,19 @@ impl Topology {
                 } else {
                     vector
                 };
-                (t, 1.0)
+                (t, 1.0, true)
             }
         };
+        if !formed {
+            if form == RhsForm::Fast {
+                ms.position_jacobian_t_times(&[vec[0], vec[1], vec[2]], &mut out[..n], jac);
+                for x in &mut out[..n] {
+                    *x *= factor;
+                }
+                return;
+            }
+            ms.position_jacobian(jac);
+        }
         for c in 0..n {
             let s: f64 = (0..3).map(|r| jac[r * n + c] * vec[r]).sum();
             out[c] = factor * s;
@@ -140,13 +155,13 @@ impl Topology {
             }
             base.resize(n, 0.0);
             pert.resize(n, 0.0);
-            self.load_vector_local(index, qt, v, load_factor, &mut base, scratch);
+            self.load_vector_local(index, qt, v, load_factor, &mut base, scratch, RhsForm::Exudyn);
             for (i, &col) in marker.columns.iter().enumerate() {
                 let x = q[col];
                 let eps = fd.increment(x);
                 let saved = qt[col];
                 qt[col] = self.reference[col] + (x + eps);
-                self.load_vector_local(index, qt, v, load_factor, &mut pert, scratch);
+                self.load_vector_local(index, qt, v, load_factor, &mut pert, scratch, RhsForm::Exudyn);
                 qt[col] = saved;
                 for (row, &r) in marker.columns.iter().enumerate() {
                     m.add(r, col, factor * (pert[row] - base[row]) / eps);

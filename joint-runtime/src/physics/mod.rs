@@ -24,6 +24,7 @@ mod scratch;
 
 pub use connectors::ConnectorForce;
 pub use constraints::{ConstraintJacobian, ConstraintRowFactors};
+pub use rhs::RhsForm;
 pub use scratch::Scratch;
 
 use nalgebra::{Matrix3, Vector3};

@@ -7,7 +7,7 @@
 //! which the exact mode keeps because the reference cases pin its rounding).
 
 use super::rigid_body::rigid_newton_euler;
-use super::Scratch;
+use super::{RhsForm, Scratch};
 use crate::assemble::{BodyTopology, Topology};
 
 impl Topology {
@@ -27,7 +27,7 @@ impl Topology {
         scratch: &mut Scratch,
     ) {
         // f without the centred rigid bodies' LHS: r = −f + M·ä takes it back below
-        self.ode2_rhs_parts(qt, v, data, 1.0, f, scratch, true);
+        self.ode2_rhs_parts(qt, v, data, 1.0, f, scratch, RhsForm::Fast);
         for (r, f) in r.iter_mut().zip(f.iter()) {
             *r = -f;
         }

@@ -9,6 +9,17 @@ use super::beam_2d::beam_2d_lhs;
 use super::rigid_body_2d::rigid_2d_lhs;
 use crate::assemble::{BodyTopology, Topology};
 
+/// How the ODE2 right-hand side is formed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RhsForm {
+    /// Every term, in Exudyn's order of operations.
+    Exudyn,
+    /// The fast path's: without the LHS of the rigid bodies whose centre of mass is at the node
+    /// (its Newton–Euler residual adds it with their inertia terms), and forces at markers
+    /// through the generated J_posᵀ·f kernels.
+    Fast,
+}
+
 impl Topology {
     /// f = load_factor·loads − LHS(bodies, connectors), over the ODE2 coordinates; `data` the
     /// data coordinates (NodeGenericData), which some connectors read.
@@ -22,12 +33,10 @@ impl Topology {
         f: &mut [f64],
         scratch: &mut Scratch,
     ) {
-        self.ode2_rhs_parts(qt, v, data, load_factor, f, scratch, false);
+        self.ode2_rhs_parts(qt, v, data, load_factor, f, scratch, RhsForm::Exudyn);
     }
 
-    /// [`ode2_rhs`](Topology::ode2_rhs), without the LHS of the rigid bodies whose centre of
-    /// mass is at the node if `skip_centred_rigid` (the fast path's Newton–Euler residual adds
-    /// it with their inertia terms).
+    /// [`ode2_rhs`](Topology::ode2_rhs) in `form`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn ode2_rhs_parts(
         &self,
@@ -37,10 +46,10 @@ impl Topology {
         load_factor: f64,
         f: &mut [f64],
         scratch: &mut Scratch,
-        skip_centred_rigid: bool,
+        form: RhsForm,
     ) {
         f.fill(0.0);
-        self.add_loads(qt, v, load_factor, f, scratch);
+        self.add_loads(qt, v, load_factor, f, scratch, form);
         for body in &self.bodies {
             if let BodyTopology::Rigid {
                 ode2,
@@ -50,7 +59,7 @@ impl Topology {
                 center_of_mass,
             } = body
             {
-                if skip_centred_rigid && *center_of_mass == [0.0; 3] {
+                if form == RhsForm::Fast && *center_of_mass == [0.0; 3] {
                     continue;
                 }
                 let n = ode2.len();
