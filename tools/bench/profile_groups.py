@@ -7,8 +7,9 @@
 import sys,re
 groups={'LU factorization (faer, replayed, dense)':['factorize_simplicial','PivotReplay::refactorize','PivotReplay::record','PivotReplay::eliminate_from','SparseLu::factorize','DenseLu::factorize','LinearSystem::factorize','DenseInverse::compute_from'],'LU solves (dense, or replayed sparse)':['solve_in_place_with_conj','permute_rows','new_checked','check_row_idx','check_col_ptr','solve_in_place','DenseInverse'],
 'rigid bodies: mass matrix, LHS, G, FD Jacobian':['rigid_mass_matrix','rigid_mass_theta','rigid_lhs','rigid_g_local','rigid_state','add_mass_times','add_mass_matrix','add_body_jacobians_fd','rigid_newton_euler','newton_euler_residual','ode2_rhs'],
-'joints: kernels, C_q blocks, reactions, EP constraints':['spherical','add_constraint_blocks','add_reaction_forces','position_jacobian','marker_kinematics','pairing','constraint_residual','angular_velocity','rotation'],
-'loads (gravity)':['load_vector_local','add_load'],
+# loads first: their marker kernel (position_jacobian_t_times) would match the joints' 'position_jacobian'
+'loads (gravity)':['load_vector_local','add_load','marker_kinematics::position_jacobian_t_times'],
+'joints: kernels, C_q blocks, reactions, EP constraints':['spherical','add_constraint_blocks','add_reaction_forces','reaction_forces','position_jacobian','marker_kinematics','pairing','constraint_residual','angular_velocity','rotation'],
 'sparse assembly (matrix adds)':['SparseMatrix'],}
 tot={k:0.0 for k in groups}; other=0
 for line in sys.stdin:

@@ -195,12 +195,8 @@ mod tests {
         (val(h) - val(-h)) / (2.0 * h)
     }
 
-    #[test]
-    fn derivative_of_mixed_expression_matches_central_difference() {
-        let mut g = Graph::new();
-        let x = g.var("x");
-        let y = g.var("y");
-        // e = sin(x·y) / sqrt(1 + x²) − cos(y)·x
+    /// sin(x·y) / sqrt(1 + x²) − cos(y)·x: every kind of node.
+    fn mixed_expression(g: &mut Graph, x: Id, y: Id) -> Id {
         let xy = g.mul(x, y);
         let s = g.sin(xy);
         let xx = g.mul(x, x);
@@ -210,7 +206,15 @@ mod tests {
         let f = g.div(s, q);
         let cy = g.cos(y);
         let t = g.mul(cy, x);
-        let e = g.sub(f, t);
+        g.sub(f, t)
+    }
+
+    #[test]
+    fn derivative_of_mixed_expression_matches_central_difference() {
+        let mut g = Graph::new();
+        let x = g.var("x");
+        let y = g.var("y");
+        let e = mixed_expression(&mut g, x, y);
         let at = [("x", 0.7), ("y", -1.3)];
         for (name, var) in [("x", x), ("y", y)] {
             let d = derivative(&mut g, e, var);
@@ -239,16 +243,7 @@ mod tests {
         let (x, y, z) = (g.var("x"), g.var("y"), g.var("z"));
         let (w0, w1) = (g.var("w0"), g.var("w1"));
         // e0 = sin(x·y)/sqrt(1 + x²) − cos(y)·x,  e1 = (x·z)/(y + 3) + y·y·z
-        let xy = g.mul(x, y);
-        let s = g.sin(xy);
-        let xx = g.mul(x, x);
-        let one = g.one();
-        let r = g.add(one, xx);
-        let q = g.sqrt(r);
-        let f = g.div(s, q);
-        let cy = g.cos(y);
-        let t = g.mul(cy, x);
-        let e0 = g.sub(f, t);
+        let e0 = mixed_expression(&mut g, x, y);
         let xz = g.mul(x, z);
         let three = g.constant(3.0);
         let y3 = g.add(y, three);
