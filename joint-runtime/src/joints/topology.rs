@@ -70,6 +70,17 @@ impl JointTopology {
         self.equations[k]
     }
 
+    /// The multipliers per kernel row into `out[..kernel_rows()]`, from the AE multipliers
+    /// `lambda` (all equations); kernel rows no equation uses get 0.
+    pub fn kernel_row_multipliers(&self, lambda: &[f64], out: &mut [f64]) {
+        out[..self.kernel_rows()].fill(0.0);
+        for k in 0..self.rows() {
+            if let Some(r) = self.row_kernel(k) {
+                out[r] = lambda[self.ae + k];
+            }
+        }
+    }
+
     /// Whether row `k` is an equation of the joint (`false`: `g = λ`).
     pub fn row_constrained(&self, k: usize) -> bool {
         self.active && self.equations[k].is_some()

@@ -388,14 +388,8 @@ impl Topology {
                 continue;
             }
             let rows = j.kernel_rows();
-            // λ per kernel row; rows no equation uses get 0
             let mut l = std::mem::take(&mut scratch.rows);
-            l[..rows].fill(0.0);
-            for k in 0..j.rows() {
-                if let Some(r) = j.row_kernel(k) {
-                    l[r] = lambda[j.ae + k];
-                }
-            }
+            j.kernel_row_multipliers(lambda, &mut l);
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
             let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
@@ -561,14 +555,8 @@ impl Topology {
                 continue;
             };
             let rows = j.kernel_rows();
-            // λ per kernel row; rows no equation uses get 0
-            let l = &mut scratch.rows[..rows];
-            l.fill(0.0);
-            for k in 0..j.rows() {
-                if let Some(kr) = j.row_kernel(k) {
-                    l[kr] = lambda[j.ae + k];
-                }
-            }
+            j.kernel_row_multipliers(lambda, &mut scratch.rows);
+            let l = &scratch.rows[..rows];
             let m0 = MarkerState::new(mk0, qt, qt);
             let m1 = MarkerState::new(mk1, qt, qt);
             let (f0, f1) = (&mut scratch.jac_a[..n0], &mut scratch.jac_b[..n1]);
