@@ -27,7 +27,9 @@ pub use marker_level::{
     MarkerLevel, MarkerLevelJacobian, MarkerLevelJacobianFn, MarkerLevelResidualFn,
     MarkerQuantities,
 };
-pub use pairing::{BlocksFn, Pairing, ReactionFn, ReactionQFn, ResidualFn, SecondOrder};
+pub use pairing::{
+    BlocksFn, Pairing, ReactionFn, ReactionQFn, ResidualFn, ResidualReactionFn, SecondOrder,
+};
 
 #[doc(hidden)]
 pub mod __private {

@@ -18,6 +18,18 @@ pub type ReactionQFn = fn(&[f64], &[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [
 pub type ReactionFn =
     fn(&[f64], &[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> Option<()>;
 
+/// A position-level residual and C_qᵀλ at the same coordinates: `(joint parameters, λ per row,
+/// m0, m1, rows out, force 0 out, force 1 out)`.
+pub type ResidualReactionFn = fn(
+    &[f64],
+    &[f64],
+    MarkerArgs<'_>,
+    MarkerArgs<'_>,
+    &mut [f64],
+    &mut [f64],
+    &mut [f64],
+) -> Option<()>;
+
 /// The generated kernels of one pairing of marker kinds. Every function returns `None` (and
 /// writes nothing) if a slice has the wrong length: the joint's parameters
 /// ([`JointDefinition::parameter_len`](crate::JointDefinition::parameter_len) values), a marker's
@@ -50,6 +62,11 @@ pub struct Pairing {
     /// C_qᵀλ: [`Pairing::jacobian`] transposed times the rows' multipliers, per marker, without
     /// forming the Jacobian (a reverse sweep over the rows: about the cost of one evaluation).
     pub reaction_forces: ReactionFn,
+    /// [`Pairing::position_residual`] and [`Pairing::reaction_forces`] in one call, their
+    /// common subexpressions (the markers' rotation matrices) computed once: the pair a Newton
+    /// iteration on the position level evaluates every time. Always `None` for a joint written
+    /// at velocity level.
+    pub position_residual_and_reaction_forces: ResidualReactionFn,
     /// ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q, if the joint was defined with `second_order;`.
     pub second_order: Option<SecondOrder>,
 }
@@ -70,6 +87,10 @@ impl Pairing {
     pub const NO_POSITION_RESIDUAL: ResidualFn = |_, _, _, _| None;
     /// [`Pairing::position_jacobian`] of a joint written at velocity level: always `None`.
     pub const NO_POSITION_JACOBIAN: BlocksFn = |_, _, _, _, _| None;
+    /// [`Pairing::position_residual_and_reaction_forces`] of a joint written at velocity level:
+    /// always `None`.
+    pub const NO_POSITION_RESIDUAL_AND_REACTION_FORCES: ResidualReactionFn =
+        |_, _, _, _, _, _, _| None;
 
     /// `revolute_z::rigid_ep_point_to_ground_point`
     pub fn path(&self) -> String {

@@ -217,6 +217,19 @@ fn check_generic_matches_generated() {
             (c, (jac0, jac1)),
             "state {k}: the fused kernel differs from the two separate ones"
         );
+        assert_eq!(
+            ep_ep::position_residual_and_reaction_forces(&LAMBDA, &m0.b, &m0.q, &m1.b, &m1.q),
+            (
+                c,
+                ep_ep::reaction_forces(&LAMBDA, &m0.b, &m0.q, &m1.b, &m1.q)
+            ),
+            "state {k}: the fused fast-path kernel differs from the two separate ones"
+        );
+        assert_eq!(
+            ep_ep::position_residual_and_position_jacobian(&m0.b, &m0.q, &m1.b, &m1.q),
+            (c, ep_ep::position_jacobian(&m0.b, &m0.q, &m1.b, &m1.q)),
+            "state {k}: the fused position Jacobian kernel differs from the two separate ones"
+        );
         let (d0, d1) = (DynMarker::new(m0), DynMarker::new(m1));
         let gc = generic::residual(&d0.q, &d0.b, &d1.q, &d1.b);
         let gj = generic::jacobian(&d0.q, &d0.b, &d1.q, &d1.b);
@@ -317,6 +330,62 @@ fn generated_residual_and_jacobian_fused(bencher: Bencher) {
     let (m0, m1) = bench_state();
     bencher.bench_local(|| {
         let out = ep_ep::position_residual_and_jacobian(
+            black_box(&m0.b),
+            black_box(&m0.q),
+            black_box(&m1.b),
+            black_box(&m1.q),
+        );
+        black_box(&out);
+    });
+}
+
+// The fast solver path's forms: every Newton iteration evaluates the residual with C_qᵀλ, and
+// a renewed Jacobian is the residual's own ∂g/∂q.
+
+/// Multipliers of state 1 (a few newtons, as a chain's joint carries).
+const LAMBDA: [f64; 3] = [3.5, -12.25, 0.75];
+
+#[divan::bench]
+fn fast_residual_and_reaction_forces(bencher: Bencher) {
+    let (m0, m1) = bench_state();
+    bencher.bench_local(|| {
+        let (l, b0, q0, b1, q1) = (
+            black_box(&LAMBDA),
+            black_box(&m0.b),
+            black_box(&m0.q),
+            black_box(&m1.b),
+            black_box(&m1.q),
+        );
+        let out = (
+            ep_ep::position_residual(b0, q0, b1, q1),
+            ep_ep::reaction_forces(l, b0, q0, b1, q1),
+        );
+        black_box(&out);
+    });
+}
+
+/// The same two results from the fused kernel the fast path calls.
+#[divan::bench]
+fn fast_residual_and_reaction_forces_fused(bencher: Bencher) {
+    let (m0, m1) = bench_state();
+    bencher.bench_local(|| {
+        let out = ep_ep::position_residual_and_reaction_forces(
+            black_box(&LAMBDA),
+            black_box(&m0.b),
+            black_box(&m0.q),
+            black_box(&m1.b),
+            black_box(&m1.q),
+        );
+        black_box(&out);
+    });
+}
+
+/// The position residual and its consistent Jacobian ∂g/∂q, fused.
+#[divan::bench]
+fn fast_residual_and_position_jacobian_fused(bencher: Bencher) {
+    let (m0, m1) = bench_state();
+    bencher.bench_local(|| {
+        let out = ep_ep::position_residual_and_position_jacobian(
             black_box(&m0.b),
             black_box(&m0.q),
             black_box(&m1.b),

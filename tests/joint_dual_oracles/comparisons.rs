@@ -138,6 +138,24 @@ pub(super) fn check_pairing(
         name(&format!("reaction_forces entry {c} vs Cᵀλ (hyper-dual C)"))
     });
 
+    // The fused position_residual_and_reaction_forces: the two kernels' bits (the same
+    // expression trees, their common subexpressions shared).
+    let (mut fr, mut ff0, mut ff1) = (vec![f64::NAN; rows], vec![f64::NAN; n0], vec![f64::NAN; n1]);
+    (k.residual_and_reaction_forces)(lambda, s0, s1, &mut fr, &mut ff0, &mut ff1);
+    let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits(&fr),
+        bits(&pos),
+        "{}",
+        name("position_residual_and_reaction_forces: residual vs position_residual")
+    );
+    assert_eq!(
+        bits(&ff0.iter().chain(&ff1).copied().collect::<Vec<_>>()),
+        bits(&forces),
+        "{}",
+        name("position_residual_and_reaction_forces: forces vs reaction_forces")
+    );
+
     // The oracle's own consistency: its g_J is linear in q̇, g_J = (∂g_J/∂q̇)·q̇; and on the
     // manifold g_J is the velocity level.
     let (q, v) = combined(m);

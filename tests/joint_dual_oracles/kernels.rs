@@ -11,6 +11,8 @@ pub(super) type Residual = Box<dyn Fn(Side, Side, &mut [f64])>;
 pub(super) type Blocks = Box<dyn Fn(Side, Side, &mut [f64], &mut [f64])>;
 pub(super) type ReactionQ = Box<dyn Fn(&[f64], Side, Side, &mut [f64])>;
 pub(super) type ReactionForces = Box<dyn Fn(&[f64], Side, Side, &mut [f64], &mut [f64])>;
+pub(super) type ResidualAndReactionForces =
+    Box<dyn Fn(&[f64], Side, Side, &mut [f64], &mut [f64], &mut [f64])>;
 
 /// A generated pairing (joint parameters bound) and the oracle of its joint.
 pub(super) struct Pairing {
@@ -25,6 +27,7 @@ pub(super) struct Pairing {
     pub(super) reaction_q: ReactionQ,
     pub(super) position_jacobian: Blocks,
     pub(super) reaction_forces: ReactionForces,
+    pub(super) residual_and_reaction_forces: ResidualAndReactionForces,
 }
 
 /// Every pairing of a joint, through its type-erased definition, with its parameters bound.
@@ -52,7 +55,7 @@ pub(super) fn pairings(
             .second_order
             .expect("the built-in joints have second-order terms");
         let (p0, p1, p2, p3, p4) = (p.clone(), p.clone(), p.clone(), p.clone(), p.clone());
-        let (p5, p6) = (p.clone(), p.clone());
+        let (p5, p6, p7) = (p.clone(), p.clone(), p.clone());
         out.push(Pairing {
             name: k.path(),
             kinds: k.kinds,
@@ -84,6 +87,10 @@ pub(super) fn pairings(
             reaction_forces: Box::new(move |l, s0, s1, f0, f1| {
                 (k.reaction_forces)(&p6, l, a(s0), a(s1), f0, f1)
                     .expect("reaction_forces rejected correct slices")
+            }),
+            residual_and_reaction_forces: Box::new(move |l, s0, s1, o, f0, f1| {
+                (k.position_residual_and_reaction_forces)(&p7, l, a(s0), a(s1), o, f0, f1)
+                    .expect("position_residual_and_reaction_forces rejected correct slices")
             }),
         });
     }

@@ -1,4 +1,5 @@
-//! The fused kernel `position_residual_and_jacobian` returns the bits of the two separate ones.
+//! The fused kernels (`position_residual_and_jacobian`, `position_residual_and_position_jacobian`)
+//! return the bits of the two separate ones.
 
 use super::*;
 
@@ -42,5 +43,19 @@ proptest! {
         prop_assert_eq!(bits(&c), bits(&pn::position_residual(&p, &q1)));
         prop_assert_eq!(bits(j0.as_flattened()), bits(sj0.as_flattened()));
         prop_assert_eq!(bits(j1.as_flattened()), bits(sj1.as_flattened()));
+
+        // The fast form: the residual with its consistent Jacobian ∂g/∂q.
+        let (c, (j0, j1)) = ee::position_residual_and_position_jacobian(&b0, &q0, &b1, &q1);
+        let (sj0, sj1) = ee::position_jacobian(&b0, &q0, &b1, &q1);
+        prop_assert_eq!(bits(&c), bits(&ee::position_residual(&b0, &q0, &b1, &q1)));
+        prop_assert_eq!(bits(j0.as_flattened()), bits(sj0.as_flattened()));
+        prop_assert_eq!(bits(j1.as_flattened()), bits(sj1.as_flattened()));
+
+        let (c, j1) = ge::position_residual_and_position_jacobian(&g, &b1, &q1);
+        prop_assert_eq!(bits(&c), bits(&ge::position_residual(&g, &b1, &q1)));
+        prop_assert_eq!(
+            bits(j1.as_flattened()),
+            bits(ge::position_jacobian(&g, &b1, &q1).as_flattened())
+        );
     }
 }

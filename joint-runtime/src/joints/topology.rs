@@ -81,6 +81,17 @@ impl JointTopology {
         }
     }
 
+    /// The joint's rows of `g` (all AE equations) from its kernel rows: the kernel's row where
+    /// an axis is constrained, `λ` on a free axis.
+    pub fn scatter_rows(&self, kernel_rows: &[f64], lambda: &[f64], g: &mut [f64]) {
+        for k in 0..self.rows() {
+            g[self.ae + k] = match self.row_kernel(k) {
+                Some(r) => kernel_rows[r],
+                None => lambda[self.ae + k],
+            };
+        }
+    }
+
     /// Whether row `k` is an equation of the joint (`false`: `g = λ`).
     pub fn row_constrained(&self, k: usize) -> bool {
         self.active && self.equations[k].is_some()

@@ -140,21 +140,89 @@ impl Topology {
             };
         }
         for j in &self.joints {
-            let n = j.rows();
-            let out = &mut g[j.ae..j.ae + n];
-            if !j.active {
-                out.copy_from_slice(&lambda[j.ae..j.ae + n]);
-                continue;
-            }
-            let m0 = MarkerState::new(&self.markers[j.markers[0]], qt, v);
-            let m1 = MarkerState::new(&self.markers[j.markers[1]], qt, v);
-            let kernel_rows = &mut scratch.rows[..j.kernel_rows()];
-            joint_kernel_rows(j, level, &m0, &m1, kernel_rows);
-            for k in 0..n {
-                out[k] = match j.row_kernel(k) {
-                    Some(r) => kernel_rows[r],
-                    None => lambda[j.ae + k],
-                };
+            self.joint_residual(j, qt, v, lambda, level, g, scratch);
+        }
+    }
+
+    /// One joint's rows of `g`: its kernel's rows where an axis is constrained, `λ` on free
+    /// axes and for an inactive joint.
+    #[allow(clippy::too_many_arguments)]
+    fn joint_residual(
+        &self,
+        j: &JointTopology,
+        qt: &[f64],
+        v: &[f64],
+        lambda: &[f64],
+        level: ConstraintLevel,
+        g: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        let n = j.rows();
+        if !j.active {
+            g[j.ae..j.ae + n].copy_from_slice(&lambda[j.ae..j.ae + n]);
+            return;
+        }
+        let m0 = MarkerState::new(&self.markers[j.markers[0]], qt, v);
+        let m1 = MarkerState::new(&self.markers[j.markers[1]], qt, v);
+        let kernel_rows = &mut scratch.rows[..j.kernel_rows()];
+        joint_kernel_rows(j, level, &m0, &m1, kernel_rows);
+        j.scatter_rows(kernel_rows, lambda, g);
+    }
+
+    /// The fast path's position-level constraint work of one Newton residual: `g` (all AE
+    /// equations, position level) and C_qᵀλ added into `r` (ODE2), in one pass over the joints.
+    /// A pairing written at position level goes through its fused
+    /// `position_residual_and_reaction_forces` kernel, which computes the markers' rotation
+    /// matrices once for both; the others as [`Topology::constraint_residual`] and
+    /// [`Topology::add_reaction_forces_by_kernels`]. The same bits as those two.
+    pub fn constraint_residual_and_reaction_forces(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        lambda: &[f64],
+        g: &mut [f64],
+        r: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        for ep in &self.ep_constraints {
+            let t = &qt[ep.ode2..ep.ode2 + 4];
+            g[ep.ae] = t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3] - 1.0;
+        }
+        self.add_ep_reaction_forces(qt, lambda, r);
+        for j in &self.joints {
+            match j.kernel {
+                JointKernel::Pairing(p) if j.active && !j.velocity_level() => {
+                    let mk0 = &self.markers[j.markers[0]];
+                    let mk1 = &self.markers[j.markers[1]];
+                    let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+                    let rows = j.kernel_rows();
+                    j.kernel_row_multipliers(lambda, &mut scratch.rows);
+                    let l = &scratch.rows[..rows];
+                    let kernel_rows = &mut scratch.rows2[..rows];
+                    let m0 = MarkerState::new(mk0, qt, v);
+                    let m1 = MarkerState::new(mk1, qt, v);
+                    let (f0, f1) = (&mut scratch.jac_a[..n0], &mut scratch.jac_b[..n1]);
+                    (p.position_residual_and_reaction_forces)(
+                        &j.parameters,
+                        l,
+                        m0.kernel_args(),
+                        m1.kernel_args(),
+                        kernel_rows,
+                        f0,
+                        f1,
+                    )
+                    .expect(SIZES_CHECKED);
+                    j.scatter_rows(kernel_rows, lambda, g);
+                    for (cols, f) in [(&mk0.columns, &*f0), (&mk1.columns, &*f1)] {
+                        for (c, x) in cols.iter().zip(f) {
+                            r[*c] += x;
+                        }
+                    }
+                }
+                _ => {
+                    self.joint_residual(j, qt, v, lambda, ConstraintLevel::Position, g, scratch);
+                    self.add_joint_reaction_forces_by_kernels(j, qt, lambda, r, scratch);
+                }
             }
         }
     }
@@ -528,44 +596,62 @@ impl Topology {
         r: &mut [f64],
         scratch: &mut Scratch,
     ) {
+        self.add_ep_reaction_forces(qt, lambda, r);
+        for j in &self.joints {
+            self.add_joint_reaction_forces_by_kernels(j, qt, lambda, r, scratch);
+        }
+    }
+
+    /// The Euler-parameter normalizations' 2θ·λ.
+    fn add_ep_reaction_forces(&self, qt: &[f64], lambda: &[f64], r: &mut [f64]) {
         for ep in &self.ep_constraints {
             let l = 2.0 * lambda[ep.ae];
             for i in 0..4 {
                 r[ep.ode2 + i] += l * qt[ep.ode2 + i];
             }
         }
-        for j in &self.joints {
-            if !j.active {
-                continue;
-            }
-            let mk0 = &self.markers[j.markers[0]];
-            let mk1 = &self.markers[j.markers[1]];
-            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
-            let JointKernel::Pairing(p) = j.kernel else {
-                self.joint_jacobian(j, qt, ConstraintJacobian::Exudyn, scratch);
-                for k in 0..j.rows() {
-                    let Some(kr) = j.row_kernel(k) else { continue };
-                    let l = lambda[j.ae + k];
-                    for (cols, jac, n) in [(&mk0.columns, &scratch.jac_a, n0), (&mk1.columns, &scratch.jac_b, n1)] {
-                        for (c, x) in cols.iter().zip(&jac[kr * n..(kr + 1) * n]) {
-                            r[*c] += x * l;
-                        }
+    }
+
+    /// One joint's C_qᵀλ by its pairing's `reaction_forces` (marker-level joints form their
+    /// rows); nothing for an inactive joint.
+    fn add_joint_reaction_forces_by_kernels(
+        &self,
+        j: &JointTopology,
+        qt: &[f64],
+        lambda: &[f64],
+        r: &mut [f64],
+        scratch: &mut Scratch,
+    ) {
+        if !j.active {
+            return;
+        }
+        let mk0 = &self.markers[j.markers[0]];
+        let mk1 = &self.markers[j.markers[1]];
+        let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+        let JointKernel::Pairing(p) = j.kernel else {
+            self.joint_jacobian(j, qt, ConstraintJacobian::Exudyn, scratch);
+            for k in 0..j.rows() {
+                let Some(kr) = j.row_kernel(k) else { continue };
+                let l = lambda[j.ae + k];
+                for (cols, jac, n) in [(&mk0.columns, &scratch.jac_a, n0), (&mk1.columns, &scratch.jac_b, n1)] {
+                    for (c, x) in cols.iter().zip(&jac[kr * n..(kr + 1) * n]) {
+                        r[*c] += x * l;
                     }
                 }
-                continue;
-            };
-            let rows = j.kernel_rows();
-            j.kernel_row_multipliers(lambda, &mut scratch.rows);
-            let l = &scratch.rows[..rows];
-            let m0 = MarkerState::new(mk0, qt, qt);
-            let m1 = MarkerState::new(mk1, qt, qt);
-            let (f0, f1) = (&mut scratch.jac_a[..n0], &mut scratch.jac_b[..n1]);
-            (p.reaction_forces)(&j.parameters, l, m0.kernel_args(), m1.kernel_args(), f0, f1)
-                .expect(SIZES_CHECKED);
-            for (cols, f) in [(&mk0.columns, &*f0), (&mk1.columns, &*f1)] {
-                for (c, x) in cols.iter().zip(f) {
-                    r[*c] += x;
-                }
+            }
+            return;
+        };
+        let rows = j.kernel_rows();
+        j.kernel_row_multipliers(lambda, &mut scratch.rows);
+        let l = &scratch.rows[..rows];
+        let m0 = MarkerState::new(mk0, qt, qt);
+        let m1 = MarkerState::new(mk1, qt, qt);
+        let (f0, f1) = (&mut scratch.jac_a[..n0], &mut scratch.jac_b[..n1]);
+        (p.reaction_forces)(&j.parameters, l, m0.kernel_args(), m1.kernel_args(), f0, f1)
+            .expect(SIZES_CHECKED);
+        for (cols, f) in [(&mk0.columns, &*f0), (&mk1.columns, &*f1)] {
+            for (c, x) in cols.iter().zip(f) {
+                r[*c] += x;
             }
         }
     }

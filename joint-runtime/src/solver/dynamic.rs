@@ -325,17 +325,28 @@ impl NewtonProblem for StepProblem<'_> {
             }
             topo.add_mass_times(&self.qt, &st.a, rq, &mut self.scratch);
         }
-        if self.fast_residual {
-            topo.add_reaction_forces_by_kernels(&self.qt, &st.lambda, rq, &mut self.scratch);
+        if self.fast_residual && !self.index2 {
+            topo.constraint_residual_and_reaction_forces(
+                &self.qt,
+                &st.v,
+                &st.lambda,
+                rg,
+                rq,
+                &mut self.scratch,
+            );
         } else {
-            topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
+            if self.fast_residual {
+                topo.add_reaction_forces_by_kernels(&self.qt, &st.lambda, rq, &mut self.scratch);
+            } else {
+                topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);
+            }
+            let level = if self.index2 {
+                ConstraintLevel::Velocity
+            } else {
+                ConstraintLevel::Position
+            };
+            topo.constraint_residual(&self.qt, &st.v, &st.lambda, level, rg, &mut self.scratch);
         }
-        let level = if self.index2 {
-            ConstraintLevel::Velocity
-        } else {
-            ConstraintLevel::Position
-        };
-        topo.constraint_residual(&self.qt, &st.v, &st.lambda, level, rg, &mut self.scratch);
         let err = self.rhs.iter().map(|x| x * x).sum::<f64>().sqrt() / self.c_err;
         for x in &mut self.rhs[..n2] {
             *x *= self.s;

@@ -153,6 +153,8 @@ enum Shape {
     /// One `[f64; n]` per marker with coordinates (a tuple if both have), stored into
     /// `force0`, `force1` (`reaction_forces`).
     Vectors(Vec<Option<usize>>),
+    /// Rows, then vectors (`position_residual_and_reaction_forces`).
+    RowsAndVectors(Vec<Option<usize>>),
     /// `ReactionQ`: blocks (row marker, column marker, rows, columns), stored into one square
     /// `(n0 + n1)²` block.
     Reaction(Vec<(usize, usize, usize, usize)>, [usize; 2]),
@@ -249,6 +251,88 @@ fn blocks_store(blocks: &[Option<usize>], result: TokenStream) -> (TokenStream, 
     )
 }
 
+/// Per-marker vector outputs `[f64; n]` (a tuple if both markers have coordinates): their type,
+/// their value from `outputs` in order, and, for a `_slices` wrapper, the pattern a result is
+/// bound to and the copies into `force0`, `force1`. As tokens, the length checks of those.
+struct Vectors {
+    ty: TokenStream,
+    value: TokenStream,
+    checks: Vec<TokenStream>,
+    pattern: TokenStream,
+    copies: Vec<TokenStream>,
+}
+
+impl quote::ToTokens for Vectors {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let checks = &self.checks;
+        tokens.extend(quote! {
+            if #(#checks)||* {
+                return ::core::option::Option::None;
+            }
+        });
+    }
+}
+
+fn vectors(b: &[Option<usize>], outputs: &[TokenStream]) -> Vectors {
+    let mut it = outputs.iter();
+    let present: Vec<(usize, usize)> = (0..2).filter_map(|i| b[i].map(|n| (i, n))).collect();
+    let one_or_tuple = |items: Vec<TokenStream>| {
+        if items.len() == 1 {
+            items[0].clone()
+        } else {
+            quote!((#(#items),*))
+        }
+    };
+    let value = one_or_tuple(
+        present
+            .iter()
+            .map(|&(_, n)| {
+                let e: Vec<&TokenStream> = (0..n).map(|_| it.next().expect("entry")).collect();
+                quote!([#(#e),*])
+            })
+            .collect(),
+    );
+    let ty = one_or_tuple(
+        present
+            .iter()
+            .map(|&(_, n)| {
+                let n = lit(n);
+                quote!([f64; #n])
+            })
+            .collect(),
+    );
+    let pattern = one_or_tuple(
+        present
+            .iter()
+            .map(|&(i, _)| {
+                let l = ident(&format!("f{i}"));
+                quote!(#l)
+            })
+            .collect(),
+    );
+    let mut checks = Vec::new();
+    let mut copies = Vec::new();
+    for (i, n) in b.iter().enumerate() {
+        let out = ident(&format!("force{i}"));
+        match n {
+            Some(n) => {
+                let n = lit(*n);
+                let local = ident(&format!("f{i}"));
+                checks.push(quote!(#out.len() != #n));
+                copies.push(quote!(#out.copy_from_slice(&#local);));
+            }
+            None => checks.push(quote!(!#out.is_empty())),
+        }
+    }
+    Vectors {
+        ty,
+        value,
+        checks,
+        pattern,
+        copies,
+    }
+}
+
 fn kernel(
     model: &JointModel,
     g: &Graph,
@@ -284,58 +368,33 @@ fn kernel(
             )
         }
         Shape::Vectors(b) => {
-            let mut it = outputs.iter();
-            let present: Vec<(usize, usize)> =
-                (0..2).filter_map(|i| b[i].map(|n| (i, n))).collect();
-            let arrays: Vec<TokenStream> = present
-                .iter()
-                .map(|&(_, n)| {
-                    let e: Vec<&TokenStream> = (0..n).map(|_| it.next().expect("entry")).collect();
-                    quote!([#(#e),*])
-                })
-                .collect();
-            let types: Vec<TokenStream> = present
-                .iter()
-                .map(|&(_, n)| {
-                    let n = lit(n);
-                    quote!([f64; #n])
-                })
-                .collect();
-            let locals: Vec<proc_macro2::Ident> = present
-                .iter()
-                .map(|&(i, _)| ident(&format!("f{i}")))
-                .collect();
-            let one_or_tuple = |items: &[TokenStream]| {
-                if items.len() == 1 {
-                    items[0].clone()
-                } else {
-                    quote!((#(#items),*))
-                }
-            };
-            let pattern = one_or_tuple(&locals.iter().map(|l| quote!(#l)).collect::<Vec<_>>());
-            let mut checks = Vec::new();
-            let mut copies = Vec::new();
-            for (i, n) in b.iter().enumerate() {
-                let out = ident(&format!("force{i}"));
-                match n {
-                    Some(n) => {
-                        let n = lit(*n);
-                        let local = ident(&format!("f{i}"));
-                        checks.push(quote!(#out.len() != #n));
-                        copies.push(quote!(#out.copy_from_slice(&#local);));
-                    }
-                    None => checks.push(quote!(!#out.is_empty())),
-                }
-            }
+            let v = vectors(b, outputs);
+            let (pattern, copies) = (&v.pattern, &v.copies);
             (
-                one_or_tuple(&types),
-                one_or_tuple(&arrays),
+                v.ty.clone(),
+                v.value.clone(),
                 quote!(force0: &mut [f64], force1: &mut [f64]),
                 quote! {
-                    if #(#checks)||* {
-                        return ::core::option::Option::None;
-                    }
+                    #v
                     let #pattern = #name(#(#call),*);
+                    #(#copies)*
+                },
+            )
+        }
+        Shape::RowsAndVectors(b) => {
+            let (residual, forces) = outputs.split_at(rows);
+            let v = vectors(b, forces);
+            let (ty, value, pattern, copies) = (&v.ty, &v.value, &v.pattern, &v.copies);
+            (
+                quote!(([f64; #rows_lit], #ty)),
+                quote!(([#(#residual),*], #value)),
+                quote!(out: &mut [f64], force0: &mut [f64], force1: &mut [f64]),
+                quote! {
+                    #v
+                    let out: &mut [f64; #rows_lit] = out.try_into().ok()?;
+                    let (residual, forces) = #name(#(#call),*);
+                    *out = residual;
+                    let #pattern = forces;
                     #(#copies)*
                 },
             )
@@ -414,7 +473,7 @@ fn kernel(
     let doc = &k.doc;
     let slices_doc = format!(
         " [`{}`] on slices: the joint's parameters as one slice (empty for a joint without), the \
-         markers' arguments, the outputs row-major; `None` (nothing written) if a length is wrong.",
+         markers' arguments, the outputs (blocks row-major); `None` (nothing written) if a length is wrong.",
         k.name
     );
     let core = &model.core;
@@ -463,6 +522,13 @@ fn marker_doc(i: usize, kind: MarkerKind) -> Vec<String> {
         ),
     ]
 }
+
+/// The kernels that fuse two others (their operations are not counted again in the stats).
+const FUSED: [&str; 3] = [
+    "position_residual_and_jacobian",
+    "position_residual_and_reaction_forces",
+    "position_residual_and_position_jacobian",
+];
 
 /// The pairing module of `kinds`, with its operation counts; `None` (with an error) if the
 /// velocity level is not linear in the coordinate velocities.
@@ -572,6 +638,42 @@ pub fn module(
             slices: true,
         });
     }
+    let residual_and_reaction_roots: Vec<Id> = lowered
+        .position
+        .iter()
+        .chain(&d.reaction_roots)
+        .copied()
+        .collect();
+    let residual_and_position_jacobian_roots: Vec<Id> = lowered
+        .position
+        .iter()
+        .chain(&d.pq_roots)
+        .copied()
+        .collect();
+    if texts.position.is_some() {
+        kernels.push(Kernel {
+            name: "position_residual_and_reaction_forces",
+            doc: " [`position_residual`] and [`reaction_forces`] at the same coordinates, their \
+                  common subexpressions computed once: what a Newton iteration on the position \
+                  level evaluates every time."
+                .to_owned(),
+            roots: &residual_and_reaction_roots,
+            reads: reads(false, true),
+            shape: Shape::RowsAndVectors(blocks.clone()),
+            slices: true,
+        });
+        kernels.push(Kernel {
+            name: "position_residual_and_position_jacobian",
+            doc: " [`position_residual`] and [`position_jacobian`] at the same coordinates, their \
+                  common subexpressions computed once: the residual and its consistent Jacobian, \
+                  what Newton's method on g(q) = 0 needs."
+                .to_owned(),
+            roots: &residual_and_position_jacobian_roots,
+            reads: reads(false, false),
+            shape: Shape::RowsAndBlocks(blocks.clone()),
+            slices: false,
+        });
+    }
     kernels.push(Kernel {
         name: "reaction_forces",
         doc: format!(
@@ -616,7 +718,7 @@ pub fn module(
     }
     let emitted: usize = ops
         .iter()
-        .filter(|(name, _)| *name != "position_residual_and_jacobian")
+        .filter(|(name, _)| !FUSED.contains(name))
         .map(|(_, o)| o)
         .sum();
     let stats = PairingStats {
@@ -670,15 +772,18 @@ pub fn module(
     } else {
         quote!(::core::option::Option::None)
     };
-    let (position_residual, position_jacobian) = if texts.position.is_some() {
+    let (position_residual, position_jacobian, residual_and_reaction) = if texts.position.is_some()
+    {
         (
             quote!(position_residual_slices),
             quote!(position_jacobian_slices),
+            quote!(position_residual_and_reaction_forces_slices),
         )
     } else {
         (
             quote!(#core::Pairing::NO_POSITION_RESIDUAL),
             quote!(#core::Pairing::NO_POSITION_JACOBIAN),
+            quote!(#core::Pairing::NO_POSITION_RESIDUAL_AND_REACTION_FORCES),
         )
     };
     let mut doc: Vec<String> = vec![format!(
@@ -722,6 +827,7 @@ pub fn module(
                 jacobian: jacobian_slices,
                 position_jacobian: #position_jacobian,
                 reaction_forces: reaction_forces_slices,
+                position_residual_and_reaction_forces: #residual_and_reaction,
                 second_order: #second_order,
             };
 
@@ -785,17 +891,34 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
             quote!([f64; #c])
         })
         .collect();
+    let forces = if forces.len() == 1 {
+        forces[0].clone()
+    } else {
+        quote!((#(#forces),*))
+    };
     fns.push((
         "reaction_forces",
         Reads {
             velocities: false,
             lambda: true,
         },
-        if forces.len() == 1 {
-            forces[0].clone()
-        } else {
-            quote!((#(#forces),*))
+        forces.clone(),
+    ));
+    fns.push((
+        "position_residual_and_reaction_forces",
+        Reads {
+            velocities: false,
+            lambda: true,
         },
+        quote!(([f64; #rows_lit], #forces)),
+    ));
+    fns.push((
+        "position_residual_and_position_jacobian",
+        Reads {
+            velocities: false,
+            lambda: false,
+        },
+        quote!(([f64; #rows_lit], #bt)),
     ));
     if model.second_order {
         fns.push((
