@@ -534,6 +534,47 @@ fn torsional_spring_damper_on_a_marker_without_orientation() {
     );
 }
 
+/// ConnectorRigidBodySpringDamper on a position marker, and with a stiffness that is not
+/// finite.
+#[test]
+fn rigid_body_spring_damper_on_a_marker_without_orientation() {
+    let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let connector = |markers, stiffness| Object::ConnectorRigidBodySpringDamper {
+        name: String::new(),
+        markers,
+        stiffness: Box::new(stiffness),
+        damping: Box::new([[0.0; 6]; 6]),
+        rotation_marker0: identity,
+        rotation_marker1: identity,
+        offset: [0.0; 6],
+        intrinsic: false,
+        active: true,
+    };
+    let mut mbs = pendulum_parts();
+    let g = mbs.add_marker(Marker::body_rigid(ObjectIndex(0), [0.0; 3]));
+    let b = mbs.add_marker(Marker::body_position(ObjectIndex(1), [0.0; 3]));
+    mbs.add_object(connector([g, b], [[1.0; 6]; 6]));
+    expect(
+        &mbs,
+        &[
+            "objects[2] (ConnectorRigidBodySpringDamper)",
+            "markerNumbers[1]",
+            "BodyPosition",
+            "no orientation",
+        ],
+    );
+    let mut mbs = pendulum_parts();
+    let g = mbs.add_marker(Marker::body_rigid(ObjectIndex(0), [0.0; 3]));
+    let b = mbs.add_marker(Marker::body_rigid(ObjectIndex(1), [0.0; 3]));
+    let mut k = [[0.0; 6]; 6];
+    k[2][4] = f64::NAN;
+    mbs.add_object(connector([g, b], k));
+    expect(
+        &mbs,
+        &["objects[2] (ConnectorRigidBodySpringDamper)", "stiffness"],
+    );
+}
+
 /// ConnectorCoordinate (a generated joint with Coordinate markers) on a position marker.
 #[test]
 fn coordinate_constraint_on_a_position_marker() {

@@ -61,6 +61,35 @@ fn largest_difference(a: &[f64], b: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// Whether the file asks for Eigen's full-pivoting LU (`ignoreSingularJacobian`): its
+/// mechanism has redundant constraints, so its iteration matrix has no LU with partial
+/// pivoting, dense or sparse (both stop at the zero pivot, as Exudyn's would).
+fn asks_full_pivoting(path: &str) -> bool {
+    let model = read_model(&std::fs::read_to_string(path).unwrap())
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    matches!(
+        model.settings.linear_solver,
+        LinearSolverType::EigenDenseFullPivot { .. }
+    )
+}
+
+/// Those files are singular with the partial-pivoting LUs: the error names the column.
+#[test]
+fn a_redundant_mechanism_is_singular_without_full_pivoting() {
+    let path = format!("{}redundant_four_bar_ep.json", DIRS[1]);
+    assert!(asks_full_pivoting(&path));
+    for solver_type in [LinearSolverType::EigenDense, LinearSolverType::EigenSparse] {
+        let mut model = read_model(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        model.settings.linear_solver = solver_type;
+        let mut sim = model.mbs.assemble().unwrap();
+        let e = sim
+            .solve_dynamic(&model.settings)
+            .expect_err("a singular iteration matrix")
+            .to_string();
+        assert!(e.contains("singular"), "{solver_type:?}: {e}");
+    }
+}
+
 #[test]
 fn every_reference_case_solves_with_the_sparse_lu_as_with_the_dense_one() {
     let mut cases: Vec<String> = DIRS
@@ -68,6 +97,7 @@ fn every_reference_case_solves_with_the_sparse_lu_as_with_the_dense_one() {
         .flat_map(|d| std::fs::read_dir(d).unwrap())
         .map(|e| e.unwrap().path().display().to_string())
         .filter(|p| p.ends_with(".json") && !p.ends_with(".ref.json"))
+        .filter(|p| !asks_full_pivoting(p))
         .collect();
     cases.sort();
     assert!(cases.len() >= 80, "found only {} cases", cases.len());

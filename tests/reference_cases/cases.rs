@@ -285,6 +285,40 @@ pub(super) fn own_connector_linear_spring_damper() {
     run_case_in(OWN_CASES, "connector_linear_spring_damper");
 }
 
+/// RigidBodySpringDampers (default formulation): an EP body held to ground by a full,
+/// non-symmetric K with damping, offset and turned joint frames; a Tait–Bryan body coupled
+/// through a localHT marker and a MarkerNodeRigid; an inactive one; every output as a sensor
+/// (tools/reference/make_force_connector_cases.py). Exudyn differentiates this formulation
+/// analytically (docs/research/connector_rigid_body_spring_damper.md §4b), the runtime by
+/// Exudyn's object-wise forward differences: one Newton iteration more in 500 steps (3444
+/// against 3443), the same 9 Jacobians.
+#[test]
+pub(super) fn own_connector_rigid_body_spring_damper() {
+    run_case_with_slack(OWN_CASES, "connector_rigid_body_spring_damper", 1);
+}
+
+/// The same with `useIntrinsicFormulation` (the SE(3) logarithm in the mid frame), which
+/// Exudyn differentiates numerically as the runtime does: Exudyn's counts.
+#[test]
+pub(super) fn own_connector_rigid_body_spring_damper_intrinsic() {
+    run_case_in(OWN_CASES, "connector_rigid_body_spring_damper_intrinsic");
+}
+
+/// `linearSolver.ignoreSingularJacobian` with EigenDense: a planar four-bar built in 3-D from
+/// JointRevoluteZ, whose closing joint repeats three constraints, so the iteration matrix is
+/// singular; Eigen's full-pivoting LU gives it increments (the components beyond its rank
+/// zero), as in Exudyn (tools/reference/make_redundant_constraint_cases.py): Exudyn's counts
+/// with Euler-parameter and with Tait–Bryan nodes.
+#[test]
+pub(super) fn own_redundant_four_bar_ep() {
+    run_case_in(OWN_CASES, "redundant_four_bar_ep");
+}
+
+#[test]
+pub(super) fn own_redundant_four_bar_rxyz() {
+    run_case_in(OWN_CASES, "redundant_four_bar_rxyz");
+}
+
 /// Every explicit DynamicSolverType on a rigid body and a mass point on springs
 /// (tools/reference/make_explicit_cases.py): Exudyn's steps and rejected steps, its results to
 /// round-off.

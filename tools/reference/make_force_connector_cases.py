@@ -1,5 +1,6 @@
 """Exudyn 1.13.6 reference cases for the force connectors of issue 19 (ObjectConnectorGravity,
-ObjectConnectorTorsionalSpringDamper, ObjectConnectorLinearSpringDamper so far).
+ObjectConnectorTorsionalSpringDamper, ObjectConnectorLinearSpringDamper,
+ObjectConnectorRigidBodySpringDamper so far).
 
 Writes tests/reference/own_cases/NAME.json (model) and NAME.ref.json (Exudyn's results).
 Run from the repository root:  python3 tools/reference/make_force_connector_cases.py [NAME ...]
@@ -152,6 +153,52 @@ def linear_bodies():
     return mbs
 
 
+def rigid_body_spring_damper_bodies(intrinsic=False):
+    """RigidBodySpringDampers: an EP body held to ground by a full, non-symmetric 6 × 6
+    stiffness with damping, an offset and turned joint frames (rotationMarker0/1); a
+    Tait-Bryan body coupled to it through a marker with a localHT (translation and rotation)
+    and a MarkerNodeRigid; an inactive one (ForceLocal and PotentialEnergy 0). Gravity on both."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.AddObject(ObjectGround(referencePosition=[0, 0.1, 0]))
+    inertia = InertiaCuboid(density=500, sideLengths=[0.4, 0.2, 0.1])
+    b0 = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0.3, 0, 0], gravity=[0, -9.81, 0],
+                             initialAngularVelocity=[0.4, -0.3, 1.5], initialVelocity=[0, 0.2, 0.1])
+    b1 = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0.9, -0.1, 0.05], nodeType=exu.NodeType.RotationRxyz,
+                             gravity=[0, -9.81, 0], initialAngularVelocity=[-0.5, 0.8, 0.2])
+    n1 = mbs.GetObject(b1)['nodeNumber']
+    mG = mbs.AddMarker(MarkerBodyRigid(bodyNumber=ground, localPosition=[0.1, 0, 0]))
+    m0 = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b0, localPosition=[-0.2, 0.05, 0]))
+    m0b = mbs.AddMarker(MarkerBodyRigid(bodyNumber=b0, localHT=HomogeneousTransformation(
+        RotationMatrixZ(0.3) @ RotationMatrixX(-0.2), [0.2, 0, 0.02])))
+    m1 = mbs.AddMarker(MarkerNodeRigid(nodeNumber=n1))
+    k = np.diag([2000., 3000., 2500., 40., 60., 50.])
+    k[0, 4] = 80.  # couplings, not symmetric
+    k[2, 1] = -150.
+    k[4, 0] = 30.
+    k[3, 5] = 5.
+    d = np.diag([5., 6., 4., 0.2, 0.3, 0.25])
+    d[1, 3] = 0.4
+    c0 = mbs.AddObject(ObjectConnectorRigidBodySpringDamper(
+        markerNumbers=[mG, m0], stiffness=k, damping=d, offset=[0.01, -0.02, 0, 0.05, 0, -0.1],
+        rotationMarker0=RotationMatrixY(0.2), rotationMarker1=RotationMatrixZ(-0.1),
+        useIntrinsicFormulation=intrinsic))
+    k1 = np.diag([1500., 1500., 1800., 30., 30., 20.])
+    k1[5, 2] = 12.
+    c1 = mbs.AddObject(ObjectConnectorRigidBodySpringDamper(
+        markerNumbers=[m0b, m1], stiffness=k1, damping=0.01 * k1, offset=[0.4, 0, 0, 0, 0, 0],
+        useIntrinsicFormulation=intrinsic))
+    c2 = mbs.AddObject(ObjectConnectorRigidBodySpringDamper(markerNumbers=[mG, m1], stiffness=k, activeConnector=False,
+                                                            useIntrinsicFormulation=intrinsic))
+    for c in [c0, c1, c2]:
+        for v in [OVT.DisplacementLocal, OVT.Displacement, OVT.Rotation, OVT.VelocityLocal, OVT.AngularVelocityLocal,
+                  OVT.ForceLocal, OVT.TorqueLocal, OVT.PotentialEnergy]:
+            mbs.AddSensor(SensorObject(objectNumber=c, outputVariableType=v, storeInternal=True, writeToFile=False))
+    mbs.AddSensor(SensorObject(objectNumber=c1, outputVariableType=OVT.HomogeneousTransformationLocal,
+                               storeInternal=True, writeToFile=False))
+    return mbs
+
+
 CASES = {}
 
 
@@ -190,6 +237,19 @@ def connector_torsional_continuous_angle_rk44():
 @case
 def connector_linear_spring_damper():
     write('connector_linear_spring_damper', linear_bodies(), settings(500, 1.0))
+
+
+@case
+def connector_rigid_body_spring_damper():
+    # Exudyn differentiates this formulation analytically
+    write('connector_rigid_body_spring_damper', rigid_body_spring_damper_bodies(), settings(500, 1.0))
+
+
+@case
+def connector_rigid_body_spring_damper_intrinsic():
+    # and this one by forward differences
+    write('connector_rigid_body_spring_damper_intrinsic', rigid_body_spring_damper_bodies(intrinsic=True),
+          settings(500, 1.0))
 
 
 if __name__ == '__main__':

@@ -16,7 +16,7 @@ mod nodes;
 mod objects;
 mod super_element_markers;
 
-use nalgebra::{DMatrix, Matrix3};
+use nalgebra::{DMatrix, Matrix3, Matrix6, Vector6};
 
 use crate::error::{ItemRef, Result};
 use crate::joints::JointTopology;
@@ -127,6 +127,16 @@ pub enum ConnectorKind {
         offset: f64,
         velocity_offset: f64,
         force: f64,
+    },
+    /// A 6 × 6 spring-damper between joint frames `A_i·rotation_i`.
+    RigidBodySpringDamper {
+        stiffness: Box<Matrix6<f64>>,
+        damping: Box<Matrix6<f64>>,
+        offset: Vector6<f64>,
+        rotation0: Matrix3<f64>,
+        rotation1: Matrix3<f64>,
+        /// The SE(3)-logarithm formulation in the mid frame (`useIntrinsicFormulation`).
+        intrinsic: bool,
     },
     /// Newton's gravitation; `factor` = G·m₀·m₁.
     Gravity {

@@ -194,6 +194,44 @@ pub(super) fn joints_and_connectors(
                     analytic_jacobian: false,
                 });
             }
+            Object::ConnectorRigidBodySpringDamper {
+                markers: m,
+                stiffness,
+                damping,
+                rotation_marker0,
+                rotation_marker1,
+                offset,
+                intrinsic,
+                active,
+                ..
+            } => {
+                let idx = check_orientation_markers(mbs, &item, *m, markers)?;
+                finite(&item, "stiffness", stiffness.as_flattened())?;
+                finite(&item, "damping", damping.as_flattened())?;
+                finite(&item, "offset", offset)?;
+                finite(&item, "rotationMarker0", rotation_marker0.as_flattened())?;
+                finite(&item, "rotationMarker1", rotation_marker1.as_flattened())?;
+                connectors.push(ConnectorTopology {
+                    object: i,
+                    markers: idx,
+                    kind: ConnectorKind::RigidBodySpringDamper {
+                        stiffness: Box::new(nalgebra::Matrix6::from_row_slice(
+                            stiffness.as_flattened(),
+                        )),
+                        damping: Box::new(nalgebra::Matrix6::from_row_slice(
+                            damping.as_flattened(),
+                        )),
+                        offset: nalgebra::Vector6::from_row_slice(offset),
+                        rotation0: Matrix3::from_row_slice(rotation_marker0.as_flattened()),
+                        rotation1: Matrix3::from_row_slice(rotation_marker1.as_flattened()),
+                        intrinsic: *intrinsic,
+                    },
+                    active: *active,
+                    // Exudyn differentiates the intrinsic formulation numerically (and, in
+                    // this runtime so far, the other one too: object-wise forward differences)
+                    analytic_jacobian: false,
+                });
+            }
             Object::ConnectorGravity {
                 markers: m,
                 gravitational_constant,

@@ -155,6 +155,33 @@ pub enum Object {
         /// `activeConnector`: an inactive connector applies no force.
         active: bool,
     },
+    /// ObjectConnectorRigidBodySpringDamper: a 6 × 6 spring-damper between two marker frames,
+    /// [f; τ] = K([u_p; u_r] − offset) + D[v; ω] in the spring frame, applied through the
+    /// markers' position and rotation Jacobians (docs/research/connector_rigid_body_spring_damper.md).
+    /// u_p is the displacement in joint frame 0, u_r the relative rotation's xyz Tait–Bryan
+    /// angles; with `useIntrinsicFormulation`, the SE(3) logarithm's translation and rotation
+    /// vector, in the frame halfway between the joint frames.
+    ConnectorRigidBodySpringDamper {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `markerNumbers`: the two markers with position and orientation it connects.
+        markers: [MarkerIndex; 2],
+        /// `stiffness`: K, row-major 6 × 6, on [u_p; u_r] (any matrix, not only symmetric).
+        stiffness: Box<[[f64; 6]; 6]>,
+        /// `damping`: D, row-major 6 × 6, on the relative velocity and angular velocity.
+        damping: Box<[[f64; 6]; 6]>,
+        /// `rotationMarker0`: joint frame 0 in marker 0 (Exudyn deprecates it for the marker's
+        /// localHT; both are honoured).
+        rotation_marker0: [[f64; 3]; 3],
+        /// `rotationMarker1`: joint frame 1 in marker 1.
+        rotation_marker1: [[f64; 3]; 3],
+        /// `offset`: subtracted from [u_p; u_r] before K (not before D).
+        offset: [f64; 6],
+        /// `useIntrinsicFormulation` (Exudyn's older name `intrinsicFormulation` is read too).
+        intrinsic: bool,
+        /// `activeConnector`: an inactive connector applies no force.
+        active: bool,
+    },
     /// ObjectMassPoint2D: a point mass on a NodePoint2D, moving in the x–y plane.
     MassPoint2D {
         /// The item's `name` (empty: none given).
@@ -350,6 +377,7 @@ impl Object {
             Object::ConnectorGravity { .. } => "ConnectorGravity",
             Object::ConnectorTorsionalSpringDamper { .. } => "ConnectorTorsionalSpringDamper",
             Object::ConnectorLinearSpringDamper { .. } => "ConnectorLinearSpringDamper",
+            Object::ConnectorRigidBodySpringDamper { .. } => "ConnectorRigidBodySpringDamper",
             Object::MassPoint2D { .. } => "MassPoint2D",
             Object::RigidBody2D { .. } => "RigidBody2D",
             Object::BeamGeometricallyExact2D { .. } => "BeamGeometricallyExact2D",
@@ -374,6 +402,7 @@ impl Object {
             | Object::ConnectorGravity { name, .. }
             | Object::ConnectorTorsionalSpringDamper { name, .. }
             | Object::ConnectorLinearSpringDamper { name, .. }
+            | Object::ConnectorRigidBodySpringDamper { name, .. }
             | Object::MassPoint2D { name, .. }
             | Object::RigidBody2D { name, .. }
             | Object::BeamGeometricallyExact2D { name, .. }
@@ -416,7 +445,8 @@ impl Object {
             | Object::ConnectorCoordinateSpringDamper { markers, .. }
             | Object::ConnectorGravity { markers, .. }
             | Object::ConnectorTorsionalSpringDamper { markers, .. }
-            | Object::ConnectorLinearSpringDamper { markers, .. } => Some(*markers),
+            | Object::ConnectorLinearSpringDamper { markers, .. }
+            | Object::ConnectorRigidBodySpringDamper { markers, .. } => Some(*markers),
             Object::Joint(j) => Some(j.markers),
             _ => None,
         }

@@ -61,13 +61,15 @@ pub enum OutputVariable {
     StrainLocal,
     /// The residual of a constraint's equation (ObjectConnectorCoordinate).
     ConstraintEquation,
+    /// A spring's potential energy (ObjectConnectorRigidBodySpringDamper).
+    PotentialEnergy,
     /// A named output of a joint defined with `joint!` (`output distance = …;`).
     Named(&'static str),
 }
 
 impl OutputVariable {
     /// Every variable with a fixed name, in Exudyn's order (not `Named`).
-    pub const ALL: [OutputVariable; 26] = [
+    pub const ALL: [OutputVariable; 27] = [
         OutputVariable::Position,
         OutputVariable::Displacement,
         OutputVariable::Velocity,
@@ -94,6 +96,7 @@ impl OutputVariable {
         OutputVariable::StressLocal,
         OutputVariable::StrainLocal,
         OutputVariable::ConstraintEquation,
+        OutputVariable::PotentialEnergy,
     ];
 
     /// Exudyn's member name (a joint output's own name for [`OutputVariable::Named`]).
@@ -125,6 +128,7 @@ impl OutputVariable {
             OutputVariable::StressLocal => "StressLocal",
             OutputVariable::StrainLocal => "StrainLocal",
             OutputVariable::ConstraintEquation => "ConstraintEquation",
+            OutputVariable::PotentialEnergy => "PotentialEnergy",
             OutputVariable::Named(name) => name,
         }
     }

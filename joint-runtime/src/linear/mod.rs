@@ -10,6 +10,7 @@
 
 mod accumulate;
 mod dense_lu;
+mod full_piv_lu;
 mod pivot_replay;
 mod sparse_lu;
 mod sparse_matrix;

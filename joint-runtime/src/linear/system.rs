@@ -2,11 +2,12 @@
 
 use super::accumulate::{DenseMatrix, PatternRecorder};
 use super::dense_lu::{DenseInverse, DenseLu, SingularColumn};
+use super::full_piv_lu::FullPivLu;
 use super::sparse_lu::SparseLu;
 use super::sparse_matrix::SparseMatrix;
 
 /// `linearSolver.solverType`: which LU factorizes the iteration matrix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum LinearSolverType {
     /// `EXUdense`, Exudyn's default: chosen by size here — dense LU up to
     /// 40 unknowns (`DENSE_LIMIT`), sparse LU above. Exudyn factorizes densely
@@ -18,6 +19,15 @@ pub enum LinearSolverType {
     EigenDense,
     /// `EigenSparse`: sparse LU (faer, COLAMD ordering, partial pivoting), whatever the size.
     EigenSparse,
+    /// `EigenDense` with `linearSolverSettings.ignoreSingularJacobian`: Eigen's full-pivoting
+    /// LU, which gives a singular system (redundant constraints) an increment instead of an
+    /// error (`FullPivLu`); `pivot_threshold` is `pivotThreshold` (0: Eigen's default).
+    /// Exudyn takes the flag into account with EigenDense only.
+    EigenDenseFullPivot {
+        /// `pivotThreshold`: pivots at most this × the largest are beyond the rank (0: Eigen's
+        /// default, ε·n).
+        pivot_threshold: f64,
+    },
 }
 
 /// With [`LinearSolverType::ExuDense`] (Exudyn's default), systems of at most this many
@@ -45,6 +55,10 @@ enum Factors {
         inverse: Option<DenseInverse>,
     },
     Sparse(Box<SparseLu>),
+    FullPivot {
+        lu: FullPivLu,
+        scratch: Vec<f64>,
+    },
 }
 
 /// An `n × n` linear system: matrix storage, factors and the solve's workspace, all sized at
@@ -96,6 +110,15 @@ impl LinearSystem {
             LinearSolverType::EigenDense => false,
             LinearSolverType::EigenSparse => true,
             LinearSolverType::ExuDense => n > DENSE_LIMIT,
+            LinearSolverType::EigenDenseFullPivot { pivot_threshold } => {
+                return LinearSystem {
+                    matrix: SystemMatrix::Dense(DenseMatrix::zeros(n)),
+                    factors: Factors::FullPivot {
+                        lu: FullPivLu::new(n, pivot_threshold),
+                        scratch: vec![0.0; n],
+                    },
+                };
+            }
         };
         if sparse {
             let mut pattern = PatternRecorder::new();
@@ -113,7 +136,7 @@ impl LinearSystem {
     /// Stored entries of the sparse LU factors after the last factorization (0 if dense).
     pub fn factor_nonzeros(&self) -> usize {
         match &self.factors {
-            Factors::Dense { .. } => 0,
+            Factors::Dense { .. } | Factors::FullPivot { .. } => 0,
             Factors::Sparse(lu) => lu.factor_nonzeros(),
         }
     }
@@ -121,7 +144,9 @@ impl LinearSystem {
     /// How the sparse LU's factorizations were done so far (all zero for a dense system).
     pub fn factorization_counts(&self) -> super::FactorizationCounts {
         match &self.factors {
-            Factors::Dense { .. } => super::FactorizationCounts::default(),
+            Factors::Dense { .. } | Factors::FullPivot { .. } => {
+                super::FactorizationCounts::default()
+            }
             Factors::Sparse(lu) => lu.counts(),
         }
     }
@@ -166,6 +191,10 @@ impl LinearSystem {
                 Ok(())
             }
             (SystemMatrix::Sparse(m), Factors::Sparse(lu)) => lu.factorize(m),
+            (SystemMatrix::Dense(m), Factors::FullPivot { lu, .. }) => {
+                lu.factorize(m.values());
+                Ok(())
+            }
             _ => unreachable!("matrix storage and factors are built together"),
         }
     }
@@ -180,6 +209,7 @@ impl LinearSystem {
             } => inverse.solve_in_place(x, scratch),
             Factors::Dense { lu, scratch, .. } => lu.solve_in_place(x, scratch),
             Factors::Sparse(lu) => lu.solve_in_place(x),
+            Factors::FullPivot { lu, scratch } => lu.solve_in_place(x, scratch),
         }
     }
 }

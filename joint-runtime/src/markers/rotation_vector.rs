@@ -1,5 +1,6 @@
-//! Rotation vectors: Exudyn's ExpSO3 (Rodrigues) and its tangent operator TExpSO3
-//! (spec/superelements-and-kinematic-trees.md §0).
+//! Rotation vectors: Exudyn's ExpSO3 (Rodrigues), its tangent operator TExpSO3 and that
+//! operator's inverse, and LogSO3 (spec/superelements-and-kinematic-trees.md §0;
+//! docs/research/connector_rigid_body_spring_damper.md §2d).
 
 use nalgebra::{Matrix3, Vector3};
 
@@ -36,9 +37,121 @@ pub fn t_exp_so3(theta: &Vector3<f64>) -> Matrix3<f64> {
     Matrix3::identity() - 0.5 * s * s * t + t2 * t * t
 }
 
+/// T⁻¹ = β·I + ½·θ̃ + γ·θθᵀ with β = (φ/2)/tan(φ/2), γ = (1 − β)/φ² (Exudyn's TExpSO3Inv;
+/// a series below φ = 0.02, where γ loses its digits): the inverse of [`t_exp_so3`].
+pub fn t_exp_so3_inv(theta: &Vector3<f64>) -> Matrix3<f64> {
+    let phi = theta.norm();
+    if phi == 0.0 {
+        return Matrix3::identity();
+    }
+    let half = skew(&(0.5 * theta));
+    let tt = theta * theta.transpose();
+    if phi <= 0.02 {
+        let p2 = phi * phi;
+        let c = 1.0 / 12.0 + p2 / 720.0 + p2 * p2 / 30240.0;
+        return (1.0 - c * p2) * Matrix3::identity() + half + c * tt;
+    }
+    let beta = (0.5 * phi) / (0.5 * phi).tan();
+    let gamma = (1.0 - beta) / (phi * phi);
+    beta * Matrix3::identity() + half + gamma * tt
+}
+
+/// Euler parameters of a rotation matrix, Exudyn's RotationMatrix2EP: from the trace where
+/// it is not ≈ −1, else from the largest diagonal entry.
+pub fn rotation_matrix_to_ep(a: &Matrix3<f64>) -> [f64; 4] {
+    let tr = a[(0, 0)] + a[(1, 1)] + a[(2, 2)] + 1.0;
+    if tr.abs() > 1e-15 {
+        let s = 0.5 / tr.abs().sqrt();
+        return [
+            0.25 / s,
+            (a[(2, 1)] - a[(1, 2)]) * s,
+            (a[(0, 2)] - a[(2, 0)]) * s,
+            (a[(1, 0)] - a[(0, 1)]) * s,
+        ];
+    }
+    if a[(0, 0)] > a[(1, 1)] && a[(0, 0)] > a[(2, 2)] {
+        let s = 2.0 * (1.0 + a[(0, 0)] - a[(1, 1)] - a[(2, 2)]).abs().sqrt();
+        [
+            (a[(1, 2)] - a[(2, 1)]) / s,
+            0.25 * s,
+            (a[(0, 1)] + a[(1, 0)]) / s,
+            (a[(0, 2)] + a[(2, 0)]) / s,
+        ]
+    } else if a[(1, 1)] > a[(2, 2)] {
+        let s = 2.0 * (1.0 + a[(1, 1)] - a[(0, 0)] - a[(2, 2)]).abs().sqrt();
+        [
+            (a[(0, 2)] - a[(2, 0)]) / s,
+            (a[(0, 1)] + a[(1, 0)]) / s,
+            0.25 * s,
+            (a[(1, 2)] + a[(2, 1)]) / s,
+        ]
+    } else {
+        let s = 2.0 * (1.0 + a[(2, 2)] - a[(0, 0)] - a[(1, 1)]).abs().sqrt();
+        [
+            (a[(0, 1)] - a[(1, 0)]) / s,
+            (a[(0, 2)] + a[(2, 0)]) / s,
+            (a[(1, 2)] + a[(2, 1)]) / s,
+            0.25 * s,
+        ]
+    }
+}
+
+/// The rotation vector of a rotation matrix (Exudyn's LogSO3Vector): φ·n with
+/// φ = 2·atan2(|e|, e₀) from its Euler parameters (e₀, e).
+pub fn log_so3(a: &Matrix3<f64>) -> Vector3<f64> {
+    let [e0, e1, e2, e3] = rotation_matrix_to_ep(a);
+    let n = Vector3::new(e1, e2, e3);
+    let norm = n.norm();
+    let phi = 2.0 * norm.atan2(e0);
+    if norm != 0.0 { (phi / norm) * n } else { phi * n }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// T⁻¹·T = I on both branches (the series below φ = 0.02, the closed form above).
+    #[test]
+    fn t_exp_so3_inv_inverts_the_tangent_operator() {
+        for theta in [
+            Vector3::new(0.3, -0.7, 1.1),
+            Vector3::new(1e-3, 2e-3, -4e-3),
+            Vector3::new(0.011, -0.012, 0.008),
+            Vector3::new(2.5, 0.1, -0.3),
+        ] {
+            let err = (t_exp_so3_inv(&theta) * t_exp_so3(&theta) - Matrix3::identity()).norm();
+            assert!(err < 1e-14, "θ = {theta:?}: |T⁻¹T − I| = {err:e}");
+        }
+    }
+
+    /// LogSO3 inverts ExpSO3 for angles below π, on the trace branch and, for a turn near π
+    /// (trace near −1), on the largest-diagonal branches.
+    #[test]
+    fn log_so3_inverts_exp_so3() {
+        for theta in [
+            Vector3::new(0.3, -0.7, 1.1),
+            Vector3::new(1e-9, 0.0, 2e-9),
+            Vector3::new(0.0, 0.0, 0.0),
+            Vector3::new(2.5, 0.1, -0.3),
+        ] {
+            let back = log_so3(&exp_so3(&theta));
+            assert!((back - theta).norm() < 1e-13, "θ = {theta:?}: {back:?}");
+        }
+        use std::f64::consts::PI;
+        for axis in [Vector3::x(), Vector3::y(), Vector3::z()] {
+            // a half turn about `axis`: R = 2aaᵀ − I
+            let half_turn = 2.0 * axis * axis.transpose() - Matrix3::identity();
+            let back = log_so3(&half_turn);
+            assert!(
+                (back.norm() - PI).abs() < 1e-14
+                    && (back.normalize() - axis)
+                        .norm()
+                        .min((back.normalize() + axis).norm())
+                        < 1e-14,
+                "half turn about {axis:?}: {back:?}"
+            );
+        }
+    }
 
     /// Central differences of ExpSO3 along θ̇: Rᵀ·Ṙ must be skew(T(θ)·θ̇).
     #[test]

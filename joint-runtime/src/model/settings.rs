@@ -26,8 +26,9 @@ pub(crate) fn read_settings(map: &Map<String, Value>) -> Result<SimulationSettin
     if let Some(sol) = d.opt_section("solution")? {
         solution(sol, &mut s)?;
     }
+    let mut full_pivot = None;
     if let Some(ls) = d.opt_section("linearSolver")? {
-        linear_solver(ls, &mut s.linear_solver)?;
+        linear_solver(ls, &mut s.linear_solver, &mut full_pivot)?;
     }
     // Exudyn 1.11 spellings (renamed in 1.13, still accepted there with a deprecation warning).
     if let Some(sol) = d.opt_section("solutionSettings")? {
@@ -35,6 +36,21 @@ pub(crate) fn read_settings(map: &Map<String, Value>) -> Result<SimulationSettin
     }
     if let Some(t) = d.opt_str("linearSolverType")? {
         s.linear_solver = linear_solver_type(&d, "linearSolverType", t)?;
+    }
+    match full_pivot {
+        Some((true, pivot_threshold)) if s.linear_solver == LinearSolverType::EigenDense => {
+            s.linear_solver = LinearSolverType::EigenDenseFullPivot { pivot_threshold };
+        }
+        Some((_, threshold)) if threshold != 0.0 => {
+            return Err(d.err(
+                "linearSolver.pivotThreshold",
+                format!(
+                    "is implemented only for Eigen's full-pivoting LU (solverType EigenDense with ignoreSingularJacobian true), found {threshold} with solverType {}; Exudyn's EXUdense pivot threshold changes the results and is not implemented",
+                    solver_type_name(s.linear_solver)
+                ),
+            ));
+        }
+        _ => {}
     }
     d.ignore(&[
         "simulateInRealtime",
@@ -162,7 +178,9 @@ fn generalized_alpha(mut d: Dict, ga: &mut GeneralizedAlphaSettings) -> Result<(
         "storeInitialAlgebraicCoordinates",
         &mut ga.store_initial_algebraic_coordinates,
     )?;
-    d.only_default("lieGroupAddTangentOperator", json!(true))?;
+    // Lie-group nodes only (NodeRigidBodyRotVecLG, which this runtime does not build: a file
+    // with one is refused), so either value leaves every model it reads unchanged
+    d.opt_bool("lieGroupAddTangentOperator")?;
     d.only_default("lieGroupSimplifiedKinematicRelations", json!(false))?;
     d.finish()
 }
@@ -360,12 +378,37 @@ fn solution_settings_1_11(mut d: Dict, s: &mut SimulationSettings) -> Result<()>
     d.finish()
 }
 
-fn linear_solver(mut d: Dict, ls: &mut LinearSolverType) -> Result<()> {
+/// Exudyn's name of a solver type, for errors.
+fn solver_type_name(ls: LinearSolverType) -> &'static str {
+    match ls {
+        LinearSolverType::ExuDense => "EXUdense",
+        LinearSolverType::EigenDense | LinearSolverType::EigenDenseFullPivot { .. } => "EigenDense",
+        LinearSolverType::EigenSparse => "EigenSparse",
+    }
+}
+
+/// The `linearSolver` section: the solver type, and `ignoreSingularJacobian` with
+/// `pivotThreshold` into `full_pivot_threshold` if either is not Exudyn's default.
+fn linear_solver(
+    mut d: Dict,
+    ls: &mut LinearSolverType,
+    full_pivot_threshold: &mut Option<(bool, f64)>,
+) -> Result<()> {
     if let Some(t) = d.opt_str("solverType")? {
         *ls = linear_solver_type(&d, "solverType", t)?;
     }
-    d.only_default("ignoreSingularJacobian", json!(false))?;
-    d.only_default("pivotThreshold", json!(0.0))?;
+    // Exudyn's FullPivLU (with EigenDense only: it ignores the flag with the other solvers);
+    // resolved in `read_settings` once the solver type is known
+    let full_pivot = d.bool_or("ignoreSingularJacobian", false)?;
+    let pivot_threshold = d.f64_or("pivotThreshold", 0.0)?;
+    if !(pivot_threshold >= 0.0 && pivot_threshold.is_finite()) {
+        return Err(d.err(
+            "pivotThreshold",
+            format!("must be a finite number ≥ 0, found {pivot_threshold}"),
+        ));
+    }
+    *full_pivot_threshold =
+        (full_pivot || pivot_threshold != 0.0).then_some((full_pivot, pivot_threshold));
     d.ignore(&["showCausingItems", "reuseAnalyzedPattern"]);
     d.finish()
 }

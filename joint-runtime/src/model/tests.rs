@@ -474,6 +474,127 @@ fn model_error_user_function_set() {
     );
 }
 
+/// ObjectConnectorRigidBodySpringDamper's keys: its 6 × 6 matrices, its two user functions,
+/// and the deprecated `intrinsicFormulation` contradicting `useIntrinsicFormulation`.
+#[test]
+fn model_error_rigid_body_spring_damper() {
+    let rbsd = |extra: Value| {
+        let mut o =
+            json!({"objectType": "ConnectorRigidBodySpringDamper", "markerNumbers": [1, 2]});
+        for (k, x) in extra.as_object().unwrap() {
+            o[k] = x.clone();
+        }
+        o
+    };
+    expect_error(
+        |v| v["objects"][2] = rbsd(json!({"stiffness": [[1, 0, 0, 0, 0], [0, 1, 0, 0, 0]]})),
+        &[
+            "objects[2] (ConnectorRigidBodySpringDamper)",
+            "`stiffness`",
+            "array of 6 rows",
+        ],
+    );
+    expect_error(
+        |v| v["objects"][2] = rbsd(json!({ "damping": vec![vec![0.0; 5]; 6] })),
+        &[
+            "objects[2] (ConnectorRigidBodySpringDamper)",
+            "`damping`",
+            "6 numbers",
+        ],
+    );
+    for key in [
+        "springForceTorqueUserFunction",
+        "postNewtonStepUserFunction",
+    ] {
+        expect_error(
+            |v| {
+                v["objects"][2] = rbsd(json!({}));
+                v["objects"][2][key] = json!("<function UF>");
+            },
+            &[
+                "objects[2] (ConnectorRigidBodySpringDamper)",
+                key,
+                "user functions are not supported",
+            ],
+        );
+    }
+    expect_error(
+        |v| {
+            v["objects"][2] =
+                rbsd(json!({"useIntrinsicFormulation": true, "intrinsicFormulation": false}))
+        },
+        &[
+            "objects[2] (ConnectorRigidBodySpringDamper)",
+            "`intrinsicFormulation`",
+            "deprecated name of useIntrinsicFormulation",
+        ],
+    );
+}
+
+/// `linearSolver.ignoreSingularJacobian`: Eigen's full-pivoting LU with EigenDense (its
+/// `pivotThreshold` with it), no effect with the other solvers (as in Exudyn); a pivot
+/// threshold without the full-pivoting LU is refused.
+#[test]
+fn ignore_singular_jacobian_selects_the_full_pivoting_lu() {
+    let with = |solver: &str, ignore: bool, threshold: f64| {
+        let mut v = base();
+        *settings_mut(&mut v, &["linearSolver", "solverType"]) = json!(solver);
+        *settings_mut(&mut v, &["linearSolver", "ignoreSingularJacobian"]) = json!(ignore);
+        *settings_mut(&mut v, &["linearSolver", "pivotThreshold"]) = json!(threshold);
+        read(&v).map(|m| m.settings.linear_solver)
+    };
+    assert_eq!(
+        with("EigenDense", true, 0.0).unwrap(),
+        LinearSolverType::EigenDenseFullPivot {
+            pivot_threshold: 0.0
+        }
+    );
+    assert_eq!(
+        with("EigenDense", true, 1e-10).unwrap(),
+        LinearSolverType::EigenDenseFullPivot {
+            pivot_threshold: 1e-10
+        }
+    );
+    assert_eq!(
+        with("EXUdense", true, 0.0).unwrap(),
+        LinearSolverType::ExuDense
+    );
+    assert_eq!(
+        with("EigenDense", false, 0.0).unwrap(),
+        LinearSolverType::EigenDense
+    );
+    for (solver, ignore) in [("EXUdense", true), ("EigenDense", false)] {
+        let e = with(solver, ignore, 1e-3).unwrap_err().to_string();
+        assert!(
+            e.contains("`linearSolver.pivotThreshold`") && e.contains("full-pivoting LU"),
+            "{e}"
+        );
+    }
+    let e = with("EigenDense", true, -1.0).unwrap_err().to_string();
+    assert!(e.contains("pivotThreshold") && e.contains("≥ 0"), "{e}");
+}
+
+/// `lieGroupAddTangentOperator` concerns Lie-group nodes only, which no readable model has:
+/// either value is read (a bool), and changes nothing.
+#[test]
+fn lie_group_tangent_operator_is_read_and_changes_nothing() {
+    let path = [
+        "timeIntegration",
+        "generalizedAlpha",
+        "lieGroupAddTangentOperator",
+    ];
+    let mut v = base();
+    *settings_mut(&mut v, &path) = json!(false);
+    assert_eq!(read(&v).unwrap().settings, read(&base()).unwrap().settings);
+    expect_error(
+        |v| *settings_mut(v, &path) = json!(0),
+        &[
+            "`timeIntegration.generalizedAlpha.lieGroupAddTangentOperator`",
+            "true or false",
+        ],
+    );
+}
+
 #[test]
 fn model_error_wrong_vector_length() {
     expect_error(
@@ -637,20 +758,12 @@ fn model_error_strings_for_numbers_in_settings() {
 
 #[test]
 fn model_error_unsupported_non_default_settings() {
-    let cases: [(&[&str], Value); 10] = [
+    let cases: [(&[&str], Value); 7] = [
         (&["timeIntegration", "newton", "residualMode"], json!(1)),
         (&["timeIntegration", "computeLoadsJacobian"], json!(1)),
         (
             &["timeIntegration", "discontinuous", "maxIterations"],
             json!(10),
-        ),
-        (
-            &[
-                "timeIntegration",
-                "generalizedAlpha",
-                "lieGroupAddTangentOperator",
-            ],
-            json!(false),
         ),
         (&["staticSolver", "stabilizerODE2term"], json!(0.5)),
         (
@@ -680,8 +793,6 @@ fn model_error_unsupported_non_default_settings() {
             ],
             json!(true),
         ),
-        (&["linearSolver", "ignoreSingularJacobian"], json!(true)),
-        (&["linearSolver", "pivotThreshold"], json!(1e-3)),
     ];
     for (path, value) in cases {
         let key = path.join(".");

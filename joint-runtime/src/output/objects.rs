@@ -91,6 +91,34 @@ impl Outputs<'_> {
                     other => return Err(unsupported(item(), other)),
                 }
             }
+            Object::ConnectorRigidBodySpringDamper { .. } => {
+                let ObjectTopology::Connector(c) = self.topology.objects[object] else {
+                    unreachable!("every connector object has a connector topology");
+                };
+                let spring = self
+                    .topology
+                    .rigid_body_spring(c, qt, &self.state.v)
+                    .expect("a rigid-body spring-damper's topology");
+                let f = spring.force;
+                match var {
+                    O::DisplacementLocal => put3(out, spring.displacement_local),
+                    O::Displacement => put3(out, spring.displacement),
+                    O::Rotation => put3(out, spring.rotation),
+                    O::VelocityLocal => put3(out, spring.velocity_local),
+                    O::AngularVelocityLocal => put3(out, spring.angular_velocity_local),
+                    O::ForceLocal => put3(out, Vector3::new(f[0], f[1], f[2])),
+                    O::TorqueLocal => put3(out, Vector3::new(f[3], f[4], f[5])),
+                    O::PotentialEnergy => out.push(spring.potential_energy),
+                    O::HomogeneousTransformationLocal => {
+                        let (r, p) = (spring.relative_rotation, spring.relative_position);
+                        for i in 0..3 {
+                            out.extend([r[(i, 0)], r[(i, 1)], r[(i, 2)], p[i]]);
+                        }
+                        out.extend([0.0, 0.0, 0.0, 1.0]);
+                    }
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
             Object::ConnectorCoordinateSpringDamper { .. } => {
                 let ObjectTopology::Connector(c) = self.topology.objects[object] else {
                     unreachable!("every connector object has a connector topology");

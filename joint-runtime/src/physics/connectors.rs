@@ -1,5 +1,6 @@
 //! Connectors (SpringDamper, CartesianSpringDamper, LinearSpringDamper, Gravity,
-//! TorsionalSpringDamper, CoordinateSpringDamper): their forces (torques) from
+//! TorsionalSpringDamper, CoordinateSpringDamper; RigidBodySpringDamper in its own file):
+//! their forces (torques) from
 //! the markers' relative motion, and their Jacobians — analytic from the force's derivatives
 //! where Exudyn takes them so, by forward differences where its markers give no Jacobian
 //! derivative.
@@ -293,7 +294,8 @@ impl Topology {
                 }
             }
             ConnectorKind::CoordinateSpringDamper { .. }
-            | ConnectorKind::TorsionalSpringDamper { .. } => return None,
+            | ConnectorKind::TorsionalSpringDamper { .. }
+            | ConnectorKind::RigidBodySpringDamper { .. } => return None,
         })
     }
 
@@ -329,6 +331,13 @@ impl Topology {
             // −J_ω0ᵀ(A_J0 e_z τ), then J_ω1ᵀ(A_J0 e_z τ)
             let t = spring.frame0 * Vector3::new(0.0, 0.0, spring.torque);
             self.jacobians_t_times(c, qt, v, &t, Jacobian::Rotation, out, jac);
+            return true;
+        }
+        if let Some(spring) = self.rigid_body_spring(c, qt, v) {
+            if !con.active {
+                return false;
+            }
+            self.rigid_body_spring_lhs(c, &spring, qt, v, out, jac);
             return true;
         }
         let Some(cf) = self.connector_force(c, qt, v) else {

@@ -139,6 +139,14 @@ impl List {
                     ],
                 ),
                 (
+                    "ConnectorRigidBodySpringDamper",
+                    &[
+                        "ConnectorRigidBodySpringDamper",
+                        "ObjectConnectorRigidBodySpringDamper",
+                        "RigidBodySpringDamper",
+                    ],
+                ),
+                (
                     "ConnectorGravity",
                     &["ConnectorGravity", "ObjectConnectorGravity"],
                 ),

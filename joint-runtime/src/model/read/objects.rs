@@ -198,6 +198,43 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 active: d.bool_or("activeConnector", true)?,
             }
         }
+        "ConnectorRigidBodySpringDamper" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            d.no_user_function("springForceTorqueUserFunction")?;
+            d.no_user_function("postNewtonStepUserFunction")?;
+            // the NodeGenericData of the post-Newton user function, which cannot travel in a
+            // file: Exudyn does not use it without one
+            d.opt_f64("nodeNumber")?;
+            let intrinsic = match (
+                d.opt_bool("useIntrinsicFormulation")?,
+                d.opt_bool("intrinsicFormulation")?,
+            ) {
+                (Some(a), Some(b)) if a != b => {
+                    return Err(d.err(
+                        "intrinsicFormulation",
+                        format!(
+                            "the deprecated name of useIntrinsicFormulation, given as {b} where useIntrinsicFormulation is {a}"
+                        ),
+                    ));
+                }
+                (a, b) => a.or(b).unwrap_or(false),
+            };
+            Object::ConnectorRigidBodySpringDamper {
+                name,
+                markers: [MarkerIndex(m0), MarkerIndex(m1)],
+                stiffness: Box::new(d.opt_matrix::<6, 6>("stiffness")?.unwrap_or([[0.0; 6]; 6])),
+                damping: Box::new(d.opt_matrix::<6, 6>("damping")?.unwrap_or([[0.0; 6]; 6])),
+                rotation_marker0: d
+                    .opt_matrix::<3, 3>("rotationMarker0")?
+                    .unwrap_or(IDENTITY3),
+                rotation_marker1: d
+                    .opt_matrix::<3, 3>("rotationMarker1")?
+                    .unwrap_or(IDENTITY3),
+                offset: d.vec_or("offset", [0.0; 6])?,
+                intrinsic,
+                active: d.bool_or("activeConnector", true)?,
+            }
+        }
         "ConnectorGravity" => {
             let [m0, m1] = d.indices::<2>("markerNumbers")?;
             Object::ConnectorGravity {
