@@ -127,6 +127,14 @@ impl Topology {
         g: &mut [f64],
         scratch: &mut Scratch,
     ) {
+        self.ep_residuals(qt, v, level, g);
+        for j in &self.joints {
+            self.joint_residual(j, qt, v, lambda, level, g, scratch);
+        }
+    }
+
+    /// The Euler-parameter normalizations' rows of `g`: θ·θ − 1, or 2θ·θ̇ at velocity level.
+    fn ep_residuals(&self, qt: &[f64], v: &[f64], level: ConstraintLevel, g: &mut [f64]) {
         for ep in &self.ep_constraints {
             let t = &qt[ep.ode2..ep.ode2 + 4];
             g[ep.ae] = match level {
@@ -138,9 +146,6 @@ impl Topology {
                     2.0 * (t[0] * tt[0] + t[1] * tt[1] + t[2] * tt[2] + t[3] * tt[3])
                 }
             };
-        }
-        for j in &self.joints {
-            self.joint_residual(j, qt, v, lambda, level, g, scratch);
         }
     }
 
@@ -184,10 +189,7 @@ impl Topology {
         r: &mut [f64],
         scratch: &mut Scratch,
     ) {
-        for ep in &self.ep_constraints {
-            let t = &qt[ep.ode2..ep.ode2 + 4];
-            g[ep.ae] = t[0] * t[0] + t[1] * t[1] + t[2] * t[2] + t[3] * t[3] - 1.0;
-        }
+        self.ep_residuals(qt, v, ConstraintLevel::Position, g);
         self.add_ep_reaction_forces(qt, lambda, r);
         for j in &self.joints {
             match j.kernel {
