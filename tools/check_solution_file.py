@@ -3,10 +3,12 @@
     python3 tools/check_solution_file.py F MODEL.json --result R.json [--no-exudyn-run]
 
 1. Loads F with pip Exudyn's LoadSolutionFile (exudyn.utilities) and checks its column counts
-   against the model (nODE2, velocities/accelerations per solution.file.export and solver, nAE),
+   against the model (nODE2, velocities/accelerations per solution.file.export and solver, nODE1
+   and its velocities, nAE),
    the number of rows and their times against solution.file.writePeriod (writeInitialValues,
    the final step always written), and the last row against R.json's final coordinates
-   (ode2Coordinates, ode2Velocities, ode2Accelerations, aeCoordinates).
+   (ode2Coordinates, ode2Velocities, ode2Accelerations, ode1Coordinates, ode1Velocities,
+   aeCoordinates).
 2. Unless --no-exudyn-run: rebuilds the system from MODEL.json (as tools/bench/chain_benchmark.py
    does), lets Exudyn write its own solution file for it, and compares the two header and footer
    line by line (except the date, version and cpuTime lines/fields), and the values: time,
@@ -145,15 +147,22 @@ def main():
     export = nested(model, 'simulationSettings', 'solution', 'file', 'export', default={})
 
     # 1. columns
-    n2 = sum(len(nd.get('referenceCoordinates', [])) for nd in model['nodes'])
+    ode1 = ('GenericODE1', 'NodeGenericODE1')
+    no_ode2 = ode1 + ('PointGround', 'NodePointGround', 'GenericData', 'NodeGenericData')
+    n2 = sum(len(nd.get('referenceCoordinates', [])) for nd in model['nodes']
+             if nd.get('nodeType') not in no_ode2)
+    n1 = sum(len(nd.get('referenceCoordinates', [])) for nd in model['nodes']
+             if nd.get('nodeType') in ode1)
     if cols[0] != n2:
         fail(f'nODE2 = {cols[0]} in the header, the model has {n2} ODE2 coordinates')
     want_vel = 0 if static or not export.get('velocities', True) else n2
     want_acc = 0 if static or not export.get('accelerations', True) else n2
     if cols[1] != want_vel or cols[2] != want_acc:
         fail(f'nVel2, nAcc2 = {cols[1]}, {cols[2]}, expected {want_vel}, {want_acc}')
-    if cols[3] != 0 or cols[4] != 0:
-        fail(f'ODE1 columns {cols} should be 0')
+    # Exudyn's header counts ẏ by export.velocities (its rows by export.ODE1Velocities)
+    want_vel1 = 0 if static or not export.get('velocities', True) else n1
+    if cols[3] != n1 or cols[4] != want_vel1:
+        fail(f'nODE1, nVel1 = {cols[3]}, {cols[4]}, expected {n1}, {want_vel1}')
     want_data = sum(n.get('numberOfDataCoordinates', 0) for n in model['nodes']
                     if n.get('nodeType') in ('GenericData', 'NodeGenericData'))
     if not export.get('dataCoordinates', True):
@@ -172,7 +181,8 @@ def main():
             fail(f"last row at t = {times[-1]!r}, result file's time {r['time']!r}")
         last = data[-1, 1:]
         parts = [('ode2Coordinates', cols[0]), ('ode2Velocities', cols[1]),
-                 ('ode2Accelerations', cols[2]), (None, cols[3] + cols[4]), ('aeCoordinates', cols[5]),
+                 ('ode2Accelerations', cols[2]), ('ode1Coordinates', cols[3]),
+                 ('ode1Velocities', cols[4]), ('aeCoordinates', cols[5]),
                  (None, cols[6])]
         k = 0
         for key, width in parts:
@@ -204,13 +214,15 @@ def main():
             if ref.shape != data.shape:
                 fail(f'{data.shape[0]}×{data.shape[1]} values, Exudyn wrote {ref.shape[0]}×{ref.shape[1]}')
             err = np.abs(data - ref) / np.maximum(1.0, np.abs(ref))
-            # column groups: time, q, v, a, λ, data (ODE1: none)
-            edges = np.cumsum([1, cols[0], cols[1], cols[2], cols[3] + cols[4], cols[5], cols[6]])
+            # column groups: time, q, v, a, y, ẏ, λ, data
+            edges = np.cumsum([1, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6]])
             groups = [('time', 0, 1, TOL), ('ODE2 coordinates', 1, edges[1], TOL),
                       ('ODE2 velocities', edges[1], edges[2], TOL),
                       ('ODE2 accelerations', edges[2], edges[3], TOL_CONVERGED),
-                      ('AE coordinates', edges[4], edges[5], TOL_CONVERGED),
-                      ('data coordinates', edges[5], edges[6], TOL)]
+                      ('ODE1 coordinates', edges[3], edges[4], TOL),
+                      ('ODE1 velocities', edges[4], edges[5], TOL),
+                      ('AE coordinates', edges[5], edges[6], TOL_CONVERGED),
+                      ('data coordinates', edges[6], edges[7], TOL)]
             report = []
             for name, a, b, tol in groups:
                 if b <= a:

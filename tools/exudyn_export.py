@@ -153,6 +153,9 @@ def run_reference(mbs, simulationSettings, path, solve='dynamic', case='', extra
         },
         'case': case,
     }
+    if mbs.systemData.GetODE1Coordinates().size:
+        result['ode1Coordinates'] = list(mbs.systemData.GetODE1Coordinates())
+        result['ode1Velocities'] = list(mbs.systemData.GetODE1Coordinates_t())
     if extra:
         result.update(extra)
     with open(path, 'w') as f:

@@ -23,7 +23,8 @@
 //! `LoadSolutionFile` reads the fifth line (the written column counts) and every line not
 //! starting with `#` as comma-separated numbers. A row is `time`, the ODE2 coordinates
 //! (displacements from the reference), then — in the dynamic solver and if exported — their
-//! velocities and accelerations, then the AE coordinates (if exported and there are any).
+//! velocities and accelerations, the ODE1 coordinates and (dynamic solvers, if exported) their
+//! velocities, then the AE coordinates (if exported and there are any).
 //! Numbers are written like C++ streams with `solution.precision` significant digits (`%.10g`).
 //! The header (`solution.file.writeHeader`) and footer (`writeFooter`) lines are optional.
 //! Rows are written when sensors are (`solution.file.writePeriod`, `writeInitialValues`, the
@@ -153,6 +154,8 @@ pub struct SolutionFile {
     write_footer: bool,
     velocities: bool,
     accelerations: bool,
+    /// Whether rows hold ẏ (`export.ODE1Velocities`, dynamic solvers).
+    ode1_velocities: bool,
     algebraic: bool,
     /// Whether rows hold the data coordinates (`export.dataCoordinates`).
     data: bool,
@@ -171,8 +174,15 @@ impl SolutionFile {
         let (start, end, steps) = solver.interval(settings);
         let dynamic = solver == SolutionFileSolver::Dynamic;
         let n2 = sim.topology.n_ode2;
+        let n1 = sim.topology.n_ode1;
         let columns = 1
             + n2
+            + n1
+            + if dynamic && f.export_ode1_velocities {
+                n1
+            } else {
+                0
+            }
             + if dynamic && f.export_velocities {
                 n2
             } else {
@@ -226,26 +236,45 @@ impl SolutionFile {
         let dynamic = solver == SolutionFileSolver::Dynamic;
         let (_, _, planned) = solver.interval(settings);
         let n2 = sim.topology.n_ode2;
+        let n1 = sim.topology.n_ode1;
         let nae = sim.topology.n_ae;
         let velocities = dynamic && f.export_velocities;
+        let ode1_velocities = dynamic && f.export_ode1_velocities;
         let accelerations = dynamic && f.export_accelerations;
         let algebraic = f.export_algebraic_coordinates;
         let data = f.export_data_coordinates;
         let n_data = sim.state.data.len();
         let mut text = String::new();
         if f.write_header {
-            let title = if dynamic {
-                "Exudyn implicit second order time integration solver solution file"
+            let solver_type = settings.time_integration.solver_type;
+            let title = if !dynamic {
+                "Exudyn nonlinear static solver static solver solution file".to_owned()
+            } else if solver_type.is_explicit() {
+                format!(
+                    "Exudyn explicit time integration ({}) solver solution file",
+                    solver_type.name()
+                )
             } else {
-                "Exudyn nonlinear static solver static solver solution file"
+                "Exudyn implicit second order time integration solver solution file".to_owned()
             };
-            let mut columns = String::from("time, ODE2 displacements");
+            let mut columns = String::from("time");
             // (the static solver names velocities and accelerations here but writes none)
-            if f.export_velocities {
+            if n2 > 0 {
+                columns.push_str(", ODE2 displacements");
+            }
+            if f.export_velocities && n2 > 0 {
                 columns.push_str(", ODE2 velocities");
             }
-            if f.export_accelerations {
+            if f.export_accelerations && n2 > 0 {
                 columns.push_str(", ODE2 accelerations");
+            }
+            // Exudyn counts ẏ in the header by export.velocities, writes it by ODE1Velocities
+            let header_ode1_velocities = if velocities { n1 } else { 0 };
+            if n1 > 0 {
+                columns.push_str(", ODE1 coordinates");
+            }
+            if header_ode1_velocities > 0 {
+                columns.push_str(", ODE1 velocities");
             }
             if algebraic && nae > 0 {
                 columns.push_str(", AE coordinates");
@@ -257,8 +286,8 @@ impl SolutionFile {
                 n2,
                 if velocities { n2 } else { 0 },
                 if accelerations { n2 } else { 0 },
-                0,
-                0,
+                n1,
+                header_ode1_velocities,
                 if algebraic { nae } else { 0 },
                 if data { n_data } else { 0 },
             ];
@@ -269,7 +298,7 @@ impl SolutionFile {
             let _ = writeln!(text, "#columns contain: {columns}");
             let _ = writeln!(
                 text,
-                "#number of system coordinates [nODE2, nODE1, nAlgebraic, nData] = [{n2},0,{nae},{n_data}]"
+                "#number of system coordinates [nODE2, nODE1, nAlgebraic, nData] = [{n2},{n1},{nae},{n_data}]"
             );
             let _ = writeln!(
                 text,
@@ -301,6 +330,7 @@ impl SolutionFile {
             write_footer: f.write_footer,
             velocities,
             accelerations,
+            ode1_velocities,
             algebraic,
             data,
         }
@@ -330,6 +360,10 @@ impl SolutionFile {
         }
         if self.accelerations {
             put(&s.a);
+        }
+        put(&s.y);
+        if self.ode1_velocities {
+            put(&s.y_t);
         }
         if self.algebraic {
             put(&s.lambda);

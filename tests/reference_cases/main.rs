@@ -379,6 +379,20 @@ fn run_case_full(
         &reference["aeCoordinates"],
         ae_tol,
     );
+    if reference.get("ode1Coordinates").is_some() {
+        c.vector(
+            "ode1Coordinates",
+            &ours["ode1Coordinates"],
+            &reference["ode1Coordinates"],
+            TOL_ODE2,
+        );
+        c.vector(
+            "ode1Velocities",
+            &ours["ode1Velocities"],
+            &reference["ode1Velocities"],
+            TOL_VELOCITY,
+        );
+    }
     c.sensors(&ours["sensors"], &reference["sensors"]);
     // Accelerations have no tolerance of their own; their largest error is only reported.
     c.vector(

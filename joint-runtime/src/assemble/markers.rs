@@ -94,6 +94,16 @@ pub(super) fn resolve_marker(
                     ),
                 ));
             }
+            Node::GenericODE1 { .. } => {
+                return Err(Error::item(
+                    item.clone(),
+                    "nodeNumber",
+                    format!(
+                        "node {} is a GenericODE1 node: it has ODE1 coordinates only, no position",
+                        n.0
+                    ),
+                ));
+            }
             Node::GenericODE2 { .. } | Node::Node1D { .. } => {
                 return Err(Error::item(
                     item.clone(),

@@ -4,7 +4,8 @@
 //!
 //! `Topology::build` runs the passes in Exudyn's item order: `nodes` (layout), `bodies`,
 //! `markers` (with `super_element_markers` and `kinematic_tree`), `objects` (joints through
-//! `joints`, connectors), `loads`, then the sensors' references (`checks`).
+//! `joints`, connectors), `ode1` (first-order systems), `loads`, then the sensors' references
+//! (`checks`).
 
 mod bodies;
 mod checks;
@@ -14,6 +15,7 @@ mod loads;
 mod markers;
 mod nodes;
 mod objects;
+mod ode1;
 mod super_element_markers;
 
 use nalgebra::{DMatrix, Matrix3, Matrix6, Vector6};
@@ -164,6 +166,18 @@ pub struct ConnectorTopology {
     pub analytic_jacobian: bool,
 }
 
+/// An ObjectGenericODE1: ẏ = A·y + f on its nodes' ODE1 coordinates.
+#[derive(Clone, Debug)]
+pub struct Ode1System {
+    pub object: usize,
+    /// The ODE1 indices of its stacked coordinates.
+    pub columns: Vec<usize>,
+    /// `systemMatrix` A, if given.
+    pub matrix: Option<DMatrix<f64>>,
+    /// `rhsVector` f, if given.
+    pub rhs: Option<Vec<f64>>,
+}
+
 /// The Euler-parameter constraint of a NodeRigidBodyEP.
 #[derive(Clone, Debug)]
 pub struct EulerParameterConstraint {
@@ -195,6 +209,8 @@ pub enum LoadKind {
 #[derive(Clone, Debug)]
 pub struct Topology {
     pub n_ode2: usize,
+    /// ODE1 coordinates (NodeGenericODE1), solved for between the ODE2 and the AE unknowns.
+    pub n_ode1: usize,
     pub n_ae: usize,
     /// First ODE2 index per node.
     pub node_ode2: Vec<usize>,
@@ -202,7 +218,15 @@ pub struct Topology {
     pub node_ae: Vec<Option<usize>>,
     /// First data coordinate per node (NodeGenericData).
     pub node_data: Vec<usize>,
+    /// First ODE1 coordinate per node (NodeGenericODE1).
+    pub node_ode1: Vec<usize>,
     pub reference: Vec<f64>,
+    /// ODE1 reference coordinates (only the `CoordinatesTotal` outputs read them).
+    pub ode1_reference: Vec<f64>,
+    /// For every ODE1 coordinate: its node.
+    pub ode1_owner: Vec<ItemRef>,
+    /// The ObjectGenericODE1s.
+    pub ode1_systems: Vec<Ode1System>,
     pub markers: Vec<ResolvedMarker>,
     pub bodies: Vec<BodyTopology>,
     pub connectors: Vec<ConnectorTopology>,
@@ -236,6 +260,8 @@ pub enum ObjectTopology {
     Joint(usize),
     /// A connector: its index in `Topology::connectors`.
     Connector(usize),
+    /// A first-order system: its index in `Topology::ode1_systems`.
+    Ode1System(usize),
 }
 
 pub fn rigid_inertia(j: &[f64; 6]) -> Matrix3<f64> {
@@ -250,6 +276,9 @@ impl Topology {
             node_ode2,
             node_ae,
             node_data,
+            node_ode1,
+            ode1_reference,
+            ode1_owner,
             reference,
             mut ae_owner,
             ode2_owner,
@@ -259,6 +288,7 @@ impl Topology {
         let (bodies, object_body) = bodies::bodies(mbs, &node_ode2)?;
         let markers = markers::resolve_markers(mbs, &node_ode2, &object_body, &bodies)?;
         let (joints, connectors) = objects::joints_and_connectors(mbs, &markers, &node_data, &mut ae_owner)?;
+        let ode1_systems = ode1::ode1_systems(mbs, &node_ode1)?;
         let loads = loads::loads(mbs)?;
         checks::check_sensors(mbs)?;
 
@@ -290,6 +320,7 @@ impl Topology {
                 BodyTopology::Ffrf { data, .. } => 7 + data.modes(),
                 BodyTopology::KinematicTree { data, .. } => data.links(),
             }))
+            .chain(ode1_systems.iter().map(|s| s.columns.len()))
             .max()
             .unwrap_or(0);
         let max_kernel_rows = joints
@@ -307,13 +338,21 @@ impl Topology {
         for (k, c) in connectors.iter().enumerate() {
             objects[c.object] = ObjectTopology::Connector(k);
         }
+        for (k, c) in ode1_systems.iter().enumerate() {
+            objects[c.object] = ObjectTopology::Ode1System(k);
+        }
         Ok(Topology {
             n_ode2,
+            n_ode1: ode1_reference.len(),
             n_ae: ae_owner.len(),
             node_ode2,
             node_ae,
             node_data,
+            node_ode1,
             reference,
+            ode1_reference,
+            ode1_owner,
+            ode1_systems,
             markers,
             bodies,
             connectors,

@@ -1,5 +1,6 @@
-//! The nodes' layout: each node's ODE2 coordinates in node order (Exudyn's), the AE coordinate
-//! of a NodeRigidBodyEP's Euler-parameter constraint, and the node checks.
+//! The nodes' layout: each node's ODE2 coordinates in node order (Exudyn's), its ODE1
+//! coordinates (NodeGenericODE1) in node order too, the AE coordinate of a NodeRigidBodyEP's
+//! Euler-parameter constraint, and the node checks.
 
 
 use super::checks::finite;
@@ -16,6 +17,12 @@ pub(super) struct NodeLayout {
     pub node_ae: Vec<Option<usize>>,
     /// First data coordinate per node (NodeGenericData; the count so far for the others).
     pub node_data: Vec<usize>,
+    /// First ODE1 coordinate per node (NodeGenericODE1; the count so far for the others).
+    pub node_ode1: Vec<usize>,
+    /// ODE1 reference coordinates, all nodes.
+    pub ode1_reference: Vec<f64>,
+    /// The node of each ODE1 coordinate.
+    pub ode1_owner: Vec<ItemRef>,
     /// Reference coordinates, all nodes.
     pub reference: Vec<f64>,
     /// The item of each AE equation so far.
@@ -32,6 +39,9 @@ pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
     let mut node_ae = Vec::with_capacity(mbs.nodes.len());
     let mut node_data = Vec::with_capacity(mbs.nodes.len());
     let mut n_data = 0;
+    let mut node_ode1 = Vec::with_capacity(mbs.nodes.len());
+    let mut ode1_reference = Vec::new();
+    let mut ode1_owner = Vec::new();
     let mut reference = Vec::new();
     let mut ae_owner = Vec::new();
     let mut ode2_owner = Vec::new();
@@ -47,6 +57,13 @@ pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
         finite(&item, "initialCoordinates", node.initial_data())?;
         node_data.push(n_data);
         n_data += node.initial_data().len();
+        finite(&item, "referenceCoordinates", node.ode1_reference())?;
+        finite(&item, "initialCoordinates", node.ode1_initial())?;
+        node_ode1.push(ode1_reference.len());
+        ode1_reference.extend_from_slice(node.ode1_reference());
+        for _ in 0..node.ode1_size() {
+            ode1_owner.push(item.clone());
+        }
         if let Node::RigidBodyEP {
             reference_coordinates: r,
             ..
@@ -85,6 +102,9 @@ pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
         node_ode2,
         node_ae,
         node_data,
+        node_ode1,
+        ode1_reference,
+        ode1_owner,
         reference,
         ae_owner,
         ode2_owner,

@@ -94,6 +94,18 @@ pub enum Node {
         /// `initialCoordinates_t`: the velocities at the start.
         initial_velocities: Vec<f64>,
     },
+    /// NodeGenericODE1: `numberOfODE1Coordinates` first-order coordinates y (a state-space
+    /// system's states), integrated by the trapezoidal rule in the implicit solvers and by the
+    /// stages of the explicit ones. They have no ODE2 coordinates and no position.
+    GenericODE1 {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `referenceCoordinates`: y_ref (the `CoordinatesTotal` output adds them; the
+        /// equations see the displacements y only).
+        reference_coordinates: Vec<f64>,
+        /// `initialCoordinates`: y at the start (displacements).
+        initial_coordinates: Vec<f64>,
+    },
     /// NodeGenericData: `numberOfDataCoordinates` data coordinates (history variables), not
     /// solved for: objects update them after each converged step (a TorsionalSpringDamper's
     /// continuous angle).
@@ -118,6 +130,7 @@ impl Node {
             Node::RigidBody2D { .. } => "RigidBody2D",
             Node::PointGround { .. } => "PointGround",
             Node::GenericData { .. } => "GenericData",
+            Node::GenericODE1 { .. } => "GenericODE1",
         }
     }
 
@@ -132,7 +145,8 @@ impl Node {
             | Node::Point2D { name, .. }
             | Node::RigidBody2D { name, .. }
             | Node::PointGround { name, .. }
-            | Node::GenericData { name, .. } => name,
+            | Node::GenericData { name, .. }
+            | Node::GenericODE1 { name, .. } => name,
         }
     }
 
@@ -197,8 +211,10 @@ impl Node {
                 initial_velocities: v,
                 ..
             } => (r, i, v),
-            // its position is not a coordinate; data coordinates are not ODE2 coordinates
-            Node::PointGround { .. } | Node::GenericData { .. } => (&[], &[], &[]),
+            // its position is not a coordinate; data and ODE1 coordinates are not ODE2 coordinates
+            Node::PointGround { .. } | Node::GenericData { .. } | Node::GenericODE1 { .. } => {
+                (&[], &[], &[])
+            }
         }
     }
 
@@ -230,8 +246,38 @@ impl Node {
     pub fn has_position(&self) -> bool {
         !matches!(
             self,
-            Node::GenericODE2 { .. } | Node::Node1D { .. } | Node::GenericData { .. }
+            Node::GenericODE2 { .. }
+                | Node::Node1D { .. }
+                | Node::GenericData { .. }
+                | Node::GenericODE1 { .. }
         )
+    }
+
+    /// Number of ODE1 coordinates (NodeGenericODE1; 0 for every other node).
+    pub fn ode1_size(&self) -> usize {
+        self.ode1_reference().len()
+    }
+
+    /// The ODE1 reference coordinates (NodeGenericODE1; empty for every other node).
+    pub fn ode1_reference(&self) -> &[f64] {
+        match self {
+            Node::GenericODE1 {
+                reference_coordinates,
+                ..
+            } => reference_coordinates,
+            _ => &[],
+        }
+    }
+
+    /// The ODE1 coordinates at the start (NodeGenericODE1; empty for every other node).
+    pub fn ode1_initial(&self) -> &[f64] {
+        match self {
+            Node::GenericODE1 {
+                initial_coordinates,
+                ..
+            } => initial_coordinates,
+            _ => &[],
+        }
     }
 
     /// The data coordinates at the start (NodeGenericData; empty for every other node).

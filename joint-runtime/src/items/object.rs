@@ -338,6 +338,18 @@ pub enum Object {
         /// `forceVector` f.
         force_vector: Vec<f64>,
     },
+    /// ObjectGenericODE1: ẏ = A·y + f over the stacked ODE1 coordinates y of its nodes
+    /// (NodeGenericODE1; displacements, the reference not added).
+    GenericODE1 {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `nodeNumbers`: the NodeGenericODE1 nodes whose stacked coordinates y are the object's.
+        nodes: Vec<NodeIndex>,
+        /// `systemMatrix` A (n × n, or 0 × 0: none).
+        system_matrix: nalgebra::DMatrix<f64>,
+        /// `rhsVector` f (n entries, or empty: none).
+        rhs_vector: Vec<f64>,
+    },
     /// ObjectFFRFreducedOrder: a floating frame (NodeRigidBodyEP) with modal coordinates
     /// (NodeGenericODE2).
     FFRFreducedOrder {
@@ -385,6 +397,7 @@ impl Object {
             Object::RotationalMass1D { .. } => "RotationalMass1D",
             Object::Joint(j) => j.joint_type.type_name,
             Object::GenericODE2 { .. } => "GenericODE2",
+            Object::GenericODE1 { .. } => "GenericODE1",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
             Object::KinematicTree { .. } => "KinematicTree",
         }
@@ -409,6 +422,7 @@ impl Object {
             | Object::Mass1D { name, .. }
             | Object::RotationalMass1D { name, .. }
             | Object::GenericODE2 { name, .. }
+            | Object::GenericODE1 { name, .. }
             | Object::FFRFreducedOrder { name, .. }
             | Object::KinematicTree { name, .. } => name,
             Object::Joint(j) => &j.name,

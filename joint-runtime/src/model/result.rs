@@ -8,7 +8,8 @@ use crate::system::MultibodySystem;
 
 /// The result of a solve as the JSON object of spec/model-format.md: final time, ODE2
 /// coordinates (displacements), velocities, accelerations, AE coordinates, every sensor's
-/// stored rows and the solver statistics.
+/// stored rows and the solver statistics; with ODE1 coordinates (NodeGenericODE1), also
+/// `ode1Coordinates` and `ode1Velocities` (Exudyn's `GetODE1Coordinates`, `…_t`).
 pub fn result_json(sim: &Simulation) -> Value {
     let sensors: Vec<Value> = sim
         .mbs
@@ -25,7 +26,7 @@ pub fn result_json(sim: &Simulation) -> Value {
         })
         .collect();
     let st = &sim.statistics;
-    json!({
+    let mut result = json!({
         "time": sim.state.time,
         "ode2Coordinates": sim.state.q,
         "ode2Velocities": sim.state.v,
@@ -50,5 +51,10 @@ pub fn result_json(sim: &Simulation) -> Value {
                 "repivotedColumns": st.sparse_factorizations.repivoted_columns,
             },
         },
-    })
+    });
+    if sim.topology.n_ode1 > 0 {
+        result["ode1Coordinates"] = json!(sim.state.y);
+        result["ode1Velocities"] = json!(sim.state.y_t);
+    }
+    result
 }

@@ -299,8 +299,7 @@ fn solution(mut d: Dict, s: &mut SimulationSettings) -> Result<()> {
             export.set_bool("accelerations", &mut f.export_accelerations)?;
             export.set_bool("algebraicCoordinates", &mut f.export_algebraic_coordinates)?;
             export.set_bool("dataCoordinates", &mut f.export_data_coordinates)?;
-            // no ODE1 coordinates here: nothing to export
-            export.ignore(&["ODE1Velocities"]);
+            export.set_bool("ODE1Velocities", &mut f.export_ode1_velocities)?;
             export.finish()?;
         }
         check_solution_write_period(&file, "writePeriod", f.write_period)?;

@@ -89,6 +89,23 @@ impl Outputs<'_> {
                 other => Err(unsupported(item(), other)),
             };
         }
+        if let Node::GenericODE1 { .. } = n {
+            // Exudyn's NodeGenericODE1: its ODE1 coordinates and velocities
+            let start = self.topology.node_ode1[node];
+            let r = start..start + n.ode1_size();
+            match var {
+                O::Coordinates => out.extend_from_slice(&st.y[r]),
+                O::CoordinatesT => out.extend_from_slice(&st.y_t[r]),
+                O::CoordinatesTotal => out.extend(
+                    st.y[r.clone()]
+                        .iter()
+                        .zip(&self.topology.ode1_reference[r])
+                        .map(|(y, reference)| reference + y),
+                ),
+                other => return Err(unsupported(item(), other)),
+            }
+            return Ok(());
+        }
         let Some(m) = &markers.node else {
             // NodeGenericODE2: coordinates only
             match var {

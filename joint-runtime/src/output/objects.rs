@@ -176,6 +176,23 @@ impl Outputs<'_> {
                     other => return Err(unsupported(item(), other)),
                 }
             }
+            Object::GenericODE1 { .. } => {
+                let crate::assemble::ObjectTopology::Ode1System(k) = self.topology.objects[object]
+                else {
+                    unreachable!("an ObjectGenericODE1 is a first-order system");
+                };
+                let columns = &self.topology.ode1_systems[k].columns;
+                let st = &self.state;
+                let reference = &self.topology.ode1_reference;
+                match var {
+                    O::Coordinates => out.extend(columns.iter().map(|&c| st.y[c])),
+                    O::CoordinatesT => out.extend(columns.iter().map(|&c| st.y_t[c])),
+                    O::CoordinatesTotal => {
+                        out.extend(columns.iter().map(|&c| reference[c] + st.y[c]));
+                    }
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
             _ => {
                 return Err(Error::item(
                     item(),

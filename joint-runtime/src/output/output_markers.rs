@@ -21,7 +21,8 @@ impl Outputs<'_> {
             Node::GenericODE2 { .. }
             | Node::Node1D { .. }
             | Node::PointGround { .. }
-            | Node::GenericData { .. } => {
+            | Node::GenericData { .. }
+            | Node::GenericODE1 { .. } => {
                 return None;
             }
         };

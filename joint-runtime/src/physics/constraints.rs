@@ -62,7 +62,8 @@ pub enum ConstraintJacobian {
 }
 
 impl Topology {
-    /// Add the constraint blocks of an iteration matrix (ODE2 unknowns first, then AE):
+    /// Add the constraint blocks of an iteration matrix (ODE2 unknowns first, then ODE1, then
+    /// AE):
     /// `factors`·C_q in the AE rows, C_qᵀ in the ODE2 rows, and `lambda_factor`·∂g/∂λ on the AE
     /// diagonal (free axes, inactive joints). A joint written at velocity level has C = ∂g/∂q̇
     /// in both places, as Exudyn.
@@ -80,7 +81,8 @@ impl Topology {
         m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
-        let n2 = self.n_ode2;
+        // the AE unknowns follow the ODE2 and ODE1 ones
+        let n2 = self.ae_start();
         match rows {
             ConstraintJacobian::Exudyn => {
                 self.for_each_constraint_jacobian_row(qt, rows, scratch, |row, cols, vals| {

@@ -8,7 +8,7 @@
 //! One file per term: `mass_matrix` (M), `rhs` (f), `loads`, `connectors`, `constraints` (g,
 //! C_q and their derivatives), `body_jacobians` (∂LHS/∂q, ∂LHS/∂q̇ by differences),
 //! `rigid_body` (a rigid body's own M and LHS), `newton_euler` (the fast path's M·ä − f with
-//! rigid bodies in Newton–Euler form), `rigid_body_2d` (ObjectRigidBody2D's), `rigid_body_spring_damper` (that connector's force law), `beam_2d` (ObjectBeamGeometricallyExact2D's), `scratch` (the evaluation's buffers).
+//! rigid bodies in Newton–Euler form), `rigid_body_2d` (ObjectRigidBody2D's), `rigid_body_spring_damper` (that connector's force law), `beam_2d` (ObjectBeamGeometricallyExact2D's), `ode1` (the first-order equations ẏ = f1(y)), `scratch` (the evaluation's buffers).
 
 mod beam_2d;
 mod body_jacobians;
@@ -17,6 +17,7 @@ mod constraints;
 mod loads;
 mod mass_matrix;
 mod newton_euler;
+mod ode1;
 mod rhs;
 mod rigid_body;
 mod rigid_body_2d;

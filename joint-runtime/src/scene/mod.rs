@@ -154,7 +154,10 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
     for (i, node) in sim.mbs.nodes.iter().enumerate() {
         nodes.push(match node {
             // no position of their own (a Node1D's is its object's; Exudyn hides it by default)
-            Node::GenericODE2 { .. } | Node::Node1D { .. } | Node::GenericData { .. } => None,
+            Node::GenericODE2 { .. }
+            | Node::Node1D { .. }
+            | Node::GenericData { .. }
+            | Node::GenericODE1 { .. } => None,
             Node::Point { .. } | Node::Point2D { .. } | Node::PointGround { .. } => Some((
                 vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
                 Matrix3::identity(),

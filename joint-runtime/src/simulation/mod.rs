@@ -38,10 +38,12 @@ impl MultibodySystem {
         let mut q = Vec::with_capacity(topology.n_ode2);
         let mut v = Vec::with_capacity(topology.n_ode2);
         let mut data = Vec::new();
+        let mut y = Vec::with_capacity(topology.n_ode1);
         for node in &self.nodes {
             q.extend_from_slice(node.initial_coordinates());
             v.extend_from_slice(node.initial_velocities());
             data.extend_from_slice(node.initial_data());
+            y.extend_from_slice(node.ode1_initial());
         }
         let n2 = topology.n_ode2;
         let nae = topology.n_ae;
@@ -54,6 +56,9 @@ impl MultibodySystem {
                 a: vec![0.0; n2],
                 lambda: vec![0.0; nae],
                 data,
+                // Exudyn starts ẏ at zero
+                y_t: vec![0.0; y.len()],
+                y,
             },
             sensor_data: Vec::with_capacity(self.sensors.len()),
             statistics: SolverStatistics::default(),
@@ -150,11 +155,16 @@ impl Simulation {
     /// The error for a singular iteration matrix, naming the items behind the equation.
     pub fn singular_error(&self, column: usize, t: f64) -> Error {
         let n2 = self.topology.n_ode2;
+        let ae_start = self.topology.ae_start();
         let what = if column < n2 {
             let owner = &self.topology.ode2_owner[column];
             format!("ODE2 coordinate {column} of {owner}")
-        } else {
+        } else if column < ae_start {
             let k = column - n2;
+            let owner = &self.topology.ode1_owner[k];
+            format!("ODE1 coordinate {k} of {owner}")
+        } else {
+            let k = column - ae_start;
             let owner = &self.topology.ae_owner[k];
             let mut bodies = Vec::new();
             if let Some(j) = self

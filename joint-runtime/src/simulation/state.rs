@@ -14,6 +14,10 @@ pub struct State {
     pub a: Vec<f64>,
     /// AE coordinates (Lagrange multipliers, unscaled).
     pub lambda: Vec<f64>,
+    /// ODE1 coordinates y (NodeGenericODE1; displacements relative to the reference).
+    pub y: Vec<f64>,
+    /// ODE1 velocities ẏ.
+    pub y_t: Vec<f64>,
     /// Data coordinates (NodeGenericData's history variables), in node order: not solved for,
     /// constant during a step, updated by their objects after it converged.
     pub data: Vec<f64>,

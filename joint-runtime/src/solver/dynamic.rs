@@ -78,6 +78,9 @@ pub(crate) struct StepProblem<'a> {
     // start of step
     q_n: Vec<f64>,
     v_n: Vec<f64>,
+    /// ODE1 coordinates and velocities at the start of the step.
+    y_n: Vec<f64>,
+    y_t_n: Vec<f64>,
     acc_n: Vec<f64>,
     lambda_n: Vec<f64>,
     /// ä and λ at the start of the previous step, and that step's size (the fast start's
@@ -100,6 +103,11 @@ pub(crate) struct StepProblem<'a> {
     // iterate buffers
     qt: Vec<f64>,
     f: Vec<f64>,
+    /// f1(y) of the last residual.
+    f1: Vec<f64>,
+    /// y, perturbed by the ODE1 Jacobian's differences.
+    y_fd: Vec<f64>,
+    /// `[s·r_q; r_y; r_g]`, then the Newton increment.
     rhs: Vec<f64>,
     /// The iteration matrix J̄ and its factors (dense or sparse, per linearSolver.solverType).
     system: LinearSystem,
@@ -114,8 +122,9 @@ impl<'a> StepProblem<'a> {
         mode: SolverMode,
     ) -> Self {
         let n2 = sim.topology.n_ode2;
+        let n1 = sim.topology.n_ode1;
         let nae = sim.topology.n_ae;
-        let n = n2 + nae;
+        let n = n2 + n1 + nae;
         let mut p = StepProblem {
             c: Constants::new(settings),
             index2: settings.generalized_alpha.use_index2_constraints,
@@ -137,6 +146,8 @@ impl<'a> StepProblem<'a> {
             gamma_p: 0.0,
             q_n: vec![0.0; n2],
             v_n: vec![0.0; n2],
+            y_n: vec![0.0; n1],
+            y_t_n: vec![0.0; n1],
             acc_n: vec![0.0; n2],
             lambda_n: vec![0.0; nae],
             acc_prev: vec![0.0; n2],
@@ -152,6 +163,8 @@ impl<'a> StepProblem<'a> {
             a_buf: vec![0.0; n2],
             qt: vec![0.0; n2],
             f: vec![0.0; n2],
+            f1: vec![0.0; n1],
+            y_fd: vec![0.0; n1],
             rhs: vec![0.0; n],
             system: LinearSystem::dense(0),
             scratch: Scratch::for_topology(&sim.topology),
@@ -182,6 +195,8 @@ impl<'a> StepProblem<'a> {
         let st = &self.sim.state;
         self.q_n.copy_from_slice(&st.q);
         self.v_n.copy_from_slice(&st.v);
+        self.y_n.copy_from_slice(&st.y);
+        self.y_t_n.copy_from_slice(&st.y_t);
         std::mem::swap(&mut self.acc_prev2, &mut self.acc_prev);
         std::mem::swap(&mut self.lambda_prev2, &mut self.lambda_prev);
         std::mem::swap(&mut self.acc_prev, &mut self.acc_n);
@@ -193,12 +208,14 @@ impl<'a> StepProblem<'a> {
         self.a_start.copy_from_slice(&self.a_buf);
     }
 
-    /// Restore q, v, ä (not the a-buffer: Exudyn's quirk on step reduction).
+    /// Restore q, v, ä, y, ẏ (not the a-buffer: Exudyn's quirk on step reduction).
     fn restore_start_of_step(&mut self) {
         let st = &mut self.sim.state;
         st.q.copy_from_slice(&self.q_n);
         st.v.copy_from_slice(&self.v_n);
         st.a.copy_from_slice(&self.acc_n);
+        st.y.copy_from_slice(&self.y_n);
+        st.y_t.copy_from_slice(&self.y_t_n);
     }
 
     /// The predictor (spec/solver.md §2.3), using the a-buffer as a_n.
@@ -222,6 +239,11 @@ impl<'a> StepProblem<'a> {
                 st.v[i] = v;
             }
             st.a[i] = 0.0;
+        }
+        // ODE1: the trapezoidal rule's known half, y = y_n + (h/2)·ẏ_n; ẏ is measured from it
+        for i in 0..st.y.len() {
+            st.y[i] = self.y_n[i] + 0.5 * h * self.y_t_n[i];
+            st.y_t[i] = 0.0;
         }
         st.lambda.fill(0.0);
     }
@@ -272,6 +294,13 @@ impl StepProblem<'_> {
             m,
             &mut self.scratch,
         );
+        // ODE1 rows: ∂(f1 − ẏ)/∂y = ∂f1/∂y − (2/h)·I
+        let n2 = topo.n_ode2;
+        self.y_fd.copy_from_slice(&st.y);
+        topo.add_ode1_jacobian_fd(&mut self.y_fd, self.fd, n2, m, &mut self.scratch);
+        for i in 0..topo.n_ode1 {
+            m.add(n2 + i, n2 + i, -2.0 / self.h);
+        }
         // AE rows: C_q (index 3) or γ'·C_q (index 2), rows written at velocity level γ'·C in
         // either; free axes: (1/s)·∂g/∂λ̄
         let factors = ConstraintRowFactors {
@@ -300,7 +329,13 @@ impl NewtonProblem for StepProblem<'_> {
         let n2 = topo.n_ode2;
         topo.total_coordinates(&st.q, &mut self.qt);
         // r_q = M ä − f + C_qᵀ λ
-        let (rq, rg) = self.rhs.split_at_mut(n2);
+        let (rq, rest) = self.rhs.split_at_mut(n2);
+        let (ry, rg) = rest.split_at_mut(topo.n_ode1);
+        // r_y = f1(y) − ẏ (Exudyn's sign, opposite to r_q's)
+        topo.ode1_rhs(&st.y, &mut self.f1, &mut self.scratch);
+        for ((r, f1), y_t) in ry.iter_mut().zip(&self.f1).zip(&st.y_t) {
+            *r = f1 - y_t;
+        }
         if self.fast_residual {
             topo.newton_euler_residual(
                 &self.qt,
@@ -373,8 +408,14 @@ impl NewtonProblem for StepProblem<'_> {
             st.v[i] -= self.gamma_p * d;
             st.a[i] -= self.beta_p * d;
         }
+        let n1 = st.y.len();
+        for k in 0..n1 {
+            let d = self.rhs[n2 + k];
+            st.y[k] -= d;
+            st.y_t[k] -= 2.0 / self.h * d;
+        }
         for (k, l) in st.lambda.iter_mut().enumerate() {
-            *l -= self.rhs[n2 + k] / self.s;
+            *l -= self.rhs[n2 + n1 + k] / self.s;
         }
     }
 
@@ -668,7 +709,9 @@ impl Simulation {
             }
             return Ok(());
         }
-        let n = n2 + nae;
+        let n1 = self.topology.n_ode1;
+        let ae = n2 + n1;
+        let n = ae + nae;
         let topo = &self.topology;
         let mut scratch = Scratch::for_topology(&self.topology);
         let mut qt = vec![0.0; n2];
@@ -681,6 +724,10 @@ impl Simulation {
             scratch: &mut Scratch,
         ) {
             topo.add_mass_matrix(qt, 1.0, m, scratch);
+            // the ODE1 block is the identity (its right-hand side zero: ẏ stays as it is)
+            for i in 0..topo.n_ode1 {
+                m.add(topo.n_ode2 + i, topo.n_ode2 + i, 1.0);
+            }
             let (unit, exudyn) = (ConstraintRowFactors::UNIT, ConstraintJacobian::Exudyn);
             topo.add_constraint_blocks(qt, unit, 1.0, exudyn, m, scratch);
         }
@@ -706,7 +753,7 @@ impl Simulation {
             topo.convective_constraint_term(&qt, &v, &mut c, &mut scratch);
             // free axes and inactive joints: their equation is λ = 0
             for k in 0..nae {
-                b[n2 + k] = if diag[k] != 0.0 { 0.0 } else { c[k] };
+                b[ae + k] = if diag[k] != 0.0 { 0.0 } else { c[k] };
             }
         }
         match system.factorize() {
@@ -714,7 +761,7 @@ impl Simulation {
                 system.solve_in_place(&mut b);
                 self.state.a.copy_from_slice(&b[..n2]);
                 if ga.store_initial_algebraic_coordinates {
-                    self.state.lambda.copy_from_slice(&b[n2..]);
+                    self.state.lambda.copy_from_slice(&b[ae..]);
                 }
             }
             Err(_) => {

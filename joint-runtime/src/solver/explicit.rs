@@ -1,6 +1,7 @@
 //! Exudyn's explicit integrators: the Runge–Kutta family (ExplicitEuler, ExplicitMidpoint, RK33,
 //! RK44, RK67), the embedded pairs with error control (ODE23, DOPRI5) and velocity Verlet, on
-//! ODE2 systems written as first-order equations q̇ = v, v̇ = M⁻¹ f(q, v).
+//! ODE2 systems written as first-order equations q̇ = v, v̇ = M⁻¹ f(q, v), and on ODE1
+//! coordinates ẏ = f1(y) (velocity Verlet: explicit Euler for them, as Exudyn).
 //!
 //! Exudyn's order of operations is kept (stage sums j = 0…i−1 with `x += (a_ij·h)·k_j`, weights
 //! skipped where zero, the tableau coefficients evaluated as Exudyn writes them), so results agree
@@ -265,11 +266,16 @@ impl Accelerations {
 struct Stages {
     kq: Vec<Vec<f64>>,
     kv: Vec<Vec<f64>>,
+    /// The ODE1 stage derivatives f1(y_i).
+    ky: Vec<Vec<f64>>,
     q0: Vec<f64>,
     v0: Vec<f64>,
     a0: Vec<f64>,
+    y0: Vec<f64>,
+    y_t0: Vec<f64>,
     q_hat: Vec<f64>,
     v_hat: Vec<f64>,
+    y_hat: Vec<f64>,
     /// Coordinates held at 0 (eliminated coordinate constraints to ground).
     constrained: Vec<usize>,
 }
@@ -307,9 +313,12 @@ impl Simulation {
         self.statistics = Default::default();
         let started = std::time::Instant::now();
         let n2 = self.topology.n_ode2;
+        let n1 = self.topology.n_ode1;
         self.state.time = ti.start_time;
         self.state.a.fill(0.0);
         self.state.lambda.fill(0.0);
+        // Exudyn starts ẏ at zero too (not f1 at the start)
+        self.state.y_t.fill(0.0);
         let mut acc = Accelerations::new(self, settings);
         if method == DynamicSolverType::VelocityVerlet {
             let (q, v) = (self.state.q.clone(), self.state.v.clone());
@@ -332,11 +341,15 @@ impl Simulation {
         let mut st = Stages {
             kq: vec![vec![0.0; n2]; s],
             kv: vec![vec![0.0; n2]; s],
+            ky: vec![vec![0.0; n1]; s],
             q0: vec![0.0; n2],
             v0: vec![0.0; n2],
             a0: vec![0.0; n2],
+            y0: vec![0.0; n1],
+            y_t0: vec![0.0; n1],
             q_hat: vec![0.0; n2],
             v_hat: vec![0.0; n2],
+            y_hat: vec![0.0; n1],
             constrained,
         };
         let h_max = duration / ti.number_of_steps as f64;
@@ -356,6 +369,8 @@ impl Simulation {
             st.q0.copy_from_slice(&self.state.q);
             st.v0.copy_from_slice(&self.state.v);
             st.a0.copy_from_slice(&self.state.a);
+            st.y0.copy_from_slice(&self.state.y);
+            st.y_t0.copy_from_slice(&self.state.y_t);
             loop {
                 let t1 = if !ti.adaptive_step && !automatic {
                     (step_index + 1) as f64 * h + ti.start_time
@@ -397,6 +412,8 @@ impl Simulation {
                 self.state.q.copy_from_slice(&st.q0);
                 self.state.v.copy_from_slice(&st.v0);
                 self.state.a.copy_from_slice(&st.a0);
+                self.state.y.copy_from_slice(&st.y0);
+                self.state.y_t.copy_from_slice(&st.y_t0);
                 self.state.time = t0;
             }
             step_index += 1;
@@ -498,6 +515,7 @@ impl Simulation {
         let n2 = self.topology.n_ode2;
         let mut q = std::mem::take(&mut self.state.q);
         let mut v = std::mem::take(&mut self.state.v);
+        let mut y = std::mem::take(&mut self.state.y);
         for i in 0..tab.stages {
             for j in 0..i {
                 let aij = tab.a(i, j);
@@ -507,9 +525,15 @@ impl Simulation {
                         q[k] += f * st.kq[j][k];
                         v[k] += f * st.kv[j][k];
                     }
+                    for (y, k) in y.iter_mut().zip(&st.ky[j]) {
+                        *y += f * k;
+                    }
                 }
             }
             self.state.time = t0 + h * tab.c[i];
+            // the ODE1 stage first, as Exudyn
+            self.topology.ode1_rhs(&y, &mut st.ky[i], &mut acc.scratch);
+            y.copy_from_slice(&st.y0);
             let mut kv = std::mem::take(&mut st.kv[i]);
             let r = acc.evaluate(self, &q, &v, &mut kv);
             st.kv[i] = kv;
@@ -525,6 +549,9 @@ impl Simulation {
                     q[k] += f * st.kq[i][k];
                     v[k] += f * st.kv[i][k];
                 }
+                for (y, k) in y.iter_mut().zip(&st.ky[i]) {
+                    *y += f * k;
+                }
             }
         }
         eliminate(&st.constrained, &mut q);
@@ -532,6 +559,7 @@ impl Simulation {
         if let Some(b_hat) = &tab.b_hat {
             st.q_hat.copy_from_slice(&st.q0);
             st.v_hat.copy_from_slice(&st.v0);
+            st.y_hat.copy_from_slice(&st.y0);
             for (i, &bi) in b_hat.iter().enumerate() {
                 if bi != 0.0 {
                     let f = bi * h;
@@ -539,12 +567,19 @@ impl Simulation {
                         st.q_hat[k] += f * st.kq[i][k];
                         st.v_hat[k] += f * st.kv[i][k];
                     }
+                    for (y, k) in st.y_hat.iter_mut().zip(&st.ky[i]) {
+                        *y += f * k;
+                    }
                 }
             }
             eliminate(&st.constrained, &mut st.q_hat);
             eliminate(&st.constrained, &mut st.v_hat);
         }
         self.state.time = t1;
+        // ẏ at the end of the step
+        self.topology
+            .ode1_rhs(&y, &mut self.state.y_t, &mut acc.scratch);
+        self.state.y = y;
         let mut a = std::mem::take(&mut self.state.a);
         let r = if ti.explicit.compute_end_of_step_accelerations {
             acc.evaluate(self, &q, &v, &mut a)
@@ -590,6 +625,12 @@ impl Simulation {
         for k in 0..n2 {
             self.state.v[k] += f * self.state.a[k];
         }
+        // ODE1 by the explicit Euler step, with ẏ = f1 at the step's start y (Exudyn's)
+        let (topo, st) = (&self.topology, &mut self.state);
+        topo.ode1_rhs(&st.y, &mut st.y_t, &mut acc.scratch);
+        for (y, y_t) in st.y.iter_mut().zip(&st.y_t) {
+            *y += h * y_t;
+        }
         Ok(())
     }
 
@@ -608,14 +649,19 @@ impl Simulation {
         tab.b_hat.as_ref()?;
         let (atol, rtol) = (ti.absolute_tolerance, ti.relative_tolerance);
         let n2 = self.topology.n_ode2;
+        let n1 = self.topology.n_ode1;
         let mut err = 0.0;
+        for k in 0..n1 {
+            let sc = atol + st.y_hat[k].max(st.y0[k]) * rtol;
+            err += ((st.y_hat[k] - self.state.y[k]) / sc).powi(2);
+        }
         for k in 0..n2 {
             let sc = atol + st.q_hat[k].max(st.q0[k]) * rtol;
             err += ((st.q_hat[k] - self.state.q[k]) / sc).powi(2);
             let sc = atol + st.v_hat[k].max(st.v0[k]) * rtol;
             err += ((st.v_hat[k] - self.state.v[k]) / sc).powi(2);
         }
-        let mut err = (err / (2 * n2) as f64).sqrt();
+        let mut err = (err / (n1 + 2 * n2) as f64).sqrt();
         if err == 0.0 {
             err = 1e-12;
         }

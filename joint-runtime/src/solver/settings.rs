@@ -398,6 +398,9 @@ pub struct SolutionFileSettings {
     pub export_velocities: bool,
     /// `solution.file.export.accelerations` (1.11: `exportAccelerations`)
     pub export_accelerations: bool,
+    /// `solution.file.export.ODE1Velocities` (1.11: `exportODE1Velocities`): the rows' ẏ
+    /// (the header counts them by `velocities`, as Exudyn's)
+    pub export_ode1_velocities: bool,
     /// `solution.file.export.algebraicCoordinates` (1.11: `exportAlgebraicCoordinates`)
     pub export_algebraic_coordinates: bool,
     /// `solution.file.export.dataCoordinates` (1.11: `exportDataCoordinates`)
@@ -416,6 +419,7 @@ impl Default for SolutionFileSettings {
             write_footer: true,
             export_velocities: true,
             export_accelerations: true,
+            export_ode1_velocities: true,
             export_algebraic_coordinates: true,
             export_data_coordinates: true,
             information: String::new(),

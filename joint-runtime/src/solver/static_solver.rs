@@ -1,5 +1,6 @@
-//! Exudyn's static solver (spec/solver.md §6): load steps, full Newton on `[q; λ]` with the
-//! residual `f(q) + C_qᵀλ` (the sign opposite to the dynamic one), numerical load Jacobian.
+//! Exudyn's static solver (spec/solver.md §6): load steps, full Newton on `[q; y; λ]` with the
+//! residual `f(q) + C_qᵀλ` (the sign opposite to the dynamic one), numerical load Jacobian; the
+//! ODE1 coordinates y are held.
 
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
 use super::settings::SimulationSettings;
@@ -20,6 +21,8 @@ struct StaticProblem<'a> {
     fd: ForwardDifference,
     c_err: f64,
     q_start: Vec<f64>,
+    /// The ODE1 coordinates at the start (held: their rows are y − y_start).
+    y_start: Vec<f64>,
     qt: Vec<f64>,
     rhs: Vec<f64>,
     /// The Jacobian and its factors (dense or sparse, per linearSolver.solverType).
@@ -67,6 +70,10 @@ impl StaticProblem<'_> {
                 &mut self.scratch,
             );
         }
+        // ODE1 rows: the identity (constrainODE1Coordinates: y is held)
+        for i in 0..topo.n_ode1 {
+            m.add(topo.n_ode2 + i, topo.n_ode2 + i, 1.0);
+        }
         topo.add_constraint_blocks(
             &self.qt,
             ConstraintRowFactors::UNIT,
@@ -94,7 +101,12 @@ impl NewtonProblem for StaticProblem<'_> {
         let st = &self.sim.state;
         let n2 = topo.n_ode2;
         topo.total_coordinates(&st.q, &mut self.qt);
-        let (rq, rg) = self.rhs.split_at_mut(n2);
+        let (rq, rest) = self.rhs.split_at_mut(n2);
+        let (ry, rg) = rest.split_at_mut(topo.n_ode1);
+        // ODE1: y − y_start, zero, as y is held
+        for ((r, y), y0) in ry.iter_mut().zip(&st.y).zip(&self.y_start) {
+            *r = y - y0;
+        }
         topo.ode2_rhs(
             &self.qt,
             &st.v,
@@ -129,8 +141,12 @@ impl NewtonProblem for StaticProblem<'_> {
         for i in 0..n2 {
             st.q[i] -= self.rhs[i];
         }
+        let n1 = st.y.len();
+        for k in 0..n1 {
+            st.y[k] -= self.rhs[n2 + k];
+        }
         for (k, l) in st.lambda.iter_mut().enumerate() {
-            *l -= self.rhs[n2 + k];
+            *l -= self.rhs[n2 + n1 + k];
         }
     }
 
@@ -212,7 +228,7 @@ impl Simulation {
         );
         let n2 = self.topology.n_ode2;
         let nae = self.topology.n_ae;
-        let n = n2 + nae;
+        let n = n2 + self.topology.n_ode1 + nae;
         let mut stats = self.statistics.newton;
         let mut p = StaticProblem {
             load_factor: 0.0,
@@ -221,6 +237,7 @@ impl Simulation {
             fd: forward_difference(&ss.newton),
             c_err: ss.newton.error_weight(n),
             q_start: vec![0.0; n2],
+            y_start: self.state.y.clone(),
             qt: vec![0.0; n2],
             rhs: vec![0.0; n],
             system: LinearSystem::dense(0),

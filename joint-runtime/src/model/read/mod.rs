@@ -80,12 +80,14 @@ impl List {
                 ("1D", &["1D", "Node1D"]),
                 ("PointGround", &["PointGround", "NodePointGround"]),
                 ("GenericData", &["GenericData", "NodeGenericData"]),
+                ("GenericODE1", &["GenericODE1", "NodeGenericODE1"]),
             ],
             List::Objects => &[
                 ("Ground", &["Ground", "ObjectGround"]),
                 ("MassPoint", &["MassPoint", "ObjectMassPoint"]),
                 ("RigidBody", &["RigidBody", "ObjectRigidBody"]),
                 ("GenericODE2", &["GenericODE2", "ObjectGenericODE2"]),
+                ("GenericODE1", &["GenericODE1", "ObjectGenericODE1"]),
                 ("KinematicTree", &["KinematicTree", "ObjectKinematicTree"]),
                 (
                     "FFRFreducedOrder",

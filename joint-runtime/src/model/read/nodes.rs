@@ -1,5 +1,5 @@
-//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan), GenericODE2, Point2D, RigidBody2D, 1D
-//! and PointGround.
+//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan), GenericODE2, Point2D, RigidBody2D, 1D,
+//! PointGround, GenericData and GenericODE1.
 
 use serde_json::Value;
 
@@ -102,6 +102,33 @@ pub(crate) fn read_node(index: usize, value: &Value) -> Result<Node> {
             }
             Node::GenericData {
                 name,
+                initial_coordinates,
+            }
+        }
+        "GenericODE1" => {
+            // Exudyn has no defaults here: both vectors must hold numberOfODE1Coordinates entries
+            let reference_coordinates = d.opt_dvec("referenceCoordinates")?.unwrap_or_default();
+            let initial_coordinates = d.opt_dvec("initialCoordinates")?.unwrap_or_default();
+            let count = d
+                .opt_index("numberOfODE1Coordinates")?
+                .unwrap_or(reference_coordinates.len());
+            for (key, v) in [
+                ("referenceCoordinates", &reference_coordinates),
+                ("initialCoordinates", &initial_coordinates),
+            ] {
+                if v.len() != count {
+                    return Err(d.err(
+                        key,
+                        format!(
+                            "expected numberOfODE1Coordinates = {count} entries, found {}",
+                            v.len()
+                        ),
+                    ));
+                }
+            }
+            Node::GenericODE1 {
+                name,
+                reference_coordinates,
                 initial_coordinates,
             }
         }

@@ -274,6 +274,24 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 force_vector: d.opt_dvec("forceVector")?.unwrap_or_default(),
             }
         }
+        "GenericODE1" => {
+            let nodes = d.opt_index_list("nodeNumbers")?.unwrap_or_default();
+            d.no_user_function("rhsUserFunction")?;
+            // derived and scratch keys
+            d.ignore(&[
+                "coordinateIndexPerNode",
+                "tempCoordinates",
+                "tempCoordinates_t",
+            ]);
+            Object::GenericODE1 {
+                name,
+                nodes: nodes.into_iter().map(NodeIndex).collect(),
+                system_matrix: d
+                    .opt_dmatrix("systemMatrix")?
+                    .unwrap_or_else(|| nalgebra::DMatrix::zeros(0, 0)),
+                rhs_vector: d.opt_dvec("rhsVector")?.unwrap_or_default(),
+            }
+        }
         "FFRFreducedOrder" => read_ffrf(&mut d, name)?,
         "KinematicTree" => read_kinematic_tree(&mut d, name)?,
         _ => unreachable!("object type table"),
