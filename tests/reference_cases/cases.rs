@@ -693,3 +693,33 @@ pub(super) fn own_coordinate_velocity_constraint() {
 pub(super) fn own_coordinate_velocity_constraint_index2() {
     run_case_in(OWN_CASES, "coordinate_velocity_constraint_index2");
 }
+
+/// First-order coordinates (NodeGenericODE1, ObjectGenericODE1,
+/// tools/reference/make_generic_ode1_cases.py): a state-space oscillator with an input on
+/// reference coordinates, and beside a rigid body on a spring (one object over two nodes,
+/// another adding to one of them), in generalized-α, TrapezoidalIndex2, RK44 and DOPRI5:
+/// Exudyn's counts, ODE1 coordinates and velocities and every sensor.
+#[test]
+pub(super) fn own_generic_ode1_oscillator() {
+    run_case_in(OWN_CASES, "generic_ode1_oscillator");
+}
+
+#[test]
+pub(super) fn own_generic_ode1_mixed() {
+    run_case_in(OWN_CASES, "generic_ode1_mixed");
+}
+
+#[test]
+pub(super) fn own_generic_ode1_mixed_trapezoidal_index2() {
+    run_case_in(OWN_CASES, "generic_ode1_mixed_trapezoidal_index2");
+}
+
+#[test]
+pub(super) fn own_generic_ode1_mixed_rk44() {
+    run_explicit_case("generic_ode1_mixed_rk44");
+}
+
+#[test]
+pub(super) fn own_generic_ode1_oscillator_dopri5() {
+    run_explicit_case("generic_ode1_oscillator_dopri5");
+}

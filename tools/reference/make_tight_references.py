@@ -52,7 +52,8 @@ TIGHT_RELATIVE, TIGHT_ABSOLUTE = 1e-11, 1e-14
 
 
 def solve(model, tight, absolute=TIGHT_ABSOLUTE):
-    """(success, final q, final time, statistics); Exudyn's SolverError counts as no success."""
+    """(success, final q, final y (ODE1), final time, statistics); Exudyn's SolverError counts as
+    no success."""
     SC, mbs, s = rebuild(model)
     mbs.Assemble()
     s.solution.file.write = False  # the model files do not ask for one either
@@ -76,7 +77,8 @@ def solve(model, tight, absolute=TIGHT_ABSOLUTE):
     it = mbs.sys['dynamicSolver'].it
     stats = {'steps': int(it.currentStepIndex) - 1, 'newtonIterations': int(it.newtonStepsCount),
              'jacobianEvaluations': int(it.newtonJacobiCount), 'seconds': round(seconds, 3)}
-    return bool(ok), np.array(mbs.systemData.GetODE2Coordinates()), float(mbs.systemData.GetTime()), stats
+    return (bool(ok), np.array(mbs.systemData.GetODE2Coordinates()), np.array(mbs.systemData.GetODE1Coordinates()),
+            float(mbs.systemData.GetTime()), stats)
 
 
 def dynamic_models():
@@ -104,21 +106,25 @@ def main():
     for rel, model in dynamic_models():
         if (args.only and args.only not in rel) or (args.missing and rel in results):
             continue
-        ok_d, q_d, t_d, st_d = solve(model, tight=False)
+        ok_d, q_d, y_d, t_d, st_d = solve(model, tight=False)
         absolute = TIGHT_ABSOLUTE
-        ok_t, q_t, t_t, st_t = solve(model, tight=True)
+        ok_t, q_t, y_t, t_t, st_t = solve(model, tight=True)
         while not ok_t and absolute < 1e-10:
             # round-off keeps some residuals above 1e-14: loosen the absolute test only
             absolute *= 100
-            ok_t, q_t, t_t, st_t = solve(model, tight=True, absolute=absolute)
+            ok_t, q_t, y_t, t_t, st_t = solve(model, tight=True, absolute=absolute)
+        # the distance over all solved coordinates, ODE2 and ODE1
+        x_d, x_t = np.concatenate([q_d, y_d]), np.concatenate([q_t, y_t])
         st_t['absoluteTolerance'] = absolute
         entry = {
             'time': t_t,
             'ode2Coordinates': q_t.tolist(),
-            'exudynDefaultDistance': float(np.max(np.abs(q_d - q_t))) if q_t.size else 0.0,
+            'exudynDefaultDistance': float(np.max(np.abs(x_d - x_t))) if x_t.size else 0.0,
             'exudynDefault': st_d,
             'tight': st_t,
         }
+        if y_t.size:
+            entry['ode1Coordinates'] = y_t.tolist()
         if not (ok_d and ok_t) or abs(t_d - t_t) > 1e-12:
             entry['tightFailed'] = {'default': ok_d, 'tight': ok_t, 'timeDefault': t_d, 'timeTight': t_t,
                                     'relativeTolerance': TIGHT_RELATIVE, 'absoluteTolerance': absolute}
