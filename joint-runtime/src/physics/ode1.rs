@@ -67,6 +67,14 @@ impl Topology {
         }
     }
 
+    /// Add `value` on the ODE1 block's diagonal of a `[ODE2 | ODE1 | AE]` system: −2/h (ẏ's
+    /// part of the implicit Jacobian), or 1 where the ODE1 rows are held.
+    pub fn add_ode1_diagonal(&self, value: f64, m: &mut impl MatrixAccumulator) {
+        for i in self.n_ode2..self.ae_start() {
+            m.add(i, i, value);
+        }
+    }
+
     /// The first AE unknown of the solvers' systems `[ODE2 | ODE1 | AE]`.
     pub fn ae_start(&self) -> usize {
         self.n_ode2 + self.n_ode1

@@ -298,9 +298,7 @@ impl StepProblem<'_> {
         let n2 = topo.n_ode2;
         self.y_fd.copy_from_slice(&st.y);
         topo.add_ode1_jacobian_fd(&mut self.y_fd, self.fd, n2, m, &mut self.scratch);
-        for i in 0..topo.n_ode1 {
-            m.add(n2 + i, n2 + i, -2.0 / self.h);
-        }
+        topo.add_ode1_diagonal(-2.0 / self.h, m);
         // AE rows: C_q (index 3) or γ'·C_q (index 2), rows written at velocity level γ'·C in
         // either; free axes: (1/s)·∂g/∂λ̄
         let factors = ConstraintRowFactors {
@@ -725,9 +723,7 @@ impl Simulation {
         ) {
             topo.add_mass_matrix(qt, 1.0, m, scratch);
             // the ODE1 block is the identity (its right-hand side zero: ẏ stays as it is)
-            for i in 0..topo.n_ode1 {
-                m.add(topo.n_ode2 + i, topo.n_ode2 + i, 1.0);
-            }
+            topo.add_ode1_diagonal(1.0, m);
             let (unit, exudyn) = (ConstraintRowFactors::UNIT, ConstraintJacobian::Exudyn);
             topo.add_constraint_blocks(qt, unit, 1.0, exudyn, m, scratch);
         }

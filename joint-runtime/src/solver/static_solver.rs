@@ -71,9 +71,7 @@ impl StaticProblem<'_> {
             );
         }
         // ODE1 rows: the identity (constrainODE1Coordinates: y is held)
-        for i in 0..topo.n_ode1 {
-            m.add(topo.n_ode2 + i, topo.n_ode2 + i, 1.0);
-        }
+        topo.add_ode1_diagonal(1.0, m);
         topo.add_constraint_blocks(
             &self.qt,
             ConstraintRowFactors::UNIT,
