@@ -723,3 +723,19 @@ pub(super) fn own_generic_ode1_mixed_rk44() {
 pub(super) fn own_generic_ode1_oscillator_dopri5() {
     run_explicit_case("generic_ode1_oscillator_dopri5");
 }
+
+/// NodeRigidBodyRotVecLG with Exudyn's Lie-group integration
+/// (tools/reference/make_rotation_coordinate_and_lie_group_cases.py): the spinning top of
+/// Exudyn's explicitLieGroupIntegratorTest with RK44 and DOPRI5 (8517 steps, one rejected), and
+/// a general body (reference rotation, centre of mass off the node, a force at a point, a
+/// torque, gravity and a LoadCoordinate on a rotation coordinate) with every explicit method:
+/// Exudyn's steps and rejections, its results to round-off.
+#[test]
+pub(super) fn own_rotvec_lg_top_rk44() {
+    run_explicit_case("rotvec_lg_top_rk44");
+}
+
+#[test]
+pub(super) fn own_rotvec_lg_top_dopri5() {
+    run_explicit_case("rotvec_lg_top_dopri5");
+}

@@ -200,12 +200,13 @@ pub(super) fn bodies(
                 let rotation = match n {
                     Node::RigidBodyEP { .. } => Rotation::EulerParameters,
                     Node::RigidBodyRxyz { .. } => Rotation::TaitBryanXyz,
+                    Node::RigidBodyRotVecLG { .. } => Rotation::RotationVectorLieGroup,
                     other => {
                         return Err(Error::item(
                             item,
                             "nodeNumber",
                             format!(
-                                "node {} is a {}; ObjectRigidBody needs a rigid-body node (RigidBodyEP or RigidBodyRxyz)",
+                                "node {} is a {}; ObjectRigidBody needs a rigid-body node (RigidBodyEP, RigidBodyRxyz or RigidBodyRotVecLG)",
                                 node.0,
                                 other.type_name()
                             ),

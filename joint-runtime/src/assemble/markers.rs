@@ -84,6 +84,11 @@ pub(super) fn resolve_marker(
             Node::RigidBody2D { .. } => MarkerKind::NodeRigid2D,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
+            Node::RigidBodyRotVecLG { .. } => {
+                let mut m = ResolvedMarker::lie_group(node_ode2[n.0], Vector3::zeros());
+                m.provides_orientation = orientation;
+                return Ok(m);
+            }
             Node::GenericData { .. } => {
                 return Err(Error::item(
                     item.clone(),
@@ -189,9 +194,21 @@ pub(super) fn resolve_marker(
                 ..
             } => {
                 let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+                let p = if mass_marker {
+                    *center_of_mass
+                } else {
+                    local
+                };
                 let kind = match n {
                     Node::RigidBodyEP { .. } => MarkerKind::RigidEpPoint,
                     Node::RigidBodyRxyz { .. } => MarkerKind::RigidRxyzPoint,
+                    Node::RigidBodyRotVecLG { .. } => {
+                        let mut m = ResolvedMarker::lie_group(node_ode2[node.0], Vector3::from(p));
+                        m.mass = *mass;
+                        m.provides_position = !mass_marker;
+                        m.provides_orientation = orientation;
+                        return Ok(m);
+                    }
                     other => {
                         return Err(Error::item(
                             item.clone(),
@@ -204,12 +221,8 @@ pub(super) fn resolve_marker(
                         ));
                     }
                 };
-                let p = if mass_marker {
-                    center_of_mass.to_vec()
-                } else {
-                    local.to_vec()
-                };
-                let mut m = ResolvedMarker::of_kind(kind, node_ode2[node.0], n.ode2_size(), p);
+                let mut m =
+                    ResolvedMarker::of_kind(kind, node_ode2[node.0], n.ode2_size(), p.to_vec());
                 m.mass = *mass;
                 m
             }
@@ -476,3 +489,4 @@ pub(super) fn resolve_marker(
         }
     }
 }
+

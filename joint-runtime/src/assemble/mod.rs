@@ -33,6 +33,8 @@ use std::sync::Arc;
 pub enum Rotation {
     EulerParameters,
     TaitBryanXyz,
+    /// NodeRigidBodyRotVecLG: a rotation vector whose velocity coordinates are ω̄ (Ḡ = I).
+    RotationVectorLieGroup,
 }
 
 #[derive(Clone, Debug)]
@@ -239,6 +241,9 @@ pub struct Topology {
     pub ode2_owner: Vec<ItemRef>,
     /// Whether every body's mass matrix is constant (mass points, GenericODE2).
     pub constant_mass_matrix: bool,
+    /// The first ODE2 column of every NodeRigidBodyRotVecLG, in node order: the nodes whose
+    /// rotation vectors solvers update by composition (`physics/lie_group.rs`).
+    pub lie_nodes: Vec<usize>,
     /// The largest number of Jacobian columns of a marker or coordinates of a body (sizes the
     /// evaluation scratch space).
     pub max_columns: usize,
@@ -301,6 +306,12 @@ impl Topology {
                         center_of_mass: [0.0, 0.0],
                         ..
                     }
+                    // Ḡ = I: M = diag(m I, J) unless the centre of mass is off the node
+                    | BodyTopology::Rigid {
+                        rotation: Rotation::RotationVectorLieGroup,
+                        center_of_mass: [0.0, 0.0, 0.0],
+                        ..
+                    }
                     | BodyTopology::Beam2D { .. }
                     | BodyTopology::Mass1D { .. }
                     | BodyTopology::GenericODE2 { .. }
@@ -341,6 +352,13 @@ impl Topology {
         for (k, c) in ode1_systems.iter().enumerate() {
             objects[c.object] = ObjectTopology::Ode1System(k);
         }
+        let lie_nodes = mbs
+            .nodes
+            .iter()
+            .zip(&node_ode2)
+            .filter(|(n, _)| n.is_lie_group())
+            .map(|(_, &start)| start)
+            .collect();
         Ok(Topology {
             n_ode2,
             n_ode1: ode1_reference.len(),
@@ -362,6 +380,7 @@ impl Topology {
             ae_owner,
             ode2_owner,
             constant_mass_matrix,
+            lie_nodes,
             max_columns,
             max_kernel_rows,
             objects,

@@ -40,6 +40,19 @@ pub enum Node {
         /// `initialCoordinates_t`: the velocities at the start.
         initial_velocities: [f64; 6],
     },
+    /// NodeRigidBodyRotVecLG: [x, y, z, ν0, ν1, ν2], a rotation vector, integrated on the Lie
+    /// group: its velocity coordinates are [ẋ, ẏ, ż, ω̄] (the body-frame angular velocity, not
+    /// ν̇), and solvers update ν by composition (Exudyn's Lie-group integration).
+    RigidBodyRotVecLG {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `referenceCoordinates`: the reference configuration.
+        reference_coordinates: [f64; 6],
+        /// `initialCoordinates`: the displacement at the start, relative to the reference.
+        initial_coordinates: [f64; 6],
+        /// `initialVelocities`: [ẋ, ẏ, ż, ω̄] at the start.
+        initial_velocities: [f64; 6],
+    },
     /// NodePointGround: a fixed point with no coordinates, for markers, connectors and joints
     /// that attach to ground through a node.
     PointGround {
@@ -124,6 +137,7 @@ impl Node {
             Node::Point { .. } => "Point",
             Node::RigidBodyEP { .. } => "RigidBodyEP",
             Node::RigidBodyRxyz { .. } => "RigidBodyRxyz",
+            Node::RigidBodyRotVecLG { .. } => "RigidBodyRotVecLG",
             Node::GenericODE2 { .. } => "GenericODE2",
             Node::Node1D { .. } => "1D",
             Node::Point2D { .. } => "Point2D",
@@ -140,6 +154,7 @@ impl Node {
             Node::Point { name, .. }
             | Node::RigidBodyEP { name, .. }
             | Node::RigidBodyRxyz { name, .. }
+            | Node::RigidBodyRotVecLG { name, .. }
             | Node::GenericODE2 { name, .. }
             | Node::Node1D { name, .. }
             | Node::Point2D { name, .. }
@@ -182,6 +197,12 @@ impl Node {
                 ..
             } => (r, i, v),
             Node::RigidBodyRxyz {
+                reference_coordinates: r,
+                initial_coordinates: i,
+                initial_velocities: v,
+                ..
+            } => (r, i, v),
+            Node::RigidBodyRotVecLG {
                 reference_coordinates: r,
                 initial_coordinates: i,
                 initial_velocities: v,
@@ -237,7 +258,10 @@ impl Node {
     pub fn is_rigid(&self) -> bool {
         matches!(
             self,
-            Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. } | Node::RigidBody2D { .. }
+            Node::RigidBodyEP { .. }
+                | Node::RigidBodyRxyz { .. }
+                | Node::RigidBodyRotVecLG { .. }
+                | Node::RigidBody2D { .. }
         )
     }
 
@@ -328,6 +352,21 @@ impl Node {
             initial_coordinates: [0.0; 6],
             initial_velocities: [0.0; 6],
         }
+    }
+
+    /// `NodeRigidBodyRotVecLG(referenceCoordinates=reference)` [x, y, z, ν0, ν1, ν2].
+    pub fn rigid_body_rot_vec_lg(reference: [f64; 6]) -> Node {
+        Node::RigidBodyRotVecLG {
+            name: String::new(),
+            reference_coordinates: reference,
+            initial_coordinates: [0.0; 6],
+            initial_velocities: [0.0; 6],
+        }
+    }
+
+    /// Whether the node's rotation is integrated on the Lie group (NodeRigidBodyRotVecLG).
+    pub fn is_lie_group(&self) -> bool {
+        matches!(self, Node::RigidBodyRotVecLG { .. })
     }
 
     /// `NodeRigidBody2D(referenceCoordinates=reference)` [x, y, ψ].

@@ -3,6 +3,7 @@
 //! structure (superelement and kinematic-tree markers, rotation-vector helpers).
 
 pub mod kinematic_tree;
+pub mod lie_group;
 pub mod resolved;
 pub mod rotation_vector;
 pub mod state;

@@ -4,6 +4,7 @@
 use nalgebra::Matrix3;
 
 use super::kinematic_tree::KinematicTreeMarker;
+use super::lie_group::LieGroupMarker;
 use super::super_element::{SuperElementFrame, SuperElementMarker};
 use joint_core::MarkerKind;
 
@@ -23,6 +24,9 @@ pub enum MarkerModel {
     SuperElement(Box<SuperElementMarker>),
     /// MarkerKinematicTreeRigid: its columns are the joints on the path to the base.
     KinematicTree(Box<KinematicTreeMarker>),
+    /// A position, rigid or mass marker on a NodeRigidBodyRotVecLG (or its rigid body): its
+    /// columns are the node's 6.
+    LieGroup(LieGroupMarker),
 }
 
 /// A marker resolved against its body or node.
@@ -67,6 +71,7 @@ impl ResolvedMarker {
                 (SuperElementFrame::Ffrf { .. }, true) => "super_element_rigid_ffrf",
             },
             MarkerModel::KinematicTree(_) => "kinematic_tree_rigid",
+            MarkerModel::LieGroup(_) => "rot_vec_lie_group",
         }
     }
 
@@ -74,6 +79,21 @@ impl ResolvedMarker {
         ResolvedMarker {
             model: MarkerModel::Kind { kind, parameters },
             columns: (start..start + n).collect(),
+            mass: 0.0,
+            provides_position: true,
+            provides_orientation: false,
+            local_rotation: None,
+        }
+    }
+
+    /// A marker on a NodeRigidBodyRotVecLG whose 6 columns start at `start`, at `local` in the
+    /// node frame.
+    pub(crate) fn lie_group(start: usize, local: nalgebra::Vector3<f64>) -> Self {
+        ResolvedMarker {
+            model: MarkerModel::LieGroup(LieGroupMarker {
+                local_position: local,
+            }),
+            columns: (start..start + 6).collect(),
             mass: 0.0,
             provides_position: true,
             provides_orientation: false,

@@ -56,6 +56,61 @@ pub fn t_exp_so3_inv(theta: &Vector3<f64>) -> Matrix3<f64> {
     beta * Matrix3::identity() + half + gamma * tt
 }
 
+/// |v| as Exudyn sums it: √(v₀² + v₁² + v₂²) in index order.
+fn norm3(v: &Vector3<f64>) -> f64 {
+    (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
+}
+
+/// skew(v)² by rows and columns in index order (Exudyn's 3 × 3 product).
+fn skew_squared(t: &Matrix3<f64>) -> Matrix3<f64> {
+    Matrix3::from_fn(|r, c| t[(r, 0)] * t[(0, c)] + t[(r, 1)] * t[(1, c)] + t[(r, 2)] * t[(2, c)])
+}
+
+/// A NodeRigidBodyRotVecLG's rotation matrix, Exudyn's RotationVector2RotationMatrix:
+/// A = I + (sin φ/φ)·ν̃ + (2 sin²(φ/2)/φ²)·ν̃², φ = |ν|.
+///
+/// Exudyn's quirk is kept: above φ = 2π only the angle is reduced (φ ← fmod(φ, 2π)) while ν̃
+/// keeps the unreduced vector, so A is then no rotation. Composition keeps |ν| ≤ 2π, so a
+/// Lie-group integration only meets it with initial values beyond a turn
+/// (`rotation_vector_matrix_keeps_exudyns_reduction_quirk`).
+pub fn rotation_vector_matrix(nu: &Vector3<f64>) -> Matrix3<f64> {
+    let mut angle = norm3(nu);
+    if angle == 0.0 {
+        return Matrix3::identity();
+    }
+    if angle > 2.0 * std::f64::consts::PI {
+        angle %= 2.0 * std::f64::consts::PI;
+    }
+    let t = skew(nu);
+    let a = Matrix3::identity() + (angle.sin() / angle) * t;
+    let s2 = (0.5 * angle).sin();
+    a + (2.0 * s2 * s2 / (angle * angle)) * skew_squared(&t)
+}
+
+/// The rotation vector of exp(ν̃₀)·exp(Ω̃), Exudyn's CompositionRotationVector: Ω is a
+/// body-frame increment, composed through the quaternion product. The result's norm is in
+/// [0, 2π] (the angle is kept modulo 4π in (−2π, 2π]).
+pub fn compose_rotation_vectors(v0: &Vector3<f64>, omega: &Vector3<f64>) -> Vector3<f64> {
+    let (a, b) = (0.5 * norm3(v0), 0.5 * norm3(omega));
+    let (c0, c1) = (a.cos(), b.cos());
+    let (s0, s1) = (sinc(a), sinc(b));
+    let x = c0 * c1 - 0.25 * s0 * s1 * (v0[0] * omega[0] + v0[1] * omega[1] + v0[2] * omega[2]);
+    let xt = (1.0 - x * x).abs().sqrt();
+    let w = std::f64::consts::PI - 2.0 * x.atan2(xt);
+    let cross = Vector3::new(
+        v0[1] * omega[2] - v0[2] * omega[1],
+        v0[2] * omega[0] - v0[0] * omega[2],
+        v0[0] * omega[1] - v0[1] * omega[0],
+    );
+    let rho = (s0 * c1) * v0 + (c0 * s1) * omega + (0.5 * s0 * s1) * cross;
+    let r = norm3(&rho);
+    if r != 0.0 {
+        w * (rho * (1.0 / r))
+    } else {
+        Vector3::zeros()
+    }
+}
+
 /// Euler parameters of a rotation matrix, Exudyn's RotationMatrix2EP: from the trace where
 /// it is not ≈ −1, else from the largest diagonal entry.
 pub fn rotation_matrix_to_ep(a: &Matrix3<f64>) -> [f64; 4] {
@@ -174,6 +229,30 @@ mod tests {
                 "θ = {theta:?}: {got:?} vs {expected:?}"
             );
         }
+    }
+
+    /// Below a turn the RotVecLG matrix is ExpSO3; beyond, Exudyn reduces the angle only, and
+    /// A is no rotation (ν = (0, 0, 7): |AᵀA − I| ≈ 545 in the max norm, as measured with 1.13.6).
+    #[test]
+    fn rotation_vector_matrix_keeps_exudyns_reduction_quirk() {
+        let nu = Vector3::new(0.4, -0.5, 2.0);
+        assert!((rotation_vector_matrix(&nu) - exp_so3(&nu)).norm() < 1e-15);
+        let a = rotation_vector_matrix(&Vector3::new(0.0, 0.0, 7.0));
+        let off = (a.transpose() * a - Matrix3::identity()).amax();
+        assert!((off - 545.0).abs() < 1.0, "{off}");
+    }
+
+    /// Composition is the product of the rotations, and its result stays within a turn: a
+    /// rotation about z by 1 rad and then 10 rad (ω = 10 over 1 s) is 7 − 4π about z.
+    #[test]
+    fn composition_multiplies_rotations_and_wraps_at_two_pi() {
+        let (v0, om) = (Vector3::new(0.3, -0.2, 0.5), Vector3::new(-0.1, 0.4, 0.25));
+        let c = compose_rotation_vectors(&v0, &om);
+        assert!((exp_so3(&c) - exp_so3(&v0) * exp_so3(&om)).norm() < 1e-15);
+        let z = compose_rotation_vectors(&Vector3::new(0.0, 0.0, 1.0), &Vector3::new(0.0, 0.0, 6.0));
+        let expected = 7.0 - 4.0 * std::f64::consts::PI;
+        assert!((z - Vector3::new(0.0, 0.0, expected)).norm() < 1e-14, "{z:?}");
+        assert!((compose_rotation_vectors(&v0, &Vector3::zeros()) - v0).norm() < 1e-15);
     }
 
     #[test]

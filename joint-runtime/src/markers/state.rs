@@ -10,6 +10,7 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::kinematic_tree::KinematicTreeMarker;
+use super::lie_group::LieGroupMarkerView;
 use super::resolved::{MarkerModel, ResolvedMarker};
 use super::super_element::SuperElementMarker;
 use crate::kernels::marker_kinematics as mk;
@@ -275,6 +276,7 @@ impl MarkerKinematics for NoKinematics {
 /// run-time models are the resolved marker's own.
 enum Model<'a> {
     Kind(KindMarker<'a>),
+    LieGroup(LieGroupMarkerView<'a>),
     Other(&'a dyn MarkerKinematics),
 }
 
@@ -307,6 +309,10 @@ impl<'a> MarkerState<'a> {
                     local_rotation: marker.local_rotation.as_ref(),
                 })
             }
+            MarkerModel::LieGroup(lg) => Model::LieGroup(LieGroupMarkerView {
+                marker: lg,
+                local_rotation: marker.local_rotation.as_ref(),
+            }),
             MarkerModel::KinematicTree(t) => Model::Other(&**t),
             MarkerModel::SuperElement(se) => Model::Other(&**se),
             MarkerModel::FfrfMass { .. } => Model::Other(&NoKinematics),
@@ -325,6 +331,7 @@ impl<'a> MarkerState<'a> {
     fn kinematics(&self) -> &dyn MarkerKinematics {
         match &self.model {
             Model::Kind(k) => k,
+            Model::LieGroup(l) => l,
             Model::Other(o) => *o,
         }
     }
@@ -379,10 +386,10 @@ impl<'a> MarkerState<'a> {
                 mk::position_jacobian_t_times(k.kind, k.parameters, k.coordinates, f, out)
                     .expect(RESOLVED);
             }
-            Model::Other(o) => {
+            _ => {
                 let n = out.len();
                 let jac = &mut jac[..3 * n];
-                o.position_jacobian(self.at, jac);
+                self.kinematics().position_jacobian(self.at, jac);
                 for (c, x) in out.iter_mut().enumerate() {
                     *x = (0..3).map(|r| jac[r * n + c] * f[r]).sum();
                 }
@@ -398,7 +405,7 @@ impl<'a> MarkerState<'a> {
                 coordinates: k.coordinates,
                 velocities: k.velocities,
             },
-            Model::Other(_) => MarkerArgs {
+            Model::LieGroup(_) | Model::Other(_) => MarkerArgs {
                 parameters: &[],
                 coordinates: &[],
                 velocities: &[],

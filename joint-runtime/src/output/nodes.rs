@@ -152,6 +152,10 @@ impl Outputs<'_> {
                 return Ok(());
             }
         }
+        if n.is_lie_group() && matches!(var, O::CoordinatesTT | O::AngularAcceleration) {
+            // Exudyn's RotVecLG node has no second derivative of its rotation coordinates
+            return Err(unsupported(item(), var));
+        }
         match var {
             O::Position => put3(out, ms.position()),
             O::Displacement => out.extend_from_slice(&st.q[r.start..r.start + 3]),

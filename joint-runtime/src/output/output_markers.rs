@@ -17,6 +17,12 @@ impl Outputs<'_> {
             Node::RigidBody2D { .. } => MarkerKind::NodeRigid2D,
             Node::RigidBodyEP { .. } => MarkerKind::NodeEp,
             Node::RigidBodyRxyz { .. } => MarkerKind::NodeRxyz,
+            Node::RigidBodyRotVecLG { .. } => {
+                let start = self.topology.node_ode2[node];
+                let mut m = ResolvedMarker::lie_group(start, nalgebra::Vector3::zeros());
+                m.provides_orientation = true;
+                return Some(m);
+            }
             // GenericODE2 and 1D have no position; a PointGround's outputs need no marker
             Node::GenericODE2 { .. }
             | Node::Node1D { .. }
@@ -61,6 +67,13 @@ impl Outputs<'_> {
             _ => None,
         };
         let point = match (self.mbs.objects.get(body), &node) {
+            (Some(Object::RigidBody { .. }), Some(node_m))
+                if matches!(node_m.model, MarkerModel::LieGroup(_)) =>
+            {
+                let mut m = ResolvedMarker::lie_group(node_m.columns[0], local.into());
+                m.provides_orientation = true;
+                Some(m)
+            }
             (Some(Object::RigidBody { .. } | Object::RigidBody2D { .. }), Some(node_m)) => {
                 let kind = match node_m.kind() {
                     Some(MarkerKind::NodeEp) => MarkerKind::RigidEpPoint,

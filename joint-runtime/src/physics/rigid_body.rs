@@ -1,19 +1,32 @@
-//! A rigid body's own terms with Euler parameters or Tait–Bryan angles: its mass matrix and
-//! its LHS (the quadratic-velocity terms), Exudyn's "version 1" equations (spec/items.md §3.3),
-//! from the node's generated kinematics (Ḡ and its rate).
+//! A rigid body's own terms with Euler parameters, Tait–Bryan angles or a Lie-group rotation
+//! vector: its mass matrix and its LHS (the quadratic-velocity terms), Exudyn's "version 1"
+//! equations (spec/items.md §3.3), from the node's generated kinematics (Ḡ and its rate). A
+//! RotVecLG node's velocity coordinates are ω̄ itself: Ḡ = I and Ḡ_t = 0, so the same sums hold
+//! with the identity (docs/research/rotation_coordinate_and_rotvec_lie_group.md B2).
 
 use nalgebra::{Matrix3, Vector3};
 
 use super::{m3, skew, v3};
+use crate::markers::rotation_vector::rotation_vector_matrix;
 use crate::assemble::Rotation;
 use crate::kernels::marker_kinematics as mk;
 use joint_core::MarkerKind;
 
-/// Node-level kinematics kind of a rigid body's node.
-pub(super) fn node_kind(rotation: Rotation) -> MarkerKind {
+/// Node-level kinematics kind of a rigid body's node (none for the Lie-group node, whose
+/// Jacobians are not derivatives by its coordinates).
+pub(super) fn node_kind(rotation: Rotation) -> Option<MarkerKind> {
     match rotation {
-        Rotation::EulerParameters => MarkerKind::NodeEp,
-        Rotation::TaitBryanXyz => MarkerKind::NodeRxyz,
+        Rotation::EulerParameters => Some(MarkerKind::NodeEp),
+        Rotation::TaitBryanXyz => Some(MarkerKind::NodeRxyz),
+        Rotation::RotationVectorLieGroup => None,
+    }
+}
+
+/// The rotation matrix A of a rigid node at its total coordinates `qt`.
+pub(crate) fn rigid_rotation(rotation: Rotation, qt: &[f64]) -> Matrix3<f64> {
+    match node_kind(rotation) {
+        Some(kind) => m3(mk::rotation(kind.index(), &[], qt).expect("rigid node")),
+        None => rotation_vector_matrix(&v3([qt[3], qt[4], qt[5]])),
     }
 }
 
@@ -29,7 +42,12 @@ pub(super) struct RigidState {
 
 /// Ḡ (ω̄ = Ḡθ̇) of a rigid node, row-major 3 × nθ.
 pub(super) fn rigid_g_local(rotation: Rotation, qt: &[f64]) -> [f64; 12] {
-    let kind = node_kind(rotation).index();
+    let Some(kind) = node_kind(rotation) else {
+        let mut g = [0.0; 12];
+        (g[0], g[4], g[8]) = (1.0, 1.0, 1.0);
+        return g;
+    };
+    let kind = kind.index();
     let n = qt.len();
     let n_rot = n - 3;
     let mut jac = [0.0; 21];
@@ -44,15 +62,29 @@ pub(super) fn rigid_g_local(rotation: Rotation, qt: &[f64]) -> [f64; 12] {
 }
 
 pub(super) fn rigid_state(rotation: Rotation, qt: &[f64], v: &[f64]) -> RigidState {
-    let kind = node_kind(rotation).index();
     let n_rot = qt.len() - 3;
     let g_local = rigid_g_local(rotation, qt);
-    let omega_local = v3(mk::angular_velocity_local(kind, &[], qt, v).expect("rigid node"));
-    let g_local_t_rates = match rotation {
-        // Exudyn omits Ḡ_t·θ̇ for EP nodes (it vanishes identically).
-        Rotation::EulerParameters => Vector3::zeros(),
-        Rotation::TaitBryanXyz => {
-            v3(mk::angular_acceleration_local_rate_part(kind, &[], qt, v).expect("rigid node"))
+    let (omega_local, g_local_t_rates) = match node_kind(rotation) {
+        // ω̄ is the velocity coordinate; Ḡ_t = 0
+        None => (v3([v[3], v[4], v[5]]), Vector3::zeros()),
+        Some(kind) => {
+            let kind = kind.index();
+            let omega_local =
+                v3(mk::angular_velocity_local(kind, &[], qt, v).expect("rigid node"));
+            (
+                omega_local,
+                match rotation {
+                    Rotation::TaitBryanXyz => v3(mk::angular_acceleration_local_rate_part(
+                        kind,
+                        &[],
+                        qt,
+                        v,
+                    )
+                    .expect("rigid node")),
+                    // Exudyn omits Ḡ_t·θ̇ for EP nodes (it vanishes identically).
+                    _ => Vector3::zeros(),
+                },
+            )
         }
     };
     RigidState {
@@ -87,7 +119,7 @@ pub fn rigid_mass_matrix(
     }
     if com.iter().any(|&c| c != 0.0) {
         // M_uθ = −m A skew(c) Ḡ
-        let a = m3(mk::rotation(node_kind(rotation).index(), &[], qt).expect("rigid node"));
+        let a = rigid_rotation(rotation, qt);
         let ask = -mass * a * skew(&v3(*com));
         for r in 0..3 {
             for j in 0..nr {
@@ -154,7 +186,7 @@ pub fn rigid_lhs(
     let w = st.omega_local;
     // LHS_θ = Ḡᵀ (ω̄ × J ω̄) + Ḡᵀ J (Ḡ_t θ̇)
     let mut t = w.cross(&(inertia * w));
-    if rotation != Rotation::EulerParameters {
+    if rotation == Rotation::TaitBryanXyz {
         t += inertia * st.g_local_t_rates;
     }
     for c in 0..nr {
@@ -164,7 +196,7 @@ pub fn rigid_lhs(
         // LHS_u = A [ω̄ × (U × ω̄) + U × (Ḡ_t θ̇)], U = −m c
         let u = -mass * v3(*com);
         // A only here: most bodies have their centre of mass at the node
-        let a = m3(mk::rotation(node_kind(rotation).index(), &[], qt).expect("rigid node"));
+        let a = rigid_rotation(rotation, qt);
         let lu = a * (w.cross(&u.cross(&w)) + u.cross(&st.g_local_t_rates));
         out[..3].copy_from_slice(lu.as_slice());
     } else {
@@ -194,7 +226,7 @@ pub(super) fn rigid_newton_euler(
     let w = st.omega_local;
     // the LHS's torque: ω̄ × Jω̄ + J·Ḡ_tθ̇ (Ḡ_tθ̇ = 0 for Euler parameters)
     let mut lhs_torque = w.cross(&(inertia * w));
-    if rotation != Rotation::EulerParameters {
+    if rotation == Rotation::TaitBryanXyz {
         lhs_torque += inertia * st.g_local_t_rates;
     }
     let mut angular_acceleration = Vector3::zeros();

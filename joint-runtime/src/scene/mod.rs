@@ -162,14 +162,15 @@ fn evaluate(sim: &Simulation) -> Result<Frame> {
                 vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
                 Matrix3::identity(),
             )),
-            Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. } | Node::RigidBody2D { .. } => {
-                Some((
-                    vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
-                    Matrix3::from_row_slice(
-                        &sim.node_output(NodeIndex(i), OutputVariable::RotationMatrix)?,
-                    ),
-                ))
-            }
+            Node::RigidBodyEP { .. }
+            | Node::RigidBodyRxyz { .. }
+            | Node::RigidBodyRotVecLG { .. }
+            | Node::RigidBody2D { .. } => Some((
+                vec3(&sim.node_output(NodeIndex(i), OutputVariable::Position)?),
+                Matrix3::from_row_slice(
+                    &sim.node_output(NodeIndex(i), OutputVariable::RotationMatrix)?,
+                ),
+            )),
         });
     }
     let markers = (0..sim.mbs.markers.len())

@@ -19,10 +19,13 @@
 //!   whose optimal size is below the one taken is rejected and repeated with the proposal (also
 //!   with `automaticStepSize` off, as pip Exudyn 1.13.6 does).
 
+use nalgebra::Vector3;
+
 use super::settings::{DynamicSolverType, SimulationSettings, TimeIntegrationSettings};
 use super::step_size::report_step;
 use crate::error::{Error, Result};
 use crate::linear::{LinearSystem, assemble_into};
+use crate::markers::rotation_vector::t_exp_so3_inv;
 use crate::physics::Scratch;
 use crate::simulation::{Progress, Simulation};
 use joint_core::MarkerKind;
@@ -280,6 +283,20 @@ struct Stages {
     constrained: Vec<usize>,
 }
 
+/// Σ_{j<i} a_ij·h·k_j over a Lie node's rotation entries (starting at ODE2 column `start`),
+/// from zero, skipping the zero entries of the tableau as Exudyn does.
+fn lie_sum(tab: &Tableau, i: usize, h: f64, k: &[Vec<f64>], start: usize) -> Vector3<f64> {
+    let r = start + 3;
+    let mut sum = Vector3::zeros();
+    for (j, kj) in k.iter().enumerate().take(i) {
+        let aij = tab.a(i, j);
+        if aij != 0.0 {
+            sum += (aij * h) * Vector3::new(kj[r], kj[r + 1], kj[r + 2]);
+        }
+    }
+    sum
+}
+
 /// Exudyn's elimination: the constrained coordinates of `x` set to 0.
 fn eliminate(constrained: &[usize], x: &mut [f64]) {
     for &c in constrained {
@@ -312,6 +329,7 @@ impl Simulation {
         )?;
         self.statistics = Default::default();
         let started = std::time::Instant::now();
+        let lie = ti.explicit.use_lie_group_integration && !self.topology.lie_nodes.is_empty();
         let n2 = self.topology.n_ode2;
         let n1 = self.topology.n_ode1;
         self.state.time = ti.start_time;
@@ -382,7 +400,7 @@ impl Simulation {
                 };
                 let h_taken = h;
                 let accepted = if method == DynamicSolverType::VelocityVerlet {
-                    self.verlet_step(&mut acc, &st.constrained, h, t1)?;
+                    self.verlet_step(&mut acc, &st.constrained, &st.q0, lie, h, t1)?;
                     true
                 } else {
                     self.runge_kutta_step(&tableau, &mut acc, &mut st, h, t0, t1, ti)?;
@@ -513,6 +531,7 @@ impl Simulation {
         ti: &TimeIntegrationSettings,
     ) -> Result<()> {
         let n2 = self.topology.n_ode2;
+        let lie = ti.explicit.use_lie_group_integration && !self.topology.lie_nodes.is_empty();
         let mut q = std::mem::take(&mut self.state.q);
         let mut v = std::mem::take(&mut self.state.v);
         let mut y = std::mem::take(&mut self.state.y);
@@ -530,6 +549,16 @@ impl Simulation {
                     }
                 }
             }
+            if lie {
+                // RKMK: the stage's rotation is the start's composed with Σ a_ij·h·kq_j
+                for &start in &self.topology.lie_nodes {
+                    let ksum = lie_sum(tab, i, h, &st.kq, start);
+                    if i > 0 {
+                        let nu = self.topology.compose_lie_rotation(start, &st.q0, &ksum);
+                        q[start + 3..start + 6].copy_from_slice(nu.as_slice());
+                    }
+                }
+            }
             self.state.time = t0 + h * tab.c[i];
             // the ODE1 stage first, as Exudyn
             self.topology.ode1_rhs(&y, &mut st.ky[i], &mut acc.scratch);
@@ -539,6 +568,17 @@ impl Simulation {
             st.kv[i] = kv;
             r?;
             st.kq[i].copy_from_slice(&v);
+            if lie {
+                // the rotation's derivative in the algebra: T⁻¹(K_i)·(ω̄₀ + Σ a_ij·h·kv_j)
+                for &start in &self.topology.lie_nodes {
+                    let ksum = lie_sum(tab, i, h, &st.kq, start);
+                    let kvsum = lie_sum(tab, i, h, &st.kv, start);
+                    let r = start + 3;
+                    let omega = Vector3::new(st.v0[r], st.v0[r + 1], st.v0[r + 2]) + kvsum;
+                    let k = t_exp_so3_inv(&ksum) * omega;
+                    st.kq[i][r..r + 3].copy_from_slice(k.as_slice());
+                }
+            }
             q.copy_from_slice(&st.q0);
             v.copy_from_slice(&st.v0);
         }
@@ -553,6 +593,9 @@ impl Simulation {
                     *y += f * k;
                 }
             }
+        }
+        if lie {
+            self.compose_lie_step(&st.q0, &st.kq, &tab.b, h, &mut q);
         }
         eliminate(&st.constrained, &mut q);
         eliminate(&st.constrained, &mut v);
@@ -571,6 +614,9 @@ impl Simulation {
                         *y += f * k;
                     }
                 }
+            }
+            if lie {
+                self.compose_lie_step(&st.q0, &st.kq, b_hat, h, &mut st.q_hat);
             }
             eliminate(&st.constrained, &mut st.q_hat);
             eliminate(&st.constrained, &mut st.v_hat);
@@ -595,10 +641,13 @@ impl Simulation {
     }
 
     /// Velocity Verlet: v½ = v + h/2·a, q₁ = q + h·v½, a₁ = a(q₁, v½), v₁ = v½ + h/2·a₁.
+    #[allow(clippy::too_many_arguments)]
     fn verlet_step(
         &mut self,
         acc: &mut Accelerations,
         constrained: &[usize],
+        q0: &[f64],
+        lie: bool,
         h: f64,
         t1: f64,
     ) -> Result<()> {
@@ -609,6 +658,16 @@ impl Simulation {
         }
         for k in 0..n2 {
             self.state.q[k] += h * self.state.v[k];
+        }
+        if lie {
+            // a Lie node's rotation moves by composition with h·v½ from the step's start
+            for &start in &self.topology.lie_nodes {
+                let r = start + 3;
+                let v = &self.state.v;
+                let theta = h * Vector3::new(v[r], v[r + 1], v[r + 2]);
+                let nu = self.topology.compose_lie_rotation(start, q0, &theta);
+                self.state.q[r..r + 3].copy_from_slice(nu.as_slice());
+            }
         }
         eliminate(constrained, &mut self.state.q);
         eliminate(constrained, &mut self.state.v);
@@ -632,6 +691,29 @@ impl Simulation {
             *y += h * y_t;
         }
         Ok(())
+    }
+
+    /// `q` at the end of a step (or of its embedded solution) on the Lie nodes' rotations:
+    /// ν = (ν₀ + ν_ref) ∘ Σ w_i·h·kq_i − ν_ref, the weighted sum from zero as Exudyn forms it.
+    fn compose_lie_step(
+        &self,
+        q0: &[f64],
+        kq: &[Vec<f64>],
+        weights: &[f64],
+        h: f64,
+        q: &mut [f64],
+    ) {
+        for &start in &self.topology.lie_nodes {
+            let r = start + 3;
+            let mut theta = Vector3::zeros();
+            for (k, &w) in kq.iter().zip(weights) {
+                if w != 0.0 {
+                    theta += (w * h) * Vector3::new(k[r], k[r + 1], k[r + 2]);
+                }
+            }
+            let nu = self.topology.compose_lie_rotation(start, q0, &theta);
+            q[r..r + 3].copy_from_slice(nu.as_slice());
+        }
     }
 
     /// The error control of an embedded pair (None for fixed-step methods): the proposed step

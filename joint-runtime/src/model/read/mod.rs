@@ -71,6 +71,14 @@ impl List {
                     "RigidBodyRxyz",
                     &["RigidBodyRxyz", "NodeRigidBodyRxyz", "RigidRxyz"],
                 ),
+                (
+                    "RigidBodyRotVecLG",
+                    &[
+                        "RigidBodyRotVecLG",
+                        "NodeRigidBodyRotVecLG",
+                        "RigidRotVecLG",
+                    ],
+                ),
                 ("GenericODE2", &["GenericODE2", "NodeGenericODE2"]),
                 ("Point2D", &["Point2D", "NodePoint2D"]),
                 (

@@ -1,4 +1,4 @@
-//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan), GenericODE2, Point2D, RigidBody2D, 1D,
+//! Nodes: Point, RigidBodyEP, RigidBodyRotXYZ (Tait–Bryan), RigidBodyRotVecLG, GenericODE2, Point2D, RigidBody2D, 1D,
 //! PointGround, GenericData and GenericODE1.
 
 use serde_json::Value;
@@ -25,6 +25,12 @@ pub(crate) fn read_node(index: usize, value: &Value) -> Result<Node> {
             add_constraint_equation: d.bool_or("addConstraintEquation", true)?,
         },
         "RigidBodyRxyz" => Node::RigidBodyRxyz {
+            name,
+            reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 6])?,
+            initial_coordinates: d.vec_or("initialCoordinates", [0.0; 6])?,
+            initial_velocities: d.vec_or("initialVelocities", [0.0; 6])?,
+        },
+        "RigidBodyRotVecLG" => Node::RigidBodyRotVecLG {
             name,
             reference_coordinates: d.vec_or("referenceCoordinates", [0.0; 6])?,
             initial_coordinates: d.vec_or("initialCoordinates", [0.0; 6])?,
