@@ -739,3 +739,40 @@ pub(super) fn own_rotvec_lg_top_rk44() {
 pub(super) fn own_rotvec_lg_top_dopri5() {
     run_explicit_case("rotvec_lg_top_dopri5");
 }
+
+#[test]
+pub(super) fn own_rotvec_lg_expliciteuler() {
+    run_explicit_case("rotvec_lg_expliciteuler");
+}
+
+#[test]
+pub(super) fn own_rotvec_lg_explicitmidpoint() {
+    run_explicit_case("rotvec_lg_explicitmidpoint");
+}
+
+#[test]
+pub(super) fn own_rotvec_lg_rk44() {
+    run_explicit_case("rotvec_lg_rk44");
+}
+
+#[test]
+pub(super) fn own_rotvec_lg_rk67() {
+    run_explicit_case("rotvec_lg_rk67");
+}
+
+#[test]
+pub(super) fn own_rotvec_lg_dopri5() {
+    run_explicit_case("rotvec_lg_dopri5");
+}
+
+#[test]
+pub(super) fn own_rotvec_lg_ode23() {
+    run_explicit_case("rotvec_lg_ode23");
+}
+
+/// `explicit.useLieGroupIntegration = False`: plain Runge–Kutta with ν̇ := ω̄ (kinematically
+/// wrong, and what Exudyn does).
+#[test]
+pub(super) fn own_rotvec_lg_rk44_no_lie() {
+    run_explicit_case("rotvec_lg_rk44_no_lie");
+}

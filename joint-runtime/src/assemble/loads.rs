@@ -73,12 +73,15 @@ pub(super) fn loads(mbs: &MultibodySystem) -> Result<Vec<LoadTopology>> {
                 (LoadKind::Torque, *body_fixed)
             }
             Load::Coordinate { .. } => {
-                if !matches!(marker, Marker::NodeCoordinate { .. }) {
+                if !matches!(
+                    marker,
+                    Marker::NodeCoordinate { .. } | Marker::NodeRotationCoordinate { .. }
+                ) {
                     return Err(Error::item(
                         item,
                         "markerNumber",
                         format!(
-                            "marker {} is a {}; LoadCoordinate needs a NodeCoordinate marker",
+                            "marker {} is a {}; LoadCoordinate needs a NodeCoordinate or NodeRotationCoordinate marker",
                             m.0,
                             marker.type_name()
                         ),

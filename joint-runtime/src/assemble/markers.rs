@@ -361,6 +361,50 @@ pub(super) fn resolve_marker(
                 local_rotation: None,
             })
         }
+        Marker::NodeRotationCoordinate {
+            node,
+            rotation_coordinate,
+            ..
+        } => {
+            let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+            match n {
+                Node::PointGround { .. } => Ok(ResolvedMarker {
+                    // Exudyn's: value 0 and no column
+                    model: MarkerModel::Kind {
+                        kind: MarkerKind::GroundCoordinate,
+                        parameters: Vec::new(),
+                    },
+                    columns: Vec::new(),
+                    mass: 0.0,
+                    provides_position: false,
+                    provides_orientation: false,
+                    local_rotation: None,
+                }),
+                Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. } | Node::RigidBodyRotVecLG { .. } => {
+                    let rigid = node_marker(*node, true)?;
+                    Ok(ResolvedMarker {
+                        columns: rigid.columns.clone(),
+                        model: MarkerModel::RotationCoordinate {
+                            node: Box::new(rigid),
+                            index: *rotation_coordinate,
+                        },
+                        mass: 0.0,
+                        provides_position: false,
+                        provides_orientation: false,
+                        local_rotation: None,
+                    })
+                }
+                other => Err(Error::item(
+                    item,
+                    "nodeNumber",
+                    format!(
+                        "node {} is a {}, which has no 3-D rotation; MarkerNodeRotationCoordinate needs a RigidBodyEP, RigidBodyRxyz or RigidBodyRotVecLG node (or a PointGround)",
+                        node.0,
+                        other.type_name()
+                    ),
+                )),
+            }
+        }
         Marker::BodyMass { body, .. } => body_marker(*body, [0.0; 3], false, true),
         Marker::BodyPosition {
             body,

@@ -300,8 +300,10 @@ pub(super) fn joints_and_connectors(
                         offset: *offset,
                     },
                     active: *active,
-                    // Exudyn's object gives its Jacobian (k, d on the coordinates) analytically
-                    analytic_jacobian: true,
+                    // Exudyn's object gives its Jacobian (k, d on the coordinates) analytically,
+                    // but not with a rotation coordinate, whose marker has no Jacobian
+                    // derivative: then object-wise forward differences
+                    analytic_jacobian: !idx.iter().any(|&m| markers[m].is_rotation_coordinate()),
                 });
             }
             _ => {}

@@ -69,6 +69,19 @@ pub enum Marker {
         /// `coordinate`: the index of the coordinate within the node's ODE2 coordinates.
         coordinate: usize,
     },
+    /// MarkerNodeRotationCoordinate: one Tait–Bryan angle (xyz) of a rigid node's rotation, as
+    /// a coordinate for coordinate loads and connectors. Exudyn's: its value is the angle
+    /// recomputed from the rotation matrix, its velocity the global angular velocity's component
+    /// and its Jacobian that component's row of the node's rotation Jacobian (not the angle's
+    /// derivative); on a NodePointGround zero.
+    NodeRotationCoordinate {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `nodeNumber`: the node it sits on (with a rotation, or a ground node).
+        node: NodeIndex,
+        /// `rotationCoordinate`: 0, 1 or 2, the angle about x, y or z.
+        rotation_coordinate: usize,
+    },
     /// Weighted mean of mesh nodes of a GenericODE2 or FFRFreducedOrder object.
     SuperElementPosition {
         /// The item's `name` (empty: none given).
@@ -109,6 +122,7 @@ impl Marker {
             Marker::NodePosition { .. } => "NodePosition",
             Marker::NodeRigid { .. } => "NodeRigid",
             Marker::NodeCoordinate { .. } => "NodeCoordinate",
+            Marker::NodeRotationCoordinate { .. } => "NodeRotationCoordinate",
             Marker::SuperElementPosition { .. } => "SuperElementPosition",
             Marker::SuperElementRigid { .. } => "SuperElementRigid",
             Marker::KinematicTreeRigid { .. } => "KinematicTreeRigid",
@@ -124,17 +138,21 @@ impl Marker {
             | Marker::NodePosition { name, .. }
             | Marker::NodeRigid { name, .. }
             | Marker::NodeCoordinate { name, .. }
+            | Marker::NodeRotationCoordinate { name, .. }
             | Marker::SuperElementPosition { name, .. }
             | Marker::SuperElementRigid { name, .. }
             | Marker::KinematicTreeRigid { name, .. } => name,
         }
     }
 
-    /// Whether the marker provides a position (everything but BodyMass and NodeCoordinate).
+    /// Whether the marker provides a position (everything but BodyMass and the coordinate
+    /// markers).
     pub fn provides_position(&self) -> bool {
         !matches!(
             self,
-            Marker::BodyMass { .. } | Marker::NodeCoordinate { .. }
+            Marker::BodyMass { .. }
+                | Marker::NodeCoordinate { .. }
+                | Marker::NodeRotationCoordinate { .. }
         )
     }
 

@@ -2,6 +2,7 @@
 //! ([`MarkerState`], one [`state::MarkerKinematics`] per model), and the models with run-time
 //! structure (superelement and kinematic-tree markers, rotation-vector helpers).
 
+pub mod coordinate;
 pub mod kinematic_tree;
 pub mod lie_group;
 pub mod resolved;

@@ -27,6 +27,12 @@ pub enum MarkerModel {
     /// A position, rigid or mass marker on a NodeRigidBodyRotVecLG (or its rigid body): its
     /// columns are the node's 6.
     LieGroup(LieGroupMarker),
+    /// MarkerNodeRotationCoordinate: Tait–Bryan angle `index` of the rotation of `node` (that
+    /// node's rigid marker, over the same columns).
+    RotationCoordinate {
+        node: Box<ResolvedMarker>,
+        index: usize,
+    },
 }
 
 /// A marker resolved against its body or node.
@@ -52,10 +58,16 @@ impl ResolvedMarker {
         }
     }
 
-    /// A MarkerNodeCoordinate (kind NodeCoordinate: one column, the coordinate; or
-    /// GroundCoordinate on a ground node: none).
+    /// A coordinate marker: a MarkerNodeCoordinate (kind NodeCoordinate: one column, the
+    /// coordinate; or GroundCoordinate on a ground node: none) or a MarkerNodeRotationCoordinate
+    /// on a node with a rotation (its node's columns; `coordinate_state`).
     pub fn is_coordinate(&self) -> bool {
-        self.kind().is_some_and(MarkerKind::is_coordinate)
+        self.kind().is_some_and(MarkerKind::is_coordinate) || self.is_rotation_coordinate()
+    }
+
+    /// A MarkerNodeRotationCoordinate on a node with a rotation.
+    pub fn is_rotation_coordinate(&self) -> bool {
+        matches!(self.model, MarkerModel::RotationCoordinate { .. })
     }
 
     /// The module of the marker's generated kinematics, as the summary names it
@@ -72,6 +84,7 @@ impl ResolvedMarker {
             },
             MarkerModel::KinematicTree(_) => "kinematic_tree_rigid",
             MarkerModel::LieGroup(_) => "rot_vec_lie_group",
+            MarkerModel::RotationCoordinate { .. } => "node_rotation_coordinate",
         }
     }
 

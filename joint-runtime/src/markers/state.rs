@@ -315,7 +315,10 @@ impl<'a> MarkerState<'a> {
             }),
             MarkerModel::KinematicTree(t) => Model::Other(&**t),
             MarkerModel::SuperElement(se) => Model::Other(&**se),
-            MarkerModel::FfrfMass { .. } => Model::Other(&NoKinematics),
+            // read through `ResolvedMarker::coordinate_state` and `coordinate_jacobian`
+            MarkerModel::FfrfMass { .. } | MarkerModel::RotationCoordinate { .. } => {
+                Model::Other(&NoKinematics)
+            }
         };
         MarkerState {
             marker,

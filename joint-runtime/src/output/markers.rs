@@ -23,6 +23,16 @@ impl Outputs<'_> {
             "markerNumber",
             "marker",
         )?;
+        if m.is_rotation_coordinate() {
+            // Exudyn's: the Tait–Bryan angle from the rotation matrix, ω's component
+            let (q, v) = m.coordinate_state(&self.topology.reference, qt, &self.state.v);
+            match var {
+                OutputVariable::Coordinates => out.push(q),
+                OutputVariable::CoordinatesT => out.push(v),
+                other => return Err(unsupported(item(), other)),
+            }
+            return Ok(());
+        }
         if m.is_coordinate() {
             // MarkerNodeCoordinate: its coordinate (displacement) and velocity; zero on a
             // ground node, which has no column

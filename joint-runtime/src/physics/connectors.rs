@@ -154,7 +154,11 @@ impl Topology {
 
     /// A coordinate marker's displacement and velocity (0 on a ground node: no column).
     fn coordinate_value(&self, marker: usize, qt: &[f64], v: &[f64]) -> (f64, f64) {
-        match self.markers[marker].columns.first() {
+        let m = &self.markers[marker];
+        if m.is_rotation_coordinate() {
+            return m.coordinate_state(&self.reference, qt, v);
+        }
+        match m.columns.first() {
             Some(&g) => (qt[g] - self.reference[g], v[g]),
             None => (0.0, 0.0),
         }
@@ -317,11 +321,18 @@ impl Topology {
             if !con.active {
                 return false;
             }
-            // a coordinate marker's Jacobian is 1 on its column (none on a ground node)
-            let n0 = self.markers[con.markers[0]].columns.len();
-            let n1 = self.markers[con.markers[1]].columns.len();
-            out[..n0].fill(-spring.force);
-            out[n0..n0 + n1].fill(spring.force);
+            // −f·J_0ᵀ and f·J_1ᵀ: a node coordinate's Jacobian is 1 on its column (none on a
+            // ground node), a rotation coordinate's its rotation Jacobian's row
+            let (m0, m1) = (&self.markers[con.markers[0]], &self.markers[con.markers[1]]);
+            let (n0, n1) = (m0.columns.len(), m1.columns.len());
+            m0.coordinate_jacobian(qt, v, &mut out[..n0], jac);
+            m1.coordinate_jacobian(qt, v, &mut out[n0..n0 + n1], jac);
+            for x in &mut out[..n0] {
+                *x *= -spring.force;
+            }
+            for x in &mut out[n0..n0 + n1] {
+                *x *= spring.force;
+            }
             return true;
         }
         if let Some(spring) = self.torsional_spring(c, qt, v, data) {

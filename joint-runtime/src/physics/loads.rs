@@ -65,12 +65,22 @@ impl Topology {
         form: RhsForm,
     ) {
         let l = &self.loads[index];
+        let marker = &self.markers[l.marker];
         if l.kind == LoadKind::Coordinate {
+            let load = load_factor * l.vector[0];
+            if marker.is_rotation_coordinate() {
+                // Q = load·J_iᵀ, J_i the rotation Jacobian's row: a global torque load·e_i
+                let n = marker.columns.len();
+                marker.coordinate_jacobian(qt, v, &mut out[..n], &mut scratch.jac_a);
+                for x in &mut out[..n] {
+                    *x *= load;
+                }
+                return;
+            }
             // the marker's one column is the coordinate: Q = load
-            out[0] = load_factor * l.vector[0];
+            out[0] = load;
             return;
         }
-        let marker = &self.markers[l.marker];
         let n = marker.columns.len();
         let ms = MarkerState::new(marker, qt, v);
         let vector = v3(l.vector) * load_factor;

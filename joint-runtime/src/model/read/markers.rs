@@ -41,6 +41,23 @@ pub(crate) fn read_marker(index: usize, value: &Value) -> Result<Marker> {
             node: NodeIndex(d.index("nodeNumber")?),
             coordinate: d.index("coordinate")?,
         },
+        "NodeRotationCoordinate" => {
+            let node = NodeIndex(d.index("nodeNumber")?);
+            let rotation_coordinate = d.index("rotationCoordinate")?;
+            if rotation_coordinate > 2 {
+                return Err(d.err(
+                    "rotationCoordinate",
+                    format!(
+                        "{rotation_coordinate}: expected 0, 1 or 2 (the angle about x, y or z)"
+                    ),
+                ));
+            }
+            Marker::NodeRotationCoordinate {
+                name,
+                node,
+                rotation_coordinate,
+            }
+        }
         "NodeRigid" => {
             let node = NodeIndex(d.index("nodeNumber")?);
             // A node marker sits at the node: the translation of localHT must be zero.

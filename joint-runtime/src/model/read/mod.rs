@@ -180,6 +180,10 @@ impl List {
                     &["NodeCoordinate", "MarkerNodeCoordinate"],
                 ),
                 (
+                    "NodeRotationCoordinate",
+                    &["NodeRotationCoordinate", "MarkerNodeRotationCoordinate"],
+                ),
+                (
                     "KinematicTreeRigid",
                     &["KinematicTreeRigid", "MarkerKinematicTreeRigid"],
                 ),
