@@ -776,3 +776,22 @@ pub(super) fn own_rotvec_lg_ode23() {
 pub(super) fn own_rotvec_lg_rk44_no_lie() {
     run_explicit_case("rotvec_lg_rk44_no_lie");
 }
+
+/// The general RotVecLG body in generalized-α (Exudyn's default Lie variant: predictor
+/// increment turned by Ξ = I + skew(−hβ/(2γ)·ω̄_P), Newton moving ν by composition, the body's
+/// K by differences through the composition), free and on a spherical joint, and on the joint
+/// with TrapezoidalIndex2: Exudyn's iteration and Jacobian counts.
+#[test]
+pub(super) fn own_rotvec_lg_genalpha() {
+    run_case_in(OWN_CASES, "rotvec_lg_genalpha");
+}
+
+#[test]
+pub(super) fn own_rotvec_lg_genalpha_spherical() {
+    run_case_in(OWN_CASES, "rotvec_lg_genalpha_spherical");
+}
+
+#[test]
+pub(super) fn own_rotvec_lg_trapezoidal_index2_spherical() {
+    run_case_in(OWN_CASES, "rotvec_lg_trapezoidal_index2_spherical");
+}

@@ -7,7 +7,7 @@ use super::rigid_body::rigid_lhs;
 use super::Scratch;
 use super::beam_2d::beam_2d_lhs_jacobian;
 use super::rigid_body_2d::rigid_2d_lhs;
-use crate::assemble::{BodyTopology, Topology};
+use crate::assemble::{BodyTopology, Rotation, Topology};
 use crate::linear::MatrixAccumulator;
 
 impl Topology {
@@ -157,6 +157,7 @@ impl Topology {
             };
             let n = ode2.len();
             let r = ode2.clone();
+            let lie = *rotation == Rotation::RotationVectorLieGroup;
             let base = &mut scratch.lhs[..n];
             rigid_lhs(
                 *rotation,
@@ -191,12 +192,16 @@ impl Topology {
                     };
                     let eps = fd.increment(x);
                     let out = &mut scratch.lhs2[..n];
-                    if i < 3 {
+                    // a Lie node's position column moves its rotation vector by round-off
+                    if i < 3 && !(lie && which == 0) {
                         out.copy_from_slice(&base[..n]);
                     } else {
                         let mut c2 = coords;
                         let mut v2 = vels;
-                        if which == 0 {
+                        if which == 0 && lie {
+                            // q ∘ (ε·e_i), as Exudyn perturbs a Lie node
+                            self.lie_perturbed_totals(q, r.start, i, eps, &mut c2[..6]);
+                        } else if which == 0 {
                             // perturb the displacement, as Exudyn does, then form the total
                             c2[i] = self.reference[r.start + i] + (x + eps);
                         } else {

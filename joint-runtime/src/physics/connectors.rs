@@ -567,12 +567,17 @@ impl Topology {
                     let eps = fd.increment(x);
                     let saved = qt[g];
                     if which == 0 {
-                        qt[g] = self.reference[g] + (x + eps);
+                        // additive, or by composition on a Lie node
+                        self.perturb_total(q, qt, g, eps);
                     } else {
                         velocities[g] = x + eps;
                     }
                     self.connector_lhs_local(c, qt, &velocities, data, out, &mut scratch.jac_a);
-                    qt[g] = saved;
+                    if which == 0 && self.lie_node_of(g).is_some() {
+                        self.restore_total(q, qt, g);
+                    } else {
+                        qt[g] = saved;
+                    }
                     velocities[g] = v[g];
                     let scale = (1.0 / eps) * factor;
                     for row in 0..rows {

@@ -170,9 +170,14 @@ impl Topology {
                 let x = q[col];
                 let eps = fd.increment(x);
                 let saved = qt[col];
-                qt[col] = self.reference[col] + (x + eps);
+                // additive, or by composition on a Lie node
+                self.perturb_total(q, qt, col, eps);
                 self.load_vector_local(index, qt, v, load_factor, &mut pert, scratch, RhsForm::Exudyn);
-                qt[col] = saved;
+                if self.lie_node_of(col).is_some() {
+                    self.restore_total(q, qt, col);
+                } else {
+                    qt[col] = saved;
+                }
                 for (row, &r) in marker.columns.iter().enumerate() {
                     m.add(r, col, factor * (pert[row] - base[row]) / eps);
                 }

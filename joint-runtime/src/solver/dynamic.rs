@@ -2,6 +2,8 @@
 //! index 2, with Exudyn's predictor, scaling, Jacobian (and its omitted terms), initial
 //! accelerations and adaptive step reduction/recovery (spec/solver.md §2–5).
 
+use nalgebra::{Matrix3, Vector3};
+
 use super::fast_newton::{FastNewtonProblem, fast_newton};
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
 use super::settings::{
@@ -11,6 +13,7 @@ use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
+use crate::markers::rotation_vector::skew;
 use crate::physics::{ConstraintJacobian, ConstraintRowFactors, ForwardDifference, Scratch};
 use crate::simulation::{Progress, Simulation};
 
@@ -100,6 +103,10 @@ pub(crate) struct StepProblem<'a> {
     a_start: Vec<f64>,
     /// The algorithmic-acceleration buffer (see the reset quirk in spec/solver.md §5).
     a_buf: Vec<f64>,
+    /// Per ODE2 coordinate: whether it belongs to a NodeRigidBodyRotVecLG (empty if there is
+    /// none), whose 6 coordinates the predictor builds as an increment from the step's start
+    /// and whose rotation vectors Newton moves by composition.
+    lie_column: Vec<LieColumn>,
     // iterate buffers
     qt: Vec<f64>,
     f: Vec<f64>,
@@ -161,6 +168,17 @@ impl<'a> StepProblem<'a> {
             h_done: 0.0,
             a_start: vec![0.0; n2],
             a_buf: vec![0.0; n2],
+            lie_column: if sim.topology.lie_nodes.is_empty() {
+                Vec::new()
+            } else {
+                (0..n2)
+                    .map(|c| match sim.topology.lie_node_of(c) {
+                        None => LieColumn::None,
+                        Some(start) if c < start + 3 => LieColumn::Position,
+                        Some(_) => LieColumn::Rotation,
+                    })
+                    .collect()
+            },
             qt: vec![0.0; n2],
             f: vec![0.0; n2],
             f1: vec![0.0; n1],
@@ -222,14 +240,21 @@ impl<'a> StepProblem<'a> {
     fn predictor(&mut self) {
         let (h, c) = (self.h, self.c);
         let st = &mut self.sim.state;
+        let lie = !self.lie_column.is_empty();
         for i in 0..st.q.len() {
             let a_n = self.a_buf[i];
+            // a Lie node's coordinates start from 0: the predictor gives its increment θ
+            let q_n = if lie && self.lie_column[i] != LieColumn::None {
+                0.0
+            } else {
+                self.q_n[i]
+            };
             if c.newmark {
-                st.q[i] = self.q_n[i] + h * self.v_n[i] + h * h * (0.5 - c.beta) * self.acc_n[i];
+                st.q[i] = q_n + h * self.v_n[i] + h * h * (0.5 - c.beta) * self.acc_n[i];
                 st.v[i] = self.v_n[i] + h * (1.0 - c.gamma) * self.acc_n[i];
                 self.a_buf[i] = (c.alpha_f * self.acc_n[i] - c.alpha_m * a_n) / (1.0 - c.alpha_m);
             } else {
-                let mut q = self.q_n[i] + h * self.v_n[i] + h * h * (0.5 - c.beta) * a_n;
+                let mut q = q_n + h * self.v_n[i] + h * h * (0.5 - c.beta) * a_n;
                 let mut v = self.v_n[i] + h * (1.0 - c.gamma) * a_n;
                 let a_star = (c.alpha_f * self.acc_n[i] - c.alpha_m * a_n) / (1.0 - c.alpha_m);
                 self.a_buf[i] = a_star;
@@ -239,6 +264,26 @@ impl<'a> StepProblem<'a> {
                 st.v[i] = v;
             }
             st.a[i] = 0.0;
+        }
+        if lie {
+            // θ_rot ← (I + skew(−hβ/(2γ)·ω̄_P))·θ_rot, then q = q_n ∘ θ (Exudyn's default,
+            // lieGroupSimplifiedKinematicRelations off)
+            let topo = &self.sim.topology;
+            for &start in &topo.lie_nodes {
+                let r = start + 3;
+                let w =
+                    (-0.5 * h * c.beta / c.gamma) * Vector3::new(st.v[r], st.v[r + 1], st.v[r + 2]);
+                let xi = skew(&w) + Matrix3::identity();
+                let theta = Vector3::new(st.q[r], st.q[r + 1], st.q[r + 2]);
+                let theta = Vector3::from_fn(|k, _| {
+                    xi[(k, 0)] * theta[0] + xi[(k, 1)] * theta[1] + xi[(k, 2)] * theta[2]
+                });
+                for k in start..start + 3 {
+                    st.q[k] += self.q_n[k];
+                }
+                let nu = topo.compose_lie_rotation(start, &self.q_n, &theta);
+                st.q[r..r + 3].copy_from_slice(nu.as_slice());
+            }
         }
         // ODE1: the trapezoidal rule's known half, y = y_n + (h/2)·ẏ_n; ẏ is measured from it
         for i in 0..st.y.len() {
@@ -400,11 +445,30 @@ impl NewtonProblem for StepProblem<'_> {
         let st = &mut self.sim.state;
         let n2 = st.q.len();
         self.increment = self.rhs[..n2].iter().fold(0.0, |m: f64, x| m.max(x.abs()));
-        for i in 0..n2 {
-            let d = self.rhs[i];
-            st.q[i] -= d;
-            st.v[i] -= self.gamma_p * d;
-            st.a[i] -= self.beta_p * d;
+        if self.lie_column.is_empty() {
+            for i in 0..n2 {
+                let d = self.rhs[i];
+                st.q[i] -= d;
+                st.v[i] -= self.gamma_p * d;
+                st.a[i] -= self.beta_p * d;
+            }
+        } else {
+            for i in 0..n2 {
+                let d = self.rhs[i];
+                if self.lie_column[i] != LieColumn::Rotation {
+                    st.q[i] -= d;
+                }
+                st.v[i] -= self.gamma_p * d;
+                st.a[i] -= self.beta_p * d;
+            }
+            // a Lie node's rotation vector: ν ← (ν + ν_ref) ∘ (−Δ) − ν_ref
+            let topo = &self.sim.topology;
+            for &start in &topo.lie_nodes {
+                let r = start + 3;
+                let delta = -Vector3::new(self.rhs[r], self.rhs[r + 1], self.rhs[r + 2]);
+                let nu = topo.compose_lie_rotation(start, &st.q, &delta);
+                st.q[r..r + 3].copy_from_slice(nu.as_slice());
+            }
         }
         let n1 = st.y.len();
         for k in 0..n1 {
@@ -478,8 +542,18 @@ impl FastNewtonProblem for StepProblem<'_> {
                 linear
             };
             st.a[i] = a;
-            st.q[i] += a / bp;
+            if self.lie_column.is_empty() || self.lie_column[i] != LieColumn::Rotation {
+                st.q[i] += a / bp;
+            }
             st.v[i] += gp / bp * a;
+        }
+        // a Lie node's rotation moves by composition, as Newton's increments do
+        let topo = &self.sim.topology;
+        for &start in &topo.lie_nodes {
+            let r = start + 3;
+            let theta = Vector3::new(st.a[r], st.a[r + 1], st.a[r + 2]) / bp;
+            let nu = topo.compose_lie_rotation(start, &st.q, &theta);
+            st.q[r..r + 3].copy_from_slice(nu.as_slice());
         }
         for (k, l) in st.lambda.iter_mut().enumerate() {
             let history = [self.lambda_n[k], self.lambda_prev[k], self.lambda_prev2[k]];
@@ -511,6 +585,17 @@ impl FastNewtonProblem for StepProblem<'_> {
     fn force_norm(&self) -> f64 {
         self.f.iter().map(|x| x * x).sum::<f64>().sqrt() / self.c_err
     }
+}
+
+/// What an ODE2 coordinate is to the Lie-group update.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LieColumn {
+    /// Not a NodeRigidBodyRotVecLG's.
+    None,
+    /// A RotVecLG node's position: additive, but predicted as an increment.
+    Position,
+    /// A RotVecLG node's rotation vector: composed.
+    Rotation,
 }
 
 /// x(t_n + h) extrapolated linearly from x_n = `x[0]` and x_{n−1} = `x[1]`, a step `h1`
