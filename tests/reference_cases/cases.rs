@@ -795,3 +795,41 @@ pub(super) fn own_rotvec_lg_genalpha_spherical() {
 pub(super) fn own_rotvec_lg_trapezoidal_index2_spherical() {
     run_case_in(OWN_CASES, "rotvec_lg_trapezoidal_index2_spherical");
 }
+
+/// MarkerNodeRotationCoordinate in CoordinateSpringDampers (Rxyz to EP, ground to RotVecLG, so
+/// differentiated numerically, through the composition on the Lie node) and a LoadCoordinate:
+/// Exudyn's counts.
+#[test]
+pub(super) fn own_rotcoord_springs() {
+    run_case_in(OWN_CASES, "rotcoord_springs");
+}
+
+/// ConnectorCoordinate on a rotation coordinate (factor1 = 2, offset 0.1) of a free EP or Rxyz
+/// body: Exudyn's constraint row is the rotation Jacobian's row, not the angle's derivative,
+/// so index 3 converges slowly (1597 iterations with 44 Jacobians, 1674 with 93) and λ is
+/// only as determined as Exudyn's path makes it; TrapezoidalIndex2 and velocityLevel; and two
+/// discs on spherical joints geared by their z angles (factor1 = −0.5): Exudyn's counts.
+#[test]
+pub(super) fn own_rotcoord_constraint_ep() {
+    run_case_in(OWN_CASES, "rotcoord_constraint_ep");
+}
+
+#[test]
+pub(super) fn own_rotcoord_constraint_rxyz() {
+    run_case_in(OWN_CASES, "rotcoord_constraint_rxyz");
+}
+
+#[test]
+pub(super) fn own_rotcoord_constraint_ep_index2() {
+    run_case_in(OWN_CASES, "rotcoord_constraint_ep_index2");
+}
+
+#[test]
+pub(super) fn own_rotcoord_constraint_velocity_level() {
+    run_case_in(OWN_CASES, "rotcoord_constraint_velocity_level");
+}
+
+#[test]
+pub(super) fn own_rotcoord_gears() {
+    run_case_in(OWN_CASES, "rotcoord_gears");
+}

@@ -40,7 +40,7 @@ pub(super) fn check_coordinate_markers(
                 item.clone(),
                 "markerNumbers",
                 format!(
-                    "marker {} (markerNumbers[{k}]) is a {}; expected a coordinate marker (NodeCoordinate)",
+                    "marker {} (markerNumbers[{k}]) is a {}; expected a coordinate marker (NodeCoordinate or NodeRotationCoordinate)",
                     mk.0,
                     marker.type_name()
                 ),
@@ -297,6 +297,9 @@ pub(super) fn assemble_joint(
         },
         (Some(_), Some(_)) => JointKernel::MarkerLevel,
         _ if jt.marker_level => JointKernel::MarkerLevel,
+        // a rotation coordinate has no kind: the marker-level kernel, which reads a coordinate
+        // marker's value and velocity (`MarkerState::quantities`)
+        _ if idx.iter().all(|&m| markers[m].is_coordinate()) => JointKernel::MarkerLevel,
         _ => {
             return Err(Error::item(
                 item.clone(),

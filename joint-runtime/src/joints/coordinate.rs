@@ -7,8 +7,9 @@ use crate::items::{MarkerIndex, OutputVariable};
 use crate::kernels::{coordinate_constraint, coordinate_velocity_constraint};
 use crate::markers::MarkerState;
 
-/// Exudyn's ObjectConnectorCoordinate: `factor1·q_m1 − q_m0 − offset = 0` on two
-/// MarkerNodeCoordinates; with `velocityLevel` true it is [`CONNECTOR_COORDINATE_VELOCITY`].
+/// Exudyn's ObjectConnectorCoordinate: `factor1·q_m1 − q_m0 − offset = 0` on two coordinate
+/// markers (MarkerNodeCoordinate, MarkerNodeRotationCoordinate: then through the marker-level
+/// kernel, with Exudyn's rotation-Jacobian row); with `velocityLevel` true it is [`CONNECTOR_COORDINATE_VELOCITY`].
 pub static CONNECTOR_COORDINATE: JointType = JointType {
     type_name: "ConnectorCoordinate",
     spellings: &["ObjectConnectorCoordinate", "CoordinateConstraint"],
@@ -64,13 +65,11 @@ pub static CONNECTOR_COORDINATE_VELOCITY: JointType = JointType {
     ],
 };
 
-/// A coordinate marker's displacement and velocity (0 on a ground node).
+/// A coordinate marker's value and velocity (a node coordinate's displacement, a rotation
+/// coordinate's angle; 0 on a ground node).
 fn coordinate(m: &MarkerState) -> (f64, f64) {
-    let args = m.kernel_args();
-    match (args.coordinates.first(), args.velocities.first()) {
-        (Some(c), Some(v)) => (c - args.parameters[0], *v),
-        _ => (0.0, 0.0),
-    }
+    let q = m.quantities();
+    (q.position[0], q.velocity[0])
 }
 
 fn outputs(ctx: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {

@@ -11,16 +11,17 @@ use crate::items::output_variable::rotation_matrix_to_rot_xyz;
 
 impl ResolvedMarker {
     /// The value and velocity of a coordinate marker at total coordinates `qt` and velocities
-    /// `v` (0 on a ground node); `reference` the system's reference coordinates.
-    pub fn coordinate_state(&self, reference: &[f64], qt: &[f64], v: &[f64]) -> (f64, f64) {
-        if let MarkerModel::RotationCoordinate { node, index } = &self.model {
-            let ms = MarkerState::new(node, qt, v);
-            let angles = rotation_matrix_to_rot_xyz(&ms.rotation());
-            return (angles[*index], ms.angular_velocity()[*index]);
-        }
-        match self.columns.first() {
-            Some(&g) => (qt[g] - reference[g], v[g]),
-            None => (0.0, 0.0),
+    /// `v` (0 on a ground node).
+    pub fn coordinate_state(&self, qt: &[f64], v: &[f64]) -> (f64, f64) {
+        match (&self.model, self.columns.first()) {
+            (MarkerModel::RotationCoordinate { node, index }, _) => {
+                let ms = MarkerState::new(node, qt, v);
+                let angles = rotation_matrix_to_rot_xyz(&ms.rotation());
+                (angles[*index], ms.angular_velocity()[*index])
+            }
+            // a node coordinate's kernel parameter is its reference value
+            (MarkerModel::Kind { parameters, .. }, Some(&g)) => (qt[g] - parameters[0], v[g]),
+            _ => (0.0, 0.0),
         }
     }
 

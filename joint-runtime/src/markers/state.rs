@@ -365,7 +365,22 @@ impl<'a> MarkerState<'a> {
     }
 
     /// Position Jacobian over the marker's columns, row-major 3 × columns, into `out`.
+    ///
+    /// A coordinate marker, as the marker-level kernels see it: its Jacobian row in row 0.
     pub fn position_jacobian(&self, out: &mut [f64]) {
+        if self.marker.is_coordinate() {
+            let n = self.at.columns.len();
+            let out = &mut out[..3 * n];
+            match &self.marker.model {
+                MarkerModel::RotationCoordinate { node, index } => {
+                    MarkerState::new(node, self.at.qt, self.at.v).rotation_jacobian(out);
+                    out.copy_within(index * n..(index + 1) * n, 0);
+                }
+                _ => out[..n].fill(1.0),
+            }
+            out[n..].fill(0.0);
+            return;
+        }
         self.kinematics().position_jacobian(self.at, out);
     }
 
@@ -417,7 +432,19 @@ impl<'a> MarkerState<'a> {
     }
 
     /// What the marker-level joint kernel sees.
+    ///
+    /// A coordinate marker carries its value and velocity in the first entries of position and
+    /// velocity (the compiler's marker-level convention for Coordinate markers).
     pub fn quantities(&self) -> MarkerQuantities {
+        if self.marker.is_coordinate() {
+            let (c, cv) = self.marker.coordinate_state(self.at.qt, self.at.v);
+            return quantities(
+                Vector3::new(c, 0.0, 0.0),
+                Vector3::new(cv, 0.0, 0.0),
+                Matrix3::identity(),
+                Vector3::zeros(),
+            );
+        }
         self.kinematics().quantities(self.at)
     }
 }

@@ -25,7 +25,7 @@ impl Outputs<'_> {
         )?;
         if m.is_rotation_coordinate() {
             // Exudyn's: the Tait–Bryan angle from the rotation matrix, ω's component
-            let (q, v) = m.coordinate_state(&self.topology.reference, qt, &self.state.v);
+            let (q, v) = m.coordinate_state(qt, &self.state.v);
             match var {
                 OutputVariable::Coordinates => out.push(q),
                 OutputVariable::CoordinatesT => out.push(v),

@@ -156,7 +156,7 @@ impl Topology {
     fn coordinate_value(&self, marker: usize, qt: &[f64], v: &[f64]) -> (f64, f64) {
         let m = &self.markers[marker];
         if m.is_rotation_coordinate() {
-            return m.coordinate_state(&self.reference, qt, v);
+            return m.coordinate_state(qt, v);
         }
         match m.columns.first() {
             Some(&g) => (qt[g] - self.reference[g], v[g]),
