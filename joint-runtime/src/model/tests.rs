@@ -322,8 +322,8 @@ fn model_error_unknown_item_type() {
         ],
     );
     expect_error(
-        |v| v["nodes"][0]["nodeType"] = json!("RigidBodyRotVecLG"),
-        &["nodes[0] (RigidBodyRotVecLG)", "`nodeType`"],
+        |v| v["nodes"][0]["nodeType"] = json!("Point3DSlope1"),
+        &["nodes[0] (Point3DSlope1)", "`nodeType`"],
     );
     expect_error(
         |v| v["markers"][0]["markerType"] = json!(7),
