@@ -75,6 +75,23 @@ pub enum RigidNodeType {
     EulerParameters,
     /// NodeRigidBodyRxyz: Tait–Bryan angles x-y-z.
     RotationRxyz,
+    /// NodeRigidBodyRotVecLG: a rotation vector, integrated on the Lie group (Exudyn's
+    /// `exu.NodeType.RotationRotationVector`).
+    RotationRotationVector,
+}
+
+/// Exudyn's Python `RotationMatrix2RotationVector`: φ·n from the Euler parameters (e₀, e),
+/// φ = 2·atan2(|e|, e₀), n = e/|e|.
+pub fn rotation_matrix_to_rotation_vector(a: &Matrix3<f64>) -> [f64; 3] {
+    let t = rotation_matrix_to_euler_parameters(a);
+    let norm = (t[1] * t[1] + t[2] * t[2] + t[3] * t[3]).sqrt();
+    let phi = 2.0 * norm.atan2(t[0]);
+    let scale = if norm != 0.0 { 1.0 / norm } else { 1.0 };
+    [
+        phi * (scale * t[1]),
+        phi * (scale * t[2]),
+        phi * (scale * t[3]),
+    ]
 }
 
 /// Exudyn's `RotationMatrix2EulerParameters` (normalized, as the Python helper).
@@ -202,8 +219,9 @@ impl MultibodySystem {
         body
     }
 
-    /// `mbs.CreateRigidBody(...)`: node (EP or Rxyz), rigid body and (if gravity ≠ 0) its
-    /// gravity load. Rotation velocities are evaluated at the reference rotation, as Exudyn.
+    /// `mbs.CreateRigidBody(...)`: node (EP, Rxyz or RotVecLG), rigid body and (if gravity ≠ 0)
+    /// its gravity load. Rotation velocities are evaluated at the reference rotation, as Exudyn
+    /// (for RotVecLG the body-frame ω̄ = Aᵀω).
     pub fn create_rigid_body(&mut self, o: &RigidBodyOptions) -> ObjectIndex {
         let r = &o.reference_rotation_matrix;
         let w = Vector3::from(o.initial_angular_velocity);
@@ -242,6 +260,17 @@ impl MultibodySystem {
                     reference_coordinates: [p[0], p[1], p[2], psi[0], psi[1], psi[2]],
                     initial_coordinates: [0.0; 6],
                     initial_velocities: [v[0], v[1], v[2], pt[0], pt[1], pt[2]],
+                }
+            }
+            RigidNodeType::RotationRotationVector => {
+                let nu = rotation_matrix_to_rotation_vector(r);
+                let w_local = r.transpose() * w;
+                let p = o.reference_position;
+                Node::RigidBodyRotVecLG {
+                    name: format!("Node:{}", o.name),
+                    reference_coordinates: [p[0], p[1], p[2], nu[0], nu[1], nu[2]],
+                    initial_coordinates: [0.0; 6],
+                    initial_velocities: [v[0], v[1], v[2], w_local[0], w_local[1], w_local[2]],
                 }
             }
         };
@@ -299,6 +328,11 @@ impl MultibodySystem {
                             2.0 * (t[2] * t[3] + t[0] * t[1]),
                             1.0 - 2.0 * (t[1] * t[1] + t[2] * t[2]),
                         )
+                    }
+                    Node::RigidBodyRotVecLG { .. } => {
+                        crate::markers::rotation_vector::rotation_vector_matrix(&Vector3::new(
+                            r[3], r[4], r[5],
+                        ))
                     }
                     _ => {
                         let (s0, c0, s1, c1, s2, c2) = (
