@@ -833,3 +833,11 @@ pub(super) fn own_rotcoord_constraint_velocity_level() {
 pub(super) fn own_rotcoord_gears() {
     run_case_in(OWN_CASES, "rotcoord_gears");
 }
+
+/// The spherical-joint case with `lieGroupSimplifiedKinematicRelations` (and the tangent
+/// operator, Exudyn's default): θ since the step's start as the unknown, K's and C_q's rotation
+/// columns times T(θ): Exudyn's counts.
+#[test]
+pub(super) fn own_rotvec_lg_genalpha_simplified() {
+    run_case_in(OWN_CASES, "rotvec_lg_genalpha_simplified");
+}

@@ -178,10 +178,15 @@ fn generalized_alpha(mut d: Dict, ga: &mut GeneralizedAlphaSettings) -> Result<(
         "storeInitialAlgebraicCoordinates",
         &mut ga.store_initial_algebraic_coordinates,
     )?;
-    // Lie-group nodes only (NodeRigidBodyRotVecLG, which this runtime does not build: a file
-    // with one is refused), so either value leaves every model it reads unchanged
-    d.opt_bool("lieGroupAddTangentOperator")?;
-    d.only_default("lieGroupSimplifiedKinematicRelations", json!(false))?;
+    // NodeRigidBodyRotVecLG's implicit update (solver/dynamic.rs)
+    d.set_bool(
+        "lieGroupAddTangentOperator",
+        &mut ga.lie_group_add_tangent_operator,
+    )?;
+    d.set_bool(
+        "lieGroupSimplifiedKinematicRelations",
+        &mut ga.lie_group_simplified_kinematic_relations,
+    )?;
     d.finish()
 }
 

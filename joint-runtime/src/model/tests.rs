@@ -577,7 +577,7 @@ fn ignore_singular_jacobian_selects_the_full_pivoting_lu() {
 /// `lieGroupAddTangentOperator` concerns Lie-group nodes only, which no readable model has:
 /// either value is read (a bool), and changes nothing.
 #[test]
-fn lie_group_tangent_operator_is_read_and_changes_nothing() {
+fn lie_group_settings_are_read() {
     let path = [
         "timeIntegration",
         "generalizedAlpha",
@@ -585,7 +585,29 @@ fn lie_group_tangent_operator_is_read_and_changes_nothing() {
     ];
     let mut v = base();
     *settings_mut(&mut v, &path) = json!(false);
-    assert_eq!(read(&v).unwrap().settings, read(&base()).unwrap().settings);
+    *settings_mut(
+        &mut v,
+        &[
+            "timeIntegration",
+            "generalizedAlpha",
+            "lieGroupSimplifiedKinematicRelations",
+        ],
+    ) = json!(true);
+    let ga = read(&v)
+        .unwrap()
+        .settings
+        .time_integration
+        .generalized_alpha;
+    assert!(!ga.lie_group_add_tangent_operator && ga.lie_group_simplified_kinematic_relations);
+    let defaults = read(&base())
+        .unwrap()
+        .settings
+        .time_integration
+        .generalized_alpha;
+    assert!(
+        defaults.lie_group_add_tangent_operator
+            && !defaults.lie_group_simplified_kinematic_relations
+    );
     expect_error(
         |v| *settings_mut(v, &path) = json!(0),
         &[

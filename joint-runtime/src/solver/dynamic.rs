@@ -13,7 +13,7 @@ use super::step_size::{Adaptive, StepSize, report_step};
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
-use crate::markers::rotation_vector::skew;
+use crate::markers::rotation_vector::{skew, t_exp_so3};
 use crate::physics::{ConstraintJacobian, ConstraintRowFactors, ForwardDifference, Scratch};
 use crate::simulation::{Progress, Simulation};
 
@@ -107,6 +107,14 @@ pub(crate) struct StepProblem<'a> {
     /// none), whose 6 coordinates the predictor builds as an increment from the step's start
     /// and whose rotation vectors Newton moves by composition.
     lie_column: Vec<LieColumn>,
+    /// `lieGroupSimplifiedKinematicRelations`: the Lie nodes' unknown is θ (`lie_theta`, 6 per
+    /// node in `Topology::lie_nodes` order), the increment since the step's start.
+    lie_simplified: bool,
+    /// With the simplified relations, `lieGroupAddTangentOperator`: K and C_q times T(θ).
+    lie_tangent: bool,
+    lie_theta: Vec<f64>,
+    /// T(θ_rot) per Lie node, for the iteration matrix.
+    lie_tangents: Vec<Matrix3<f64>>,
     // iterate buffers
     qt: Vec<f64>,
     f: Vec<f64>,
@@ -179,6 +187,13 @@ impl<'a> StepProblem<'a> {
                     })
                     .collect()
             },
+            lie_simplified: settings
+                .generalized_alpha
+                .lie_group_simplified_kinematic_relations
+                && !sim.topology.lie_nodes.is_empty(),
+            lie_tangent: settings.generalized_alpha.lie_group_add_tangent_operator,
+            lie_theta: vec![0.0; 6 * sim.topology.lie_nodes.len()],
+            lie_tangents: vec![Matrix3::identity(); sim.topology.lie_nodes.len()],
             qt: vec![0.0; n2],
             f: vec![0.0; n2],
             f1: vec![0.0; n1],
@@ -265,7 +280,14 @@ impl<'a> StepProblem<'a> {
             }
             st.a[i] = 0.0;
         }
-        if lie {
+        if lie && self.lie_simplified {
+            // θ is the unknown, without Ξ: q = q_n ∘ θ
+            let topo = &self.sim.topology;
+            for (k, &start) in topo.lie_nodes.iter().enumerate() {
+                self.lie_theta[6 * k..6 * k + 6].copy_from_slice(&st.q[start..start + 6]);
+            }
+            compose_from_step_start(topo, &self.q_n, &self.lie_theta, &mut st.q);
+        } else if lie {
             // θ_rot ← (I + skew(−hβ/(2γ)·ω̄_P))·θ_rot, then q = q_n ∘ θ (Exudyn's default,
             // lieGroupSimplifiedKinematicRelations off)
             let topo = &self.sim.topology;
@@ -317,28 +339,80 @@ impl StepProblem<'_> {
         let (s, bp, gp) = (self.s, self.beta_p, self.gamma_p);
         topo.total_coordinates(&st.q, &mut self.qt);
         topo.add_mass_matrix(&self.qt, s * bp, m, &mut self.scratch);
-        topo.add_body_jacobians_fd(
-            &st.q,
-            &self.qt,
-            &st.v,
-            s,
-            s * gp,
-            self.fd,
-            m,
-            &mut self.scratch,
-        );
-        topo.add_connector_jacobians(&self.qt, &st.v, s, s * gp, m, &mut self.scratch);
-        topo.add_connector_jacobians_fd(
-            &st.q,
-            &mut self.qt,
-            &st.v,
-            &st.data,
-            s,
-            s * gp,
-            self.fd,
-            m,
-            &mut self.scratch,
-        );
+        let tangent = self.lie_simplified && self.lie_tangent;
+        if tangent {
+            for (k, t) in self.lie_tangents.iter_mut().enumerate() {
+                let th = &self.lie_theta[6 * k + 3..6 * k + 6];
+                *t = t_exp_so3(&Vector3::new(th[0], th[1], th[2]));
+            }
+        }
+        // the stiffness parts (times T(θ) on Lie rotation columns with the tangent operator)
+        // and the damping parts; one pass each without it, as Exudyn sums them
+        let (factor_d, damping_apart) = if tangent {
+            (0.0, true)
+        } else {
+            (s * gp, false)
+        };
+        {
+            let mut k_acc = TangentColumns {
+                inner: &mut *m,
+                nodes: if tangent { &topo.lie_nodes } else { &[] },
+                tangents: &self.lie_tangents,
+            };
+            topo.add_body_jacobians_fd(
+                &st.q,
+                &self.qt,
+                &st.v,
+                s,
+                factor_d,
+                self.fd,
+                &mut k_acc,
+                &mut self.scratch,
+            );
+            topo.add_connector_jacobians(
+                &self.qt,
+                &st.v,
+                s,
+                factor_d,
+                &mut k_acc,
+                &mut self.scratch,
+            );
+            topo.add_connector_jacobians_fd(
+                &st.q,
+                &mut self.qt,
+                &st.v,
+                &st.data,
+                s,
+                factor_d,
+                self.fd,
+                &mut k_acc,
+                &mut self.scratch,
+            );
+        }
+        if damping_apart {
+            topo.add_body_jacobians_fd(
+                &st.q,
+                &self.qt,
+                &st.v,
+                0.0,
+                s * gp,
+                self.fd,
+                m,
+                &mut self.scratch,
+            );
+            topo.add_connector_jacobians(&self.qt, &st.v, 0.0, s * gp, m, &mut self.scratch);
+            topo.add_connector_jacobians_fd(
+                &st.q,
+                &mut self.qt,
+                &st.v,
+                &st.data,
+                0.0,
+                s * gp,
+                self.fd,
+                m,
+                &mut self.scratch,
+            );
+        }
         // ODE1 rows: ∂(f1 − ẏ)/∂y = ∂f1/∂y − (2/h)·I
         let n2 = topo.n_ode2;
         self.y_fd.copy_from_slice(&st.y);
@@ -350,17 +424,30 @@ impl StepProblem<'_> {
             position: if self.index2 { gp } else { 1.0 },
             velocity: gp,
         };
+        // C_q's Lie rotation columns times T(θ) with the tangent operator (C_qᵀ's columns are
+        // the AE ones: untouched)
+        let mut c_acc = TangentColumns {
+            inner: m,
+            nodes: if tangent { &topo.lie_nodes } else { &[] },
+            tangents: &self.lie_tangents,
+        };
         topo.add_constraint_blocks(
             &self.qt,
             factors,
             1.0 / s,
             self.constraint_rows,
-            m,
+            &mut c_acc,
             &mut self.scratch,
         );
         if geometric_stiffness {
             // s·∂(C_qᵀλ)/∂q: the ODE2 rows are scaled by s
-            topo.add_constraint_geometric_stiffness(&self.qt, &st.lambda, s, m, &mut self.scratch);
+            topo.add_constraint_geometric_stiffness(
+                &self.qt,
+                &st.lambda,
+                s,
+                &mut c_acc,
+                &mut self.scratch,
+            );
         }
     }
 }
@@ -452,6 +539,23 @@ impl NewtonProblem for StepProblem<'_> {
                 st.v[i] -= self.gamma_p * d;
                 st.a[i] -= self.beta_p * d;
             }
+        } else if self.lie_simplified {
+            for i in 0..n2 {
+                let d = self.rhs[i];
+                if self.lie_column[i] == LieColumn::None {
+                    st.q[i] -= d;
+                }
+                st.v[i] -= self.gamma_p * d;
+                st.a[i] -= self.beta_p * d;
+            }
+            // θ −= Δ, q = q_n ∘ θ (always from the step's start)
+            let topo = &self.sim.topology;
+            for (k, &start) in topo.lie_nodes.iter().enumerate() {
+                for j in 0..6 {
+                    self.lie_theta[6 * k + j] -= self.rhs[start + j];
+                }
+            }
+            compose_from_step_start(topo, &self.q_n, &self.lie_theta, &mut st.q);
         } else {
             for i in 0..n2 {
                 let d = self.rhs[i];
@@ -547,13 +651,23 @@ impl FastNewtonProblem for StepProblem<'_> {
             }
             st.v[i] += gp / bp * a;
         }
-        // a Lie node's rotation moves by composition, as Newton's increments do
         let topo = &self.sim.topology;
-        for &start in &topo.lie_nodes {
-            let r = start + 3;
-            let theta = Vector3::new(st.a[r], st.a[r + 1], st.a[r + 2]) / bp;
-            let nu = topo.compose_lie_rotation(start, &st.q, &theta);
-            st.q[r..r + 3].copy_from_slice(nu.as_slice());
+        if self.lie_simplified {
+            // θ moves as Newton's increments move it, and q follows from the step's start
+            for (k, &start) in topo.lie_nodes.iter().enumerate() {
+                for j in 0..6 {
+                    self.lie_theta[6 * k + j] += st.a[start + j] / bp;
+                }
+            }
+            compose_from_step_start(topo, &self.q_n, &self.lie_theta, &mut st.q);
+        } else {
+            // a Lie node's rotation moves by composition, as Newton's increments do
+            for &start in &topo.lie_nodes {
+                let r = start + 3;
+                let theta = Vector3::new(st.a[r], st.a[r + 1], st.a[r + 2]) / bp;
+                let nu = topo.compose_lie_rotation(start, &st.q, &theta);
+                st.q[r..r + 3].copy_from_slice(nu.as_slice());
+            }
         }
         for (k, l) in st.lambda.iter_mut().enumerate() {
             let history = [self.lambda_n[k], self.lambda_prev[k], self.lambda_prev2[k]];
@@ -584,6 +698,49 @@ impl FastNewtonProblem for StepProblem<'_> {
 
     fn force_norm(&self) -> f64 {
         self.f.iter().map(|x| x * x).sum::<f64>().sqrt() / self.c_err
+    }
+}
+
+/// q = q_n ∘ θ on the Lie nodes (θ: 6 per node in `Topology::lie_nodes` order): positions
+/// q_n + θ_pos, rotations composed onto the step's start.
+fn compose_from_step_start(
+    topo: &crate::assemble::Topology,
+    q_n: &[f64],
+    theta: &[f64],
+    q: &mut [f64],
+) {
+    for (k, &start) in topo.lie_nodes.iter().enumerate() {
+        let t = &theta[6 * k..6 * k + 6];
+        for j in 0..3 {
+            q[start + j] = q_n[start + j] + t[j];
+        }
+        let nu = topo.compose_lie_rotation(start, q_n, &Vector3::new(t[3], t[4], t[5]));
+        q[start + 3..start + 6].copy_from_slice(nu.as_slice());
+    }
+}
+
+/// `m` with the entries of a Lie node's rotation columns multiplied by its tangent operator
+/// from the right, (K·T)[r, j] = Σ_k K[r, k]·T[k, j]: the simplified relations' iteration
+/// matrix for K and C_q (Exudyn's lieGroupAddTangentOperator).
+struct TangentColumns<'a, M> {
+    inner: &'a mut M,
+    nodes: &'a [usize],
+    tangents: &'a [Matrix3<f64>],
+}
+
+impl<M: MatrixAccumulator> MatrixAccumulator for TangentColumns<'_, M> {
+    fn add(&mut self, row: usize, column: usize, value: f64) {
+        for (node, &start) in self.nodes.iter().enumerate() {
+            if (start + 3..start + 6).contains(&column) {
+                let k = column - start - 3;
+                let t = &self.tangents[node];
+                for j in 0..3 {
+                    self.inner.add(row, start + 3 + j, value * t[(k, j)]);
+                }
+                return;
+            }
+        }
+        self.inner.add(row, column, value);
     }
 }
 
@@ -626,6 +783,19 @@ impl Simulation {
         observer: &mut dyn FnMut(&Simulation, Progress),
     ) -> Result<()> {
         settings.validate_dynamic()?;
+        let ga = &settings.time_integration.generalized_alpha;
+        if ga.lie_group_simplified_kinematic_relations
+            && ga.lie_group_add_tangent_operator
+            && settings.linear_solver == crate::linear::LinearSolverType::EigenSparse
+            && !self.topology.lie_nodes.is_empty()
+        {
+            return Err(Error::SolverFailed {
+                message: "timeIntegration.generalizedAlpha.lieGroupAddTangentOperator may not be \
+                          set True with the EigenSparse linear solver (as in Exudyn): set it \
+                          False or use EXUdense"
+                    .into(),
+            });
+        }
         // TrapezoidalIndex2 runs as Newmark with index-2 constraints
         let ti = &TimeIntegrationSettings {
             generalized_alpha: settings.time_integration.generalized_alpha_for_run(),

@@ -111,6 +111,12 @@ pub struct GeneralizedAlphaSettings {
     pub reset_accelerations: bool,
     /// `storeInitialAlgebraicCoordinates`: keep the λ found with the initial accelerations (λ starts at 0 otherwise).
     pub store_initial_algebraic_coordinates: bool,
+    /// `lieGroupSimplifiedKinematicRelations`: a RotVecLG node's unknown is its Lie-algebra
+    /// increment θ since the step's start (q = q_n ∘ θ, θ −= Δ), without the predictor's Ξ.
+    pub lie_group_simplified_kinematic_relations: bool,
+    /// `lieGroupAddTangentOperator`: with the simplified relations, K's and C_q's rotation
+    /// columns times the tangent operator T(θ) (dense linear solver only, as Exudyn).
+    pub lie_group_add_tangent_operator: bool,
 }
 
 impl Default for GeneralizedAlphaSettings {
@@ -124,6 +130,8 @@ impl Default for GeneralizedAlphaSettings {
             compute_initial_accelerations: true,
             reset_accelerations: false,
             store_initial_algebraic_coordinates: true,
+            lie_group_simplified_kinematic_relations: false,
+            lie_group_add_tangent_operator: true,
         }
     }
 }
