@@ -265,6 +265,13 @@
 //! | `NodeCoordinate` (Coordinate) | NodeCoordinate on a node with coordinates | c | c_ref |
 //! | `GroundCoordinate` (Coordinate) | NodeCoordinate on NodePointGround | — | — |
 //!
+//! Markers without a kind meet every joint through its marker-level kernel: superelement and
+//! kinematic-tree markers, markers on a NodeRigidBodyRotVecLG (a Lie-group node: its Jacobians
+//! are taken with respect to its velocity coordinates [u̇, ω̄], ν being updated by composition,
+//! so they are not derivatives by its coordinates), and MarkerNodeRotationCoordinate, a
+//! `Coordinate` marker whose value is a Tait–Bryan angle of its node and whose Jacobian is, as
+//! Exudyn's, the angular velocity's row of the rotation Jacobian.
+//!
 //! **Expressions** are Rust expression syntax over marker quantities (`m0.position`),
 //! parameters, bindings and function parameters: literals, `+ − * /`, unary `−`, parentheses,
 //! indexing (`v[i]` a component, `M[i]` a row, `rows[i]`; the index a constant), `[a, b, …]`
