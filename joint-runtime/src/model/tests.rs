@@ -945,3 +945,47 @@ fn model_exudyn_1_11_settings_spellings() {
         &["newtonResidualMode"],
     );
 }
+
+/// MarkerNodeRotationCoordinate: the index 0..2 and a node with a 3-D rotation (or ground), as
+/// Exudyn checks them; on the EP node it reads and assembles.
+#[test]
+fn model_error_rotation_coordinate_marker() {
+    let marker = |index: Value| json!({"markerType": "NodeRotationCoordinate", "nodeNumber": 0, "rotationCoordinate": index});
+    let mut v = base();
+    v["markers"].as_array_mut().unwrap().push(marker(json!(2)));
+    read(&v).unwrap().mbs.assemble().unwrap();
+    expect_error(
+        |v| v["markers"].as_array_mut().unwrap().push(marker(json!(3))),
+        &[
+            "markers[3] (NodeRotationCoordinate)",
+            "`rotationCoordinate`",
+            "expected 0, 1 or 2",
+        ],
+    );
+    expect_error(
+        |v| v["markers"].as_array_mut().unwrap().push(marker(json!(-1))),
+        &[
+            "markers[3] (NodeRotationCoordinate)",
+            "`rotationCoordinate`",
+        ],
+    );
+    let mut v = base();
+    v["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"nodeType": "Point"}));
+    let mut on_point = marker(json!(0));
+    on_point["nodeNumber"] = json!(1);
+    v["markers"].as_array_mut().unwrap().push(on_point);
+    let e = read(&v).unwrap().mbs.assemble().unwrap_err().to_string();
+    for needle in [
+        "markers[3] (NodeRotationCoordinate)",
+        "`nodeNumber`",
+        "node 1 is a Point, which has no 3-D rotation",
+    ] {
+        assert!(
+            e.contains(needle),
+            "error `{e}` does not contain `{needle}`"
+        );
+    }
+}
