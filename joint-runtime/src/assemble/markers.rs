@@ -323,17 +323,7 @@ pub(super) fn resolve_marker(
             if matches!(n, crate::items::Node::PointGround { .. }) {
                 // Exudyn lets coordinate constraints and connectors act on a ground node's
                 // 'coordinate', which is always zero: no column
-                return Ok(ResolvedMarker {
-                    model: MarkerModel::Kind {
-                        kind: MarkerKind::GroundCoordinate,
-                        parameters: Vec::new(),
-                    },
-                    columns: Vec::new(),
-                    mass: 0.0,
-                    provides_position: false,
-                    provides_orientation: false,
-                    local_rotation: None,
-                });
+                return Ok(ResolvedMarker::ground_coordinate());
             }
             if *coordinate >= n.ode2_size() {
                 return Err(Error::item(
@@ -368,18 +358,8 @@ pub(super) fn resolve_marker(
         } => {
             let n = mbs.node_checked(&item, "nodeNumber", *node)?;
             match n {
-                Node::PointGround { .. } => Ok(ResolvedMarker {
-                    // Exudyn's: value 0 and no column
-                    model: MarkerModel::Kind {
-                        kind: MarkerKind::GroundCoordinate,
-                        parameters: Vec::new(),
-                    },
-                    columns: Vec::new(),
-                    mass: 0.0,
-                    provides_position: false,
-                    provides_orientation: false,
-                    local_rotation: None,
-                }),
+                // Exudyn's: value 0 and no column
+                Node::PointGround { .. } => Ok(ResolvedMarker::ground_coordinate()),
                 Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. } | Node::RigidBodyRotVecLG { .. } => {
                     let rigid = node_marker(*node, true)?;
                     Ok(ResolvedMarker {

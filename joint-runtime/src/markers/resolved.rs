@@ -99,6 +99,21 @@ impl ResolvedMarker {
         }
     }
 
+    /// A coordinate marker on a ground node: value 0, no column.
+    pub(crate) fn ground_coordinate() -> Self {
+        ResolvedMarker {
+            model: MarkerModel::Kind {
+                kind: MarkerKind::GroundCoordinate,
+                parameters: Vec::new(),
+            },
+            columns: Vec::new(),
+            mass: 0.0,
+            provides_position: false,
+            provides_orientation: false,
+            local_rotation: None,
+        }
+    }
+
     /// A marker on a NodeRigidBodyRotVecLG whose 6 columns start at `start`, at `local` in the
     /// node frame.
     pub(crate) fn lie_group(start: usize, local: nalgebra::Vector3<f64>) -> Self {
