@@ -233,6 +233,15 @@
 //!         output NAME = EXPR;                        // named outputs (scalar or 3-vector)
 //!     }
 //!     … more joints
+//!
+//!     /// documentation
+//!     pub force NAME {                               // a force element (below)
+//!         marker m0: Position | Rigid;
+//!         marker m1: Position | Rigid;
+//!         param …; fn …; let …;                      // as in a joint
+//!         force = EXPR;                              // a 3-vector: the force on m0, global
+//!         output NAME = EXPR;                        // named outputs
+//!     }
 //! }
 //! ```
 //!
@@ -304,6 +313,63 @@
 //! let slip = m1.velocity + cross(m1.angular_velocity, disc_radius * w3)
 //!     - (m0.velocity + cross(m0.angular_velocity, contact - m0.position));
 //! velocity = [dot(slip, lateral), dot(slip, forward), dot(slip, n0)];
+//! ```
+//!
+//! **Force elements.** `pub force Name { … }` defines a force between two markers instead of
+//! constraint rows: `force` is the global force on marker 0, as a function of both markers'
+//! quantities (positions, velocities and, for `Rigid` markers, rotations and angular
+//! velocities); marker 1 receives its negative. The compiler derives ∂f/∂p, ∂f/∂δπ (a small
+//! global rotation of a frame, δA = skew(δπ)·A), ∂f/∂v and ∂f/∂ω of both markers
+//! ([`core::ForceJacobian`]); the runtime composes them with the markers' Jacobians into the
+//! element's stiffness and damping matrices, adds the term of the Jacobians' own derivative, and
+//! holds the markers' velocities where their positions move, as Exudyn does for its connectors.
+//! Exudyn's ConnectorSpringDamper and ConnectorCartesianSpringDamper are defined so
+//! (`joint_runtime::kernels`). `Name` implements [`core::Force`]; the module `name` has
+//! `Parameters`, `DEFINITION` ([`core::ForceDefinition`]) and `marker_level` with `force`,
+//! `jacobian` and `output_NAME` (each with its `_slices` form). Add one with
+//! [`Object::force`](runtime::Object::force) (or a [`ForceObject`](runtime::ForceObject)); in
+//! model files register it with [`JointRegistry::with_force`](runtime::JointRegistry::with_force),
+//! its keys are its parameters' names (all required), `markerNumbers`, `activeConnector`,
+//! `name`, `Vshow`; sensors read `Force` (f), `Displacement`, `Velocity`, `Distance` and its
+//! named outputs.
+//!
+//! ```
+//! joint::joint! {
+//!     /// A spring of rest length `rest_length` with a damper, along the markers' line.
+//!     pub force LineSpring {
+//!         marker m0: Position;
+//!         marker m1: Position;
+//!         param stiffness: scalar;
+//!         param damping: scalar;
+//!         param rest_length: scalar;
+//!         let delta = m1.position - m0.position;
+//!         let e = delta / norm(delta);
+//!         force = (stiffness * (norm(delta) - rest_length)
+//!             + damping * dot(m1.velocity - m0.velocity, e)) * e;
+//!     }
+//! }
+//! use joint::runtime::{Marker, MultibodySystem, Node, Object, OutputVariable, SimulationSettings};
+//!
+//! let mut mbs = MultibodySystem::new();
+//! let ground = mbs.add_object(Object::ground());
+//! let node = mbs.add_node(Node::point([0.0, 0.0, -1.0]));
+//! let mass = mbs.add_object(Object::MassPoint { name: String::new(), mass: 2.0, node });
+//! let m0 = mbs.add_marker(Marker::body_position(ground, [0.0; 3]));
+//! let m1 = mbs.add_marker(Marker::body_position(mass, [0.0; 3]));
+//! let params = line_spring::Parameters { stiffness: 800.0, damping: 40.0, rest_length: 0.5 };
+//! let spring = mbs.add_object(Object::force::<LineSpring>([m0, m1], params));
+//!
+//! let mut sim = mbs.assemble()?;
+//! let mut settings = SimulationSettings::default();
+//! settings.time_integration.end_time = 2.0;
+//! settings.time_integration.number_of_steps = 400;
+//! sim.solve_dynamic(&settings)?;
+//! // damped, it settles at its rest length: z = −0.5
+//! let z = sim.node_output(node, OutputVariable::Position)?[2];
+//! assert!((z + 0.5).abs() < 1e-3, "{z}");
+//! let f = sim.object_output(spring, OutputVariable::Force)?;
+//! assert!(f[2].abs() < 1.0);
+//! # Ok::<(), joint::runtime::Error>(())
 //! ```
 //!
 //! **Generated items** of `pub joint Name` (module `name`, snake case): `Name` implementing

@@ -4,7 +4,8 @@
 //! ([`MarkerKind`], [`Capability`]), one marker's kernel arguments ([`MarkerArgs`]), a pairing's
 //! kernels behind a uniform slice interface ([`Pairing`]), the marker-level kernels
 //! ([`MarkerQuantities`], [`MarkerLevel`]) and the joint itself ([`JointDefinition`], the
-//! [`Joint`] trait every generated joint implements).
+//! [`Joint`] trait every generated joint implements), and force elements ([`ForceDefinition`],
+//! [`ForceJacobian`], the [`Force`] trait).
 //!
 //! [`joint!`] is the constraint compiler (the proc macro of `joint-macros`), re-exported so that
 //! its output names this crate wherever it is used.
@@ -12,6 +13,7 @@
 #![warn(missing_docs)]
 
 mod definition;
+mod force;
 mod marker_args;
 mod marker_kind;
 mod marker_level;
@@ -21,6 +23,7 @@ pub use definition::{
     Joint, JointDefinition, JointParameters, MarkerDeclaration, OutputInfo, ParameterInfo,
     ParameterShape, ResidualLevel,
 };
+pub use force::{Force, ForceDefinition, ForceFn, ForceJacobian, ForceJacobianFn};
 pub use marker_args::MarkerArgs;
 pub use marker_kind::{Capability, MarkerKind};
 pub use marker_level::{

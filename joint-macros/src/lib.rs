@@ -91,15 +91,32 @@ pub(crate) fn expand_joint(input: TokenStream) -> TokenStream {
     for joint in file.joints {
         let mut errors = definition::errors::Errors::new();
         let (name, vis) = (joint.name.clone(), joint.vis.clone());
+        let kind = joint.kind;
         let Some(model) = definition::model::JointModel::from_input(
             joint,
             &file.functions,
             file.core_path.clone(),
             &mut errors,
         ) else {
-            out.extend(codegen::joint::stub(errors, &vis, &name, &core, None));
+            out.extend(match kind {
+                definition::parse::DefinitionKind::Joint => {
+                    codegen::joint::stub(errors, &vis, &name, &core, None)
+                }
+                definition::parse::DefinitionKind::Force => {
+                    codegen::force::stub(errors, &vis, &name, &core, None)
+                }
+            });
             continue;
         };
+        if kind == definition::parse::DefinitionKind::Force {
+            let tokens = codegen::force::expand(&model, &mut errors);
+            out.extend(if errors.is_empty() {
+                tokens
+            } else {
+                codegen::force::stub(errors, &vis, &name, &core, Some(&model))
+            });
+            continue;
+        }
         let (tokens, _stats) = codegen::joint::expand(&model, &mut errors);
         out.extend(if errors.is_empty() {
             tokens

@@ -126,11 +126,29 @@ fn built_in_joints() -> Vec<(String, proc_macro2::TokenStream)> {
         "/../joint-runtime/src/kernels.rs"
     );
     let text = std::fs::read_to_string(path).expect("joint-runtime/src/kernels.rs");
-    joints_of_file(&text)
+    definitions_of_file(&text, crate::definition::parse::DefinitionKind::Joint)
+}
+
+/// The force elements the runtime defines, read from joint-runtime/src/kernels.rs.
+fn built_in_forces() -> Vec<(String, proc_macro2::TokenStream)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../joint-runtime/src/kernels.rs"
+    );
+    let text = std::fs::read_to_string(path).expect("joint-runtime/src/kernels.rs");
+    definitions_of_file(&text, crate::definition::parse::DefinitionKind::Force)
 }
 
 /// `(name, tokens of its joint! input)` of every joint defined in a Rust source text.
 fn joints_of_file(text: &str) -> Vec<(String, proc_macro2::TokenStream)> {
+    definitions_of_file(text, crate::definition::parse::DefinitionKind::Joint)
+}
+
+/// `(name, tokens of its joint! input)` of every definition of `kind` in a Rust source text.
+fn definitions_of_file(
+    text: &str,
+    kind: crate::definition::parse::DefinitionKind,
+) -> Vec<(String, proc_macro2::TokenStream)> {
     let file = syn::parse_file(text).expect("the file parses");
     file.items
         .iter()
@@ -148,6 +166,7 @@ fn joints_of_file(text: &str) -> Vec<(String, proc_macro2::TokenStream)> {
                     parsed
                         .joints
                         .iter()
+                        .filter(|j| j.kind == kind)
                         .map(|j| (j.name.to_string(), m.mac.tokens.clone()))
                         .collect::<Vec<_>>(),
                 )
@@ -218,6 +237,22 @@ fn snapshot_built_in_joint_kernels() {
         insta::assert_snapshot!(
             format!("built_in_{}", crate::codegen::joint::module_name(&name)),
             module_text(&text, pairing)
+        );
+    }
+}
+
+/// The built-in force elements' marker-level kernels: the force and its derivatives.
+#[test]
+fn snapshot_built_in_force_kernels() {
+    let forces = built_in_forces();
+    let names: Vec<&str> = forces.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["SpringDamper", "CartesianSpringDamper"]);
+    for (name, tokens) in forces {
+        let text = pretty(expand_joint(tokens));
+        let module = crate::codegen::joint::module_name(&name);
+        insta::assert_snapshot!(
+            format!("built_in_force_{module}"),
+            module_text(&text, &module)
         );
     }
 }

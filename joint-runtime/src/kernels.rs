@@ -233,3 +233,45 @@ mod tests {
         }
     }
 }
+
+joint_core::joint! {
+    /// Exudyn's `ObjectConnectorSpringDamper`: along the line between the markers,
+    /// `F = k(L − L₀) + d(Δv·e − v_off) + f₀` (tension positive) acts as `F·e` on marker 0 and
+    /// `−F·e` on marker 1, `e = Δp/L`. (At L = 0 the direction is undefined; the runtime takes
+    /// Exudyn's convention there: `runtime::physics::connectors`.)
+    pub force SpringDamper {
+        marker m0: Position;
+        marker m1: Position;
+        param reference_length: scalar;
+        param stiffness: scalar;
+        param damping: scalar;
+        param force_offset: scalar;
+        param velocity_offset: scalar;
+        let delta = m1.position - m0.position;
+        let length = norm(delta);
+        let e = delta / length;
+        let tension = stiffness * (length - reference_length)
+            + damping * (dot(m1.velocity - m0.velocity, e) - velocity_offset)
+            + force_offset;
+        force = tension * e;
+        /// The scalar force F, positive in tension.
+        output tension = tension;
+    }
+
+    /// Exudyn's `ObjectConnectorCartesianSpringDamper`: per global axis,
+    /// `f_i = k_i(Δp_i − offset_i) + d_i·Δv_i` on marker 0, `−f` on marker 1.
+    pub force CartesianSpringDamper {
+        marker m0: Position;
+        marker m1: Position;
+        param stiffness: vector;
+        param damping: vector;
+        param offset: vector;
+        let d = m1.position - m0.position - offset;
+        let dv = m1.velocity - m0.velocity;
+        force = [
+            stiffness[0] * d[0] + damping[0] * dv[0],
+            stiffness[1] * d[1] + damping[1] * dv[1],
+            stiffness[2] * d[2] + damping[2] * dv[2]
+        ];
+    }
+}

@@ -1,5 +1,7 @@
-//! Code generation: joint kernels per marker pairing, and marker kinematics per kind.
+//! Code generation: joint kernels per marker pairing, force elements' marker-level kernels, and
+//! marker kinematics per kind.
 
+pub mod force;
 pub mod joint;
 pub mod kinematic_tree;
 pub mod kinematics;

@@ -6,6 +6,7 @@ use quote::quote;
 use syn::{Attribute, Expr, Ident, Visibility};
 
 use super::errors::Errors;
+pub use super::parse::DefinitionKind;
 use super::parse::{FunctionDef, Item, JointInput};
 use crate::kinematics::{Capability, MarkerKind};
 
@@ -68,6 +69,8 @@ pub struct OutputDecl {
 pub struct JointModel {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
+    /// A joint (constraint rows) or a force element.
+    pub kind: DefinitionKind,
     pub name: Ident,
     /// Path of the `joint_core` crate in the generated code.
     pub core: TokenStream,
@@ -85,6 +88,8 @@ pub struct JointModel {
     pub outputs: Vec<OutputDecl>,
     /// Whether ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q are generated (`second_order;`).
     pub second_order: bool,
+    /// A force element's force (`force = …;`); `None` for a joint.
+    pub force: Option<Expr>,
 }
 
 impl JointModel {
@@ -106,6 +111,8 @@ impl JointModel {
         let mut outputs: Vec<OutputDecl> = Vec::new();
         let mut second_order = false;
         let mut second_order_token = None;
+        let mut force: Option<Expr> = None;
+        let is_force = input.kind == DefinitionKind::Force;
         // the first residual or output item: `let` bindings come before it
         let mut residual_seen = false;
         for item in input.items {
@@ -169,6 +176,13 @@ impl JointModel {
                     span_token,
                     axes: list,
                 } => {
+                    if is_force {
+                        errors.at(
+                            span_token,
+                            "a force element has no residual rows: leave out `axes`",
+                        );
+                        continue;
+                    }
                     if axes.is_some() {
                         errors.at(span_token, "`axes` is given twice");
                         continue;
@@ -201,6 +215,18 @@ impl JointModel {
                     }
                     axes = Some(out);
                 }
+                Item::SecondOrder { token } if is_force => errors.at(
+                    token,
+                    "`second_order` is for joints; a force element's derivatives are always generated",
+                ),
+                Item::Position { token, .. } if is_force => errors.at(
+                    token,
+                    "a force element has no residual: write `force = …;` (the force on marker 0)",
+                ),
+                Item::Velocity { token, .. } if is_force => errors.at(
+                    token,
+                    "a force element has no residual: write `force = …;` (the force on marker 0)",
+                ),
                 Item::SecondOrder { token } => {
                     if std::mem::replace(&mut second_order, true) {
                         errors.at(token, "`second_order` is given twice");
@@ -229,6 +255,17 @@ impl JointModel {
                         errors.at(token, "the velocity-level residual is given twice");
                     }
                 }
+                Item::Force { token, expr } => {
+                    residual_seen = true;
+                    if !is_force {
+                        errors.at(
+                            token,
+                            "`force = …;` belongs to a force element (`pub force Name { … }`); a joint has `position` or `velocity` rows",
+                        );
+                    } else if force.replace(expr).is_some() {
+                        errors.at(token, "the force is given twice");
+                    }
+                }
                 Item::Output { token, name, expr } => {
                     residual_seen = true;
                     if outputs.iter().any(|o| o.name == name) {
@@ -248,14 +285,57 @@ impl JointModel {
             }
         }
         if markers.len() != 2 {
+            let what = if is_force {
+                "a force element"
+            } else {
+                "a joint"
+            };
             errors.at(
                 &input.name,
                 format!(
-                    "a joint connects exactly two markers; `{}` declares {}",
+                    "{what} connects exactly two markers; `{}` declares {}",
                     input.name,
                     markers.len()
                 ),
             );
+        }
+        if is_force {
+            if let Some(m) = markers
+                .iter()
+                .find(|m| m.capability == Capability::Coordinate)
+            {
+                errors.at(
+                    &m.name,
+                    "a force element's markers are `Position` or `Rigid`: its force acts at a point",
+                );
+            }
+            if force.is_none() {
+                errors.at(
+                    &input.name,
+                    "missing `force = ...;`: the force on marker 0 (global; marker 1 receives its negative)",
+                );
+                return None;
+            }
+            if markers.len() != 2 {
+                return None;
+            }
+            return Some(JointModel {
+                attrs: input.attrs,
+                vis: input.vis,
+                kind: input.kind,
+                name: input.name,
+                core: core.unwrap_or_else(|| quote!(::joint_core)),
+                markers,
+                params,
+                axes: Vec::new(),
+                functions,
+                bindings,
+                position: None,
+                velocity: None,
+                outputs,
+                second_order: false,
+                force,
+            });
         }
         let Some(axes) = axes else {
             errors.at(
@@ -286,6 +366,7 @@ impl JointModel {
         Some(JointModel {
             attrs: input.attrs,
             vis: input.vis,
+            kind: input.kind,
             name: input.name,
             core: core.unwrap_or_else(|| quote!(::joint_core)),
             markers,
@@ -297,6 +378,7 @@ impl JointModel {
             velocity,
             outputs,
             second_order,
+            force: None,
         })
     }
 

@@ -2,8 +2,9 @@
 //! of `joint!`; this is its parser).
 //!
 //! ```text
-//! input     := ("crate" "=" PATH ";")? function* joint+
+//! input     := ("crate" "=" PATH ";")? function* (joint | force)+
 //! joint     := ATTR* VIS "joint" NAME "{" item* "}"
+//! force     := ATTR* VIS "force" NAME "{" item* "}"
 //! item      := "marker" NAME ":" CAPABILITY ("(" KIND ("," KIND)* ")")? ";"
 //!            | "param" NAME ":" ("scalar" | "vector" | "matrix") ";"
 //!            | "axes" "[" NAME ("=" 0|1)? ("," NAME ("=" 0|1)?)* "]" ";"
@@ -13,6 +14,7 @@
 //!            | "position" "=" EXPR ";"
 //!            | "velocity" "=" EXPR ";"
 //!            | "output" NAME "=" EXPR ";"
+//!            | "force" "=" EXPR ";"                  (force elements only)
 //! function  := "fn" NAME "(" NAME ("," NAME)* ")" "=" EXPR ";"
 //! ```
 //!
@@ -37,6 +39,7 @@ mod kw {
     syn::custom_keyword!(param);
     syn::custom_keyword!(output);
     syn::custom_keyword!(second_order);
+    syn::custom_keyword!(force);
 }
 
 /// A whole `joint!` input: functions shared by its joints, then the joints.
@@ -48,9 +51,19 @@ pub struct JointFile {
     pub joints: Vec<JointInput>,
 }
 
+/// What a definition defines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefinitionKind {
+    /// `pub joint Name { … }`: constraint rows.
+    Joint,
+    /// `pub force Name { … }`: a force between the two markers.
+    Force,
+}
+
 pub struct JointInput {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
+    pub kind: DefinitionKind,
     pub name: Ident,
     pub items: Vec<Item>,
 }
@@ -105,6 +118,12 @@ pub enum Item {
         name: Ident,
         expr: Expr,
     },
+    /// `force = EXPR;`: a force element's force on marker 0 (global; marker 1 receives its
+    /// negative).
+    Force {
+        token: kw::force,
+        expr: Expr,
+    },
 }
 
 pub struct AxisDecl {
@@ -145,7 +164,9 @@ impl Parse for JointFile {
             }
         }
         if joints.is_empty() {
-            return Err(input.error("expected a joint: `pub joint Name { … }`"));
+            return Err(input.error(
+                "expected a joint or a force element: `pub joint Name { … }`, `pub force Name { … }`",
+            ));
         }
         Ok(JointFile {
             core_path,
@@ -174,7 +195,16 @@ fn parse_function(input: ParseStream) -> syn::Result<FunctionDef> {
 fn parse_joint(input: ParseStream, attrs: Vec<Attribute>) -> syn::Result<JointInput> {
     {
         let vis: Visibility = input.parse()?;
-        input.parse::<kw::joint>()?;
+        let look = input.lookahead1();
+        let kind = if look.peek(kw::joint) {
+            input.parse::<kw::joint>()?;
+            DefinitionKind::Joint
+        } else if look.peek(kw::force) {
+            input.parse::<kw::force>()?;
+            DefinitionKind::Force
+        } else {
+            return Err(look.error());
+        };
         let name: Ident = input.parse()?;
         let body;
         braced!(body in input);
@@ -185,6 +215,7 @@ fn parse_joint(input: ParseStream, attrs: Vec<Attribute>) -> syn::Result<JointIn
         Ok(JointInput {
             attrs,
             vis,
+            kind,
             name,
             items,
         })
@@ -258,6 +289,13 @@ impl Parse for Item {
             let token: kw::velocity = input.parse()?;
             input.parse::<Token![=]>()?;
             Item::Velocity {
+                token,
+                expr: input.parse()?,
+            }
+        } else if look.peek(kw::force) {
+            let token: kw::force = input.parse()?;
+            input.parse::<Token![=]>()?;
+            Item::Force {
                 token,
                 expr: input.parse()?,
             }

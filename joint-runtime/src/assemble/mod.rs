@@ -147,6 +147,12 @@ pub enum ConnectorKind {
         factor: f64,
         min_distance: f64,
     },
+    /// A force element defined with `joint!`: its force and derivatives from its kernels.
+    Defined {
+        definition: &'static joint_core::ForceDefinition,
+        /// Its parameter values, in the definition's flat layout.
+        parameters: Box<[f64]>,
+    },
     /// Between two coordinate markers (each one column, or none on a ground node).
     CoordinateSpringDamper {
         stiffness: f64,

@@ -6,6 +6,7 @@ use super::checks::finite;
 use super::joints::{
     assemble_joint, check_coordinate_markers, check_orientation_markers, check_position_markers,
 };
+use joint_core::Capability;
 use nalgebra::Matrix3;
 use super::{
     ConnectorKind, ConnectorTopology,
@@ -230,6 +231,52 @@ pub(super) fn joints_and_connectors(
                     // Exudyn differentiates the intrinsic formulation numerically (and, in
                     // this runtime so far, the other one too: object-wise forward differences)
                     analytic_jacobian: false,
+                });
+            }
+            Object::Force(force) => {
+                let definition = force.definition;
+                let idx = check_position_markers(mbs, &item, force.markers, markers)?;
+                for (k, (&mi, decl)) in idx.iter().zip(&definition.markers).enumerate() {
+                    if decl.capability == Capability::Rigid && !markers[mi].provides_orientation {
+                        return Err(crate::error::Error::item(
+                            item.clone(),
+                            "markerNumbers",
+                            format!(
+                                "marker {mi} (markerNumbers[{k}]) is a {}, which gives no orientation; {}'s marker {} is Rigid: expected BodyRigid or NodeRigid",
+                                mbs.markers[mi].type_name(),
+                                definition.name,
+                                decl.name
+                            ),
+                        ));
+                    }
+                }
+                if force.parameters.len() != definition.parameter_len() {
+                    return Err(crate::error::Error::item(
+                        item.clone(),
+                        "parameters",
+                        format!(
+                            "{} takes {} parameter values, found {}",
+                            definition.name,
+                            definition.parameter_len(),
+                            force.parameters.len()
+                        ),
+                    ));
+                }
+                let mut offset = 0;
+                for p in definition.parameters {
+                    let n = p.shape.value_count();
+                    finite(&item, p.name, &force.parameters[offset..offset + n])?;
+                    offset += n;
+                }
+                connectors.push(ConnectorTopology {
+                    object: i,
+                    markers: idx,
+                    kind: ConnectorKind::Defined {
+                        definition,
+                        parameters: force.parameters.clone().into_boxed_slice(),
+                    },
+                    active: force.active,
+                    analytic_jacobian: analytic_connector_jacobian(idx, markers),
                 });
             }
             Object::ConnectorGravity {

@@ -3,7 +3,7 @@
 use nalgebra::DMatrix;
 
 use crate::items::{MarkerIndex, MatrixContainer, NodeIndex};
-use crate::joints::JointObject;
+use crate::joints::{ForceObject, JointObject};
 
 /// The parameters of ObjectKinematicTree (model-file keys in comments).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -374,6 +374,9 @@ pub enum Object {
     /// (ObjectJointSpherical, ObjectJointRevoluteZ, ObjectJointPrismaticX, ObjectJointGeneric,
     /// ObjectConnectorDistance).
     Joint(JointObject),
+    /// A force element defined with `joint!` (`pub force Name { … }`): its force f acts on
+    /// marker 0, −f on marker 1.
+    Force(ForceObject),
 }
 
 impl Object {
@@ -396,6 +399,7 @@ impl Object {
             Object::Mass1D { .. } => "Mass1D",
             Object::RotationalMass1D { .. } => "RotationalMass1D",
             Object::Joint(j) => j.joint_type.type_name,
+            Object::Force(f) => f.definition.name,
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::GenericODE1 { .. } => "GenericODE1",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
@@ -426,6 +430,7 @@ impl Object {
             | Object::FFRFreducedOrder { name, .. }
             | Object::KinematicTree { name, .. } => name,
             Object::Joint(j) => &j.name,
+            Object::Force(f) => &f.name,
         }
     }
 
@@ -462,6 +467,7 @@ impl Object {
             | Object::ConnectorLinearSpringDamper { markers, .. }
             | Object::ConnectorRigidBodySpringDamper { markers, .. } => Some(*markers),
             Object::Joint(j) => Some(j.markers),
+            Object::Force(f) => Some(f.markers),
             _ => None,
         }
     }
@@ -486,5 +492,14 @@ impl Object {
         parameters: J::Parameters,
     ) -> Object {
         Object::Joint(JointObject::new::<J>(markers, parameters))
+    }
+
+    /// A force element defined with `joint!` (`pub force Name { … }`), between `markers`, with
+    /// `parameters`.
+    pub fn force<F: joint_core::Force>(
+        markers: [MarkerIndex; 2],
+        parameters: F::Parameters,
+    ) -> Object {
+        Object::Force(ForceObject::new::<F>(markers, parameters))
     }
 }

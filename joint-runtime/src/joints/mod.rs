@@ -18,6 +18,7 @@
 
 mod coordinate;
 mod distance;
+mod force_object;
 mod generic;
 mod joint_type;
 mod object;
@@ -33,6 +34,7 @@ mod topology;
 
 pub use coordinate::{CONNECTOR_COORDINATE, CONNECTOR_COORDINATE_VELOCITY};
 pub use distance::CONNECTOR_DISTANCE;
+pub use force_object::ForceObject;
 pub use generic::{JOINT_GENERIC, generic_joint_rows};
 pub use joint_type::{
     Axes, CheckFn, Drawing, ExtraKey, ExtraKeyKind, JointType, OutputFn, ParameterKey,
@@ -48,7 +50,7 @@ pub use spherical::JOINT_SPHERICAL;
 pub use topology::{ConstraintLevel, JointKernel, JointTopology};
 pub(crate) use topology::{SIZES_CHECKED, joint_kernel_rows};
 
-use joint_core::Joint;
+use joint_core::{Force, ForceDefinition, Joint};
 
 use crate::error::{Error, Result};
 
@@ -56,6 +58,8 @@ use crate::error::{Error, Result};
 #[derive(Clone, Debug)]
 pub struct JointRegistry {
     types: Vec<JointType>,
+    /// Force elements defined with `joint!` (`pub force`), by their own names.
+    forces: Vec<&'static ForceDefinition>,
 }
 
 impl Default for JointRegistry {
@@ -79,6 +83,7 @@ impl JointRegistry {
                 JOINT_PRISMATIC_2D,
                 JOINT_ROLLING_DISC,
             ],
+            forces: Vec::new(),
         }
     }
 
@@ -87,17 +92,60 @@ impl JointRegistry {
         let names =
             std::iter::once(joint_type.type_name).chain(joint_type.spellings.iter().copied());
         for name in names {
-            if let Some(other) = self.find(name) {
+            if let Some(taken) = self.taken_by(name) {
                 return Err(Error::Model {
                     message: format!(
-                        "cannot register joint type `{}`: the object type name `{name}` is taken by `{}`",
-                        joint_type.type_name, other.type_name
+                        "cannot register joint type `{}`: the object type name `{name}` is taken by `{taken}`",
+                        joint_type.type_name
                     ),
                 });
             }
         }
         self.types.push(joint_type);
         Ok(self)
+    }
+
+    /// Add a force element defined with `joint!` under its own name; an error if the name is
+    /// taken (by a joint type, a force element or one of the runtime's own object types).
+    pub fn register_force(&mut self, definition: &'static ForceDefinition) -> Result<&mut Self> {
+        if let Some(taken) = self.taken_by(definition.name) {
+            return Err(Error::Model {
+                message: format!(
+                    "cannot register force element `{}`: the object type name is taken by `{taken}`",
+                    definition.name
+                ),
+            });
+        }
+        self.forces.push(definition);
+        Ok(self)
+    }
+
+    /// With the force element `F` defined with `joint!`, under its own name.
+    pub fn with_force<F: Force>(mut self) -> Result<Self> {
+        self.register_force(F::DEFINITION)?;
+        Ok(self)
+    }
+
+    /// The force element a model file's `objectType` names.
+    pub fn find_force(&self, name: &str) -> Option<&'static ForceDefinition> {
+        self.forces.iter().copied().find(|f| f.name == name)
+    }
+
+    /// The registered force elements, in registration order.
+    pub fn forces(&self) -> &[&'static ForceDefinition] {
+        &self.forces
+    }
+
+    /// What already answers to object type name `name`: a joint type, a force element, or one
+    /// of the runtime's own objects (`ObjectConnectorSpringDamper`, `SpringDamper`, …).
+    fn taken_by(&self, name: &str) -> Option<String> {
+        if let Some(t) = self.find(name) {
+            return Some(t.type_name.to_owned());
+        }
+        if let Some(f) = self.find_force(name) {
+            return Some(f.name.to_owned());
+        }
+        crate::model::read::builtin_object_type(name).map(|t| format!("Exudyn's {t}"))
     }
 
     /// With the joint `J` defined with `joint!`, under its own name.
@@ -116,10 +164,11 @@ impl JointRegistry {
         &self.types
     }
 
-    /// Every named output of the registered joints' definitions, once each.
+    /// Every named output of the registered joints' and force elements' definitions, once each.
     pub fn output_names(&self) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = Vec::new();
-        for o in self.types.iter().flat_map(|t| t.definition.outputs) {
+        let joints = self.types.iter().flat_map(|t| t.definition.outputs);
+        for o in joints.chain(self.forces.iter().flat_map(|f| f.outputs)) {
             if !names.contains(&o.name) {
                 names.push(o.name);
             }
@@ -127,11 +176,13 @@ impl JointRegistry {
         names
     }
 
-    /// A named output of a registered joint's definition (its `'static` name).
+    /// A named output of a registered joint's or force element's definition (its `'static`
+    /// name).
     pub fn output_name(&self, name: &str) -> Option<&'static str> {
         self.types
             .iter()
             .flat_map(|t| t.definition.outputs)
+            .chain(self.forces.iter().flat_map(|f| f.outputs))
             .map(|o| o.name)
             .find(|n| *n == name)
     }

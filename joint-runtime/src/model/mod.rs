@@ -15,7 +15,7 @@
 //! ```
 
 mod fields;
-mod read;
+pub(crate) mod read;
 mod result;
 mod settings;
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Object outputs (Exudyn's `mbs.GetObjectOutput`, SensorObject): joints through their joint
 //! type's outputs, connectors through their forces.
 
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::Vector3;
 
 use super::{Outputs, entry, unsupported};
 use crate::assemble::ObjectTopology;
@@ -161,8 +161,6 @@ impl Outputs<'_> {
                             scalar: 0.0,
                             delta_p: m1.position() - m0.position(),
                             delta_v: m1.velocity() - m0.velocity(),
-                            d_force_d_delta_p: Matrix3::zeros(),
-                            d_force_d_delta_v: Matrix3::zeros(),
                         }
                     });
                 let spring = matches!(o, Object::ConnectorSpringDamper { .. });
@@ -173,6 +171,52 @@ impl Outputs<'_> {
                     O::Velocity if !gravity => put3(out, cf.delta_v),
                     O::Force => put3(out, cf.force),
                     O::ForceLocal if spring => out.push(cf.scalar),
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
+            Object::Force(force) => {
+                let ObjectTopology::Connector(c) = self.topology.objects[object] else {
+                    unreachable!("every force element has a connector topology");
+                };
+                let con = &self.topology.connectors[c];
+                let state = |k: usize| {
+                    MarkerState::new(&self.topology.markers[con.markers[k]], qt, &self.state.v)
+                };
+                let (m0, m1) = (state(0), state(1));
+                let (q0, q1) = (m0.quantities(), m1.quantities());
+                let definition = force.definition;
+                let missing = || {
+                    Error::item(
+                        item(),
+                        "parameters",
+                        format!(
+                            "{} takes {} parameter values, found {}",
+                            definition.name,
+                            definition.parameter_len(),
+                            force.parameters.len()
+                        ),
+                    )
+                };
+                match var {
+                    O::Force => {
+                        // an inactive force element applies no force
+                        let mut f = [0.0; 3];
+                        if con.active {
+                            (definition.force)(&force.parameters, &q0, &q1, &mut f)
+                                .ok_or_else(missing)?;
+                        }
+                        out.extend(f);
+                    }
+                    O::Displacement => put3(out, m1.position() - m0.position()),
+                    O::Velocity => put3(out, m1.velocity() - m0.velocity()),
+                    O::Distance => out.push((m1.position() - m0.position()).norm()),
+                    O::Named(name) if definition.output(name).is_some() => {
+                        let o = definition.output(name).expect("checked");
+                        let start = out.len();
+                        out.resize(start + o.len, 0.0);
+                        (o.evaluate)(&force.parameters, &q0, &q1, &mut out[start..])
+                            .ok_or_else(missing)?;
+                    }
                     other => return Err(unsupported(item(), other)),
                 }
             }

@@ -5,11 +5,13 @@
 //! where Exudyn takes them so, by forward differences where its markers give no Jacobian
 //! derivative.
 
+use joint_core::ForceJacobian;
 use nalgebra::{Matrix3, Vector3};
 
 use super::ForwardDifference;
 use super::{Scratch, v3};
 use crate::assemble::{ConnectorKind, Topology};
+use crate::kernels::{cartesian_spring_damper, spring_damper};
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 
@@ -202,59 +204,68 @@ impl Topology {
         let dp = m1.position() - m0.position();
         let dv = m1.velocity() - m0.velocity();
         Some(match &con.kind {
-            ConnectorKind::SpringDamper {
-                reference_length,
-                stiffness,
-                damping,
-                force,
-                velocity_offset,
-            } => {
-                let length = dp.norm();
-                let e = if length != 0.0 {
-                    dp / length
-                } else {
-                    let nv = dv.norm();
-                    if nv != 0.0 { dv / nv } else { dv }
+            ConnectorKind::SpringDamper { .. } if dp.norm() == 0.0 => {
+                // Exudyn's convention where the direction Δp/L is undefined: along Δv (zero
+                // if Δv is zero too), with the force's derivatives taken as zero
+                let ConnectorKind::SpringDamper {
+                    reference_length,
+                    stiffness,
+                    damping,
+                    force,
+                    velocity_offset,
+                } = con.kind
+                else {
+                    unreachable!()
                 };
-                let scalar = stiffness * (length - reference_length)
+                let nv = dv.norm();
+                let e = if nv != 0.0 { dv / nv } else { dv };
+                let scalar = stiffness * (0.0 - reference_length)
                     + damping * (dv.dot(&e) - velocity_offset)
                     + force;
-                // ∂(F e)/∂Δp = F/L (I − e eᵀ) + e (k eᵀ + d Δvᵀ (I − e eᵀ)/L); ∂(F e)/∂Δv = d e eᵀ
-                let (dfdp, dfdv) = if length != 0.0 {
-                    let p = Matrix3::identity() - e * e.transpose();
-                    let dfdp = p * (scalar / length)
-                        + e * (*stiffness * e.transpose() + *damping * dv.transpose() * p / length);
-                    (dfdp, *damping * e * e.transpose())
-                } else {
-                    (Matrix3::zeros(), Matrix3::zeros())
-                };
                 ConnectorForce {
                     force: e * scalar,
                     scalar,
                     delta_p: dp,
                     delta_v: dv,
-                    d_force_d_delta_p: dfdp,
-                    d_force_d_delta_v: dfdv,
                 }
             }
-            ConnectorKind::CartesianSpringDamper {
-                stiffness,
-                damping,
-                offset,
-            } => {
-                let d = dp - v3(*offset);
-                let force = Vector3::new(
-                    stiffness[0] * d[0] + damping[0] * dv[0],
-                    stiffness[1] * d[1] + damping[1] * dv[1],
-                    stiffness[2] * d[2] + damping[2] * dv[2],
-                );
+            ConnectorKind::SpringDamper { .. } => {
+                let p = spring_damper_parameters(&con.kind);
+                let (q0, q1) = (m0.quantities(), m1.quantities());
+                ConnectorForce {
+                    force: Vector3::from(spring_damper::marker_level::force(&p, &q0, &q1)),
+                    scalar: spring_damper::marker_level::output_tension(&p, &q0, &q1)[0],
+                    delta_p: dp,
+                    delta_v: dv,
+                }
+            }
+            ConnectorKind::CartesianSpringDamper { offset, .. } => {
+                let p = cartesian_spring_damper_parameters(&con.kind);
+                let force = Vector3::from(cartesian_spring_damper::marker_level::force(
+                    &p,
+                    &m0.quantities(),
+                    &m1.quantities(),
+                ));
                 ConnectorForce {
                     force,
                     scalar: force.norm(),
-                    delta_p: d,
+                    delta_p: dp - v3(*offset),
                     delta_v: dv,
-                    d_force_d_delta_p: Matrix3::from_diagonal(&v3(*stiffness)),
-                    d_force_d_delta_v: Matrix3::from_diagonal(&v3(*damping)),
+                }
+            }
+            ConnectorKind::Defined {
+                definition,
+                parameters,
+            } => {
+                let mut f = [0.0; 3];
+                (definition.force)(parameters, &m0.quantities(), &m1.quantities(), &mut f)
+                    .expect("parameter count checked at assemble");
+                let force = Vector3::from(f);
+                ConnectorForce {
+                    force,
+                    scalar: force.norm(),
+                    delta_p: dp,
+                    delta_v: dv,
                 }
             }
             ConnectorKind::Gravity {
@@ -278,9 +289,6 @@ impl Topology {
                     scalar,
                     delta_p: dp,
                     delta_v: dv,
-                    // differentiated numerically, as Exudyn does
-                    d_force_d_delta_p: Matrix3::zeros(),
-                    d_force_d_delta_v: Matrix3::zeros(),
                 }
             }
             ConnectorKind::LinearSpringDamper { .. } => {
@@ -292,9 +300,6 @@ impl Topology {
                     scalar: spring.force,
                     delta_p: dp,
                     delta_v: dv,
-                    // differentiated numerically, as Exudyn does
-                    d_force_d_delta_p: Matrix3::zeros(),
-                    d_force_d_delta_v: Matrix3::zeros(),
                 }
             }
             ConnectorKind::CoordinateSpringDamper { .. }
@@ -459,56 +464,121 @@ impl Topology {
                 }
                 continue;
             }
-            let Some(cf) = self.connector_force(c, qt, v) else {
+            let (Some(cf), Some((fj, rigid))) = (
+                self.connector_force(c, qt, v),
+                self.connector_force_jacobian(c, qt, v),
+            ) else {
                 continue;
             };
+            // LHS_a = s_a·J_aᵀf (s_0 = −1, s_1 = 1): K_ab = s_a·(δ_ab·∂(J_aᵀ)/∂q·f
+            // + J_aᵀ·∂f/∂q_b), D_ab = s_a·J_aᵀ·∂f/∂q̇_b, with ∂f/∂q_b = ∂f/∂p_b·J_b
+            // + ∂f/∂δπ_b·G_b and ∂f/∂q̇_b = ∂f/∂v_b·J_b + ∂f/∂ω_b·G_b (the definition's
+            // derivatives, the marker velocities held, as Exudyn)
             let signs = [-1.0, 1.0];
-            for a in 0..2 {
-                let ma = &self.markers[con.markers[a]];
+            let f_arr = [cf.force[0], cf.force[1], cf.force[2]];
+            for (&marker_a, sign) in con.markers.iter().zip(signs) {
+                let ma = &self.markers[marker_a];
                 let na = ma.columns.len();
                 if na == 0 {
                     continue;
                 }
                 let sa = MarkerState::new(ma, qt, v);
                 sa.position_jacobian(&mut scratch.jac_a[..3 * na]);
-                // ∂(J_aᵀ f)/∂q_a with the sign of marker a
-                let f_arr = [cf.force[0], cf.force[1], cf.force[2]];
                 sa.position_jacobian_t_times_vector_q(&f_arr, &mut scratch.block[..na * na]);
                 for (i, &gi) in ma.columns.iter().enumerate() {
                     for (j, &gj) in ma.columns.iter().enumerate() {
-                        m.add(gi, gj, factor_k * signs[a] * scratch.block[i * na + j]);
+                        m.add(gi, gj, factor_k * sign * scratch.block[i * na + j]);
                     }
                 }
-                for b in 0..2 {
-                    let mb = &self.markers[con.markers[b]];
+                for (b, &marker_b) in con.markers.iter().enumerate() {
+                    let mb = &self.markers[marker_b];
                     let nb = mb.columns.len();
                     if nb == 0 {
                         continue;
                     }
                     let sb = MarkerState::new(mb, qt, v);
                     sb.position_jacobian(&mut scratch.jac_b[..3 * nb]);
-                    let s = signs[a] * signs[b];
+                    if rigid[b] {
+                        sb.rotation_jacobian(&mut scratch.jac_c[..3 * nb]);
+                    }
+                    let (dp, dr) = (&fj.d_position[b], &fj.d_rotation[b]);
+                    let (dv, dw) = (&fj.d_velocity[b], &fj.d_angular_velocity[b]);
                     for i in 0..na {
                         for j in 0..nb {
                             let mut kk = 0.0;
                             let mut dd = 0.0;
                             for r in 0..3 {
+                                let ja = scratch.jac_a[r * na + i];
                                 for t in 0..3 {
-                                    let ja = scratch.jac_a[r * na + i];
                                     let jb = scratch.jac_b[t * nb + j];
-                                    kk += ja * cf.d_force_d_delta_p[(r, t)] * jb;
-                                    dd += ja * cf.d_force_d_delta_v[(r, t)] * jb;
+                                    kk += ja * dp[r][t] * jb;
+                                    dd += ja * dv[r][t] * jb;
+                                    if rigid[b] {
+                                        let gb = scratch.jac_c[t * nb + j];
+                                        kk += ja * dr[r][t] * gb;
+                                        dd += ja * dw[r][t] * gb;
+                                    }
                                 }
                             }
                             m.add(
                                 ma.columns[i],
                                 mb.columns[j],
-                                s * (factor_k * kk + factor_d * dd),
+                                sign * (factor_k * kk + factor_d * dd),
                             );
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The derivatives of connector `c`'s force by its markers' quantities, from its force
+    /// definition (SpringDamper, CartesianSpringDamper: `kernels`), and per marker whether its
+    /// rotation enters them; `None` if the connector is inactive or differentiated otherwise.
+    pub fn connector_force_jacobian(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+    ) -> Option<(ForceJacobian, [bool; 2])> {
+        let con = &self.connectors[c];
+        if !con.active {
+            return None;
+        }
+        let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
+        let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
+        match &con.kind {
+            ConnectorKind::SpringDamper { .. } if (m1.position() - m0.position()).norm() == 0.0 => {
+                // the direction is undefined there; Exudyn's convention (`connector_force`)
+                Some((ForceJacobian::default(), [false; 2]))
+            }
+            ConnectorKind::SpringDamper { .. } => {
+                let p = spring_damper_parameters(&con.kind);
+                let j = spring_damper::marker_level::jacobian(&p, &m0.quantities(), &m1.quantities());
+                Some((j, [false; 2]))
+            }
+            ConnectorKind::CartesianSpringDamper { .. } => {
+                let p = cartesian_spring_damper_parameters(&con.kind);
+                let j = cartesian_spring_damper::marker_level::jacobian(
+                    &p,
+                    &m0.quantities(),
+                    &m1.quantities(),
+                );
+                Some((j, [false; 2]))
+            }
+            ConnectorKind::Defined {
+                definition,
+                parameters,
+            } => {
+                let mut j = ForceJacobian::default();
+                (definition.jacobian)(parameters, &m0.quantities(), &m1.quantities(), &mut j)
+                    .expect("parameter count checked at assemble");
+                let rigid = definition
+                    .markers
+                    .map(|m| m.capability == joint_core::Capability::Rigid);
+                Some((j, rigid))
+            }
+            _ => None,
         }
     }
 
@@ -602,14 +672,52 @@ enum Jacobian {
     Rotation,
 }
 
-/// A connector's force and its derivatives with respect to the relative motion.
+/// A connector's force and the relative motion it acts on.
 pub struct ConnectorForce {
-    /// Force vector on marker 1 (global).
+    /// The connector force f (global; Exudyn's `Force` output): it acts on marker 0 as f and on
+    /// marker 1 as −f (the left-hand side gets −J_0ᵀf and J_1ᵀf).
     pub force: Vector3<f64>,
-    /// Signed scalar force (SpringDamper) or |f| (Cartesian).
+    /// Signed scalar force (SpringDamper: positive in tension) or |f| (Cartesian).
     pub scalar: f64,
+    /// Δp (Cartesian: minus the offset).
     pub delta_p: Vector3<f64>,
     pub delta_v: Vector3<f64>,
-    pub d_force_d_delta_p: Matrix3<f64>,
-    pub d_force_d_delta_v: Matrix3<f64>,
+}
+
+/// A SpringDamper's parameters as its force definition (`kernels::SpringDamper`) takes them.
+fn spring_damper_parameters(kind: &ConnectorKind) -> spring_damper::Parameters {
+    let ConnectorKind::SpringDamper {
+        reference_length,
+        stiffness,
+        damping,
+        force,
+        velocity_offset,
+    } = *kind
+    else {
+        unreachable!("a SpringDamper connector")
+    };
+    spring_damper::Parameters {
+        reference_length,
+        stiffness,
+        damping,
+        force_offset: force,
+        velocity_offset,
+    }
+}
+
+/// A CartesianSpringDamper's parameters as its force definition takes them.
+fn cartesian_spring_damper_parameters(kind: &ConnectorKind) -> cartesian_spring_damper::Parameters {
+    let ConnectorKind::CartesianSpringDamper {
+        stiffness,
+        damping,
+        offset,
+    } = *kind
+    else {
+        unreachable!("a CartesianSpringDamper connector")
+    };
+    cartesian_spring_damper::Parameters {
+        stiffness,
+        damping,
+        offset,
+    }
 }

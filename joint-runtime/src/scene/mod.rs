@@ -554,6 +554,12 @@ impl Builder<'_> {
                     };
                     (joint.markers, kind)
                 }
+                Object::Force(force) if force.show && v.show => (
+                    force.markers,
+                    Connector::Cylinder {
+                        radius: 0.25 * settings.connectors.default_size,
+                    },
+                ),
                 Object::ConnectorSpringDamper { markers, .. }
                 | Object::ConnectorCartesianSpringDamper { markers, .. }
                     if v.show =>

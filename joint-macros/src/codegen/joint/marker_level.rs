@@ -19,7 +19,7 @@ use crate::symbolic::emit::emit;
 
 /// `let m0_p0 = m0.position[0];` … for the used quantities, and the markers' argument names
 /// (`_m0` if unused).
-fn bind(used: &BTreeSet<String>) -> (Vec<TokenStream>, [TokenStream; 2]) {
+pub(crate) fn bind(used: &BTreeSet<String>) -> (Vec<TokenStream>, [TokenStream; 2]) {
     let mut binds = Vec::new();
     let mut names = [quote!(_m0), quote!(_m1)];
     for (i, name) in names.iter_mut().enumerate() {

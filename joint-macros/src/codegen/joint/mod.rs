@@ -11,9 +11,9 @@
 //! A definition with errors expands to the same items with bodies that cannot run (`stub`), so
 //! that uses of the joint add no errors of their own.
 
-mod marker_level;
+pub(crate) mod marker_level;
 mod pairing;
-mod parameters;
+pub(crate) mod parameters;
 mod stub;
 
 use proc_macro2::TokenStream;
@@ -329,7 +329,7 @@ pub fn operation_counts(model: &JointModel, errors: &mut Errors) -> Vec<PairingS
 }
 
 /// A residual expression as written, for doc comments (`m1.position - m0.position`).
-fn expression_text(expr: &syn::Expr) -> String {
+pub(crate) fn expression_text(expr: &syn::Expr) -> String {
     use quote::ToTokens;
     expr.to_token_stream()
         .to_string()
@@ -342,7 +342,7 @@ fn expression_text(expr: &syn::Expr) -> String {
 }
 
 /// The joint's doc comment as one string.
-fn doc_text(model: &JointModel) -> String {
+pub(crate) fn doc_text(model: &JointModel) -> String {
     let mut lines = Vec::new();
     for a in &model.attrs {
         if let syn::Meta::NameValue(nv) = &a.meta
@@ -359,7 +359,7 @@ fn doc_text(model: &JointModel) -> String {
 }
 
 /// `joint_core::Capability::Rigid`
-fn capability_tokens(core: &TokenStream, c: Capability) -> TokenStream {
+pub(crate) fn capability_tokens(core: &TokenStream, c: Capability) -> TokenStream {
     match c {
         Capability::Position => quote!(#core::Capability::Position),
         Capability::Rigid => quote!(#core::Capability::Rigid),
@@ -368,7 +368,7 @@ fn capability_tokens(core: &TokenStream, c: Capability) -> TokenStream {
 }
 
 /// `joint_core::MarkerKind::RigidEpPoint`
-fn kind_tokens(core: &TokenStream, k: MarkerKind) -> TokenStream {
+pub(crate) fn kind_tokens(core: &TokenStream, k: MarkerKind) -> TokenStream {
     let v = ident(k.name());
     quote!(#core::MarkerKind::#v)
 }

@@ -111,10 +111,14 @@ pub fn definition(model: &JointModel) -> TokenStream {
             ::core::option::Option::Some(Parameters { #(#reads)* })
         }
     };
+    let what = match model.kind {
+        crate::definition::model::DefinitionKind::Joint => "joint",
+        crate::definition::model::DefinitionKind::Force => "force element",
+    };
     let doc = if model.params.is_empty() {
-        " The joint's run-time parameters: none."
+        format!(" The {what}'s run-time parameters: none.")
     } else {
-        " The joint's run-time parameters."
+        format!(" The {what}'s run-time parameters.")
     };
     quote! {
         #[doc = #doc]

@@ -4,6 +4,7 @@
 //! superelement and kinematic-tree data, and the shared frame keys and lists; here the
 //! opening of an item: its dictionary, its type string and its strict accessor.
 
+mod forces;
 mod frames;
 mod joints;
 mod kinematic_tree;
@@ -242,6 +243,16 @@ pub(crate) fn open_item<'a>(
 }
 
 /// The `objectType` string of an object dictionary, if it has one.
+/// The canonical name of the runtime's own object type spelled `name` (`ObjectConnectorSpringDamper`
+/// and `SpringDamper` are `ConnectorSpringDamper`), if it is one.
+pub(crate) fn builtin_object_type(name: &str) -> Option<&'static str> {
+    List::Objects
+        .types()
+        .iter()
+        .find(|(_, spellings)| spellings.contains(&name))
+        .map(|(c, _)| *c)
+}
+
 pub(super) fn object_type(value: &Value) -> Option<&str> {
     value.as_object()?.get("objectType")?.as_str()
 }
@@ -293,6 +304,7 @@ pub(super) fn open_item_with<'a>(
             let mut supported: Vec<&str> = list.types().iter().map(|(c, _)| *c).collect();
             if let Some(r) = registry {
                 supported.extend(r.types().iter().map(|t| t.type_name));
+                supported.extend(r.forces().iter().map(|f| f.name));
             }
             Error::item(
                 item(type_name),

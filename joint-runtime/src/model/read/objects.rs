@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::forces::read_force;
 use super::frames::{IDENTITY3, f64_aliased, same_matrix, same_vector, split_ht, vec_aliased};
 use super::joints::read_joint;
 use super::kinematic_tree::read_kinematic_tree;
@@ -15,6 +16,9 @@ use crate::joints::JointRegistry;
 pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry) -> Result<Object> {
     if let Some(jt) = object_type(value).and_then(|t| registry.find(t)) {
         return read_joint(index, value, jt);
+    }
+    if let Some(definition) = object_type(value).and_then(|t| registry.find_force(t)) {
+        return read_force(index, value, definition);
     }
     let (t, mut d) = open_item_with(List::Objects, index, value, Some(registry))?;
     let name = d.name()?;

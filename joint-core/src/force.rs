@@ -1,0 +1,91 @@
+//! Force elements defined with `joint!` (`pub force Name { … }`): a force between two markers as
+//! a function of their quantities, and its derivatives, as static data and function pointers.
+
+use crate::definition::{MarkerDeclaration, OutputInfo, ParameterInfo};
+use crate::marker_level::MarkerQuantities;
+
+/// ∂f/∂x of a force element's force `f` (global, acting on marker 0; marker 1 receives −f) for
+/// each marker quantity x, per marker `i` = 0, 1, each block row-major 3 × 3 (`[row][column]`).
+///
+/// A runtime composes them with any marker's Jacobians: with J_pos,i and J_rot,i (the position
+/// and rotation Jacobians) and the generalized forces −J_pos,0ᵀf and J_pos,1ᵀf on the left-hand
+/// side, the stiffness block of markers (a, b) is
+/// `s_a·(δ_ab·∂(J_pos,aᵀ)/∂q·f + J_pos,aᵀ·(d_position[b]·J_pos,b + d_rotation[b]·J_rot,b))`
+/// and the damping block `s_a·J_pos,aᵀ·(d_velocity[b]·J_pos,b + d_angular_velocity[b]·J_rot,b)`
+/// (s_0 = −1, s_1 = 1), the marker velocities held where the positions move, as Exudyn
+/// differentiates its connectors.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ForceJacobian {
+    /// ∂f/∂p_i.
+    pub d_position: [[[f64; 3]; 3]; 2],
+    /// ∂f/∂δπ_i: by a small global rotation δπ of marker i's frame, `δA_i = skew(δπ)·A_i`
+    /// (zero for markers declared `Position`).
+    pub d_rotation: [[[f64; 3]; 3]; 2],
+    /// ∂f/∂v_i.
+    pub d_velocity: [[[f64; 3]; 3]; 2],
+    /// ∂f/∂ω_i (ω_i global; zero for markers declared `Position`).
+    pub d_angular_velocity: [[[f64; 3]; 3]; 2],
+}
+
+/// A force element's force: `(parameters, m0, m1, f out)`, `None` if a length is wrong.
+pub type ForceFn = fn(&[f64], &MarkerQuantities, &MarkerQuantities, &mut [f64; 3]) -> Option<()>;
+/// Its derivatives: `(parameters, m0, m1, out)`, `None` if a length is wrong.
+pub type ForceJacobianFn =
+    fn(&[f64], &MarkerQuantities, &MarkerQuantities, &mut ForceJacobian) -> Option<()>;
+
+/// A force element defined with `joint!`.
+#[derive(Debug)]
+pub struct ForceDefinition {
+    /// `SpringDamper`
+    pub name: &'static str,
+    /// `spring_damper`: the generated module.
+    pub module: &'static str,
+    /// The definition's doc comment.
+    pub doc: &'static str,
+    /// `m0` and `m1` (the kinds list every kind with the capability: force elements are
+    /// evaluated at marker level, for any marker).
+    pub markers: [MarkerDeclaration; 2],
+    /// The run-time parameters, in declaration order (the kernels' parameter slice).
+    pub parameters: &'static [ParameterInfo],
+    /// The named outputs.
+    pub outputs: &'static [OutputInfo],
+    /// The force as written.
+    pub force_text: &'static str,
+    /// f(m0, m1): the force on marker 0 (global); marker 1 receives −f.
+    pub force: ForceFn,
+    /// Its derivatives by the markers' quantities ([`ForceJacobian`]).
+    pub jacobian: ForceJacobianFn,
+}
+
+impl ForceDefinition {
+    /// Number of parameter values (the length of the slice every kernel takes).
+    pub fn parameter_len(&self) -> usize {
+        self.parameters.iter().map(|p| p.shape.value_count()).sum()
+    }
+
+    /// Parameter `name` and the offset of its first value in the parameter slice.
+    pub fn parameter(&self, name: &str) -> Option<(usize, ParameterInfo)> {
+        let mut offset = 0;
+        for p in self.parameters {
+            if p.name == name {
+                return Some((offset, *p));
+            }
+            offset += p.shape.value_count();
+        }
+        None
+    }
+
+    /// Named output `name`.
+    pub fn output(&self, name: &str) -> Option<&OutputInfo> {
+        self.outputs.iter().find(|o| o.name == name)
+    }
+}
+
+/// A force element defined with `joint!`: `pub force SpringDamper { … }` makes the type
+/// `SpringDamper` implement it, with the module `spring_damper` holding the kernels.
+pub trait Force: 'static {
+    /// `spring_damper::Parameters`
+    type Parameters: crate::JointParameters;
+    /// The compiler's definition.
+    const DEFINITION: &'static ForceDefinition;
+}

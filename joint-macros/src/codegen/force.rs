@@ -1,0 +1,482 @@
+//! Force elements (`pub force SpringDamper { … }`): the force between two markers as a function
+//! of their quantities, lowered against free markers (`kinematics::marker_level`), and its
+//! derivatives by every quantity, differentiated here, while the macro expands.
+//!
+//! `pub force SpringDamper { … }` expands to
+//! * `pub struct SpringDamper;`, implementing `joint_core::Force`;
+//! * `pub mod spring_damper` with the `Parameters` struct, the `DEFINITION` (a
+//!   `joint_core::ForceDefinition`) and `marker_level`: `force` (f, on marker 0), `jacobian`
+//!   (a `joint_core::ForceJacobian`: ∂f/∂p, ∂f/∂δπ, ∂f/∂v, ∂f/∂ω per marker) and the named
+//!   outputs, each with its `_slices` form.
+//!
+//! The rotation derivative is by a small global rotation of the marker's frame,
+//! δA = skew(δπ)·A: ∂f/∂δπ_k = Σ_ab ∂f/∂A_ab·(skew(e_k)·A)_ab, which composes with the rotation
+//! Jacobian (δπ = J_rot·δq) as ∂f/∂p composes with the position Jacobian.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::collections::HashMap;
+
+use super::joint::marker_level::bind;
+use super::joint::parameters;
+use super::joint::{capability_tokens, doc_text, expression_text, kind_tokens, module_name};
+use super::util::{ident, lit, used_variables};
+use crate::definition::errors::Errors;
+use crate::definition::lower::{Lowerer, parameter_values};
+use crate::definition::model::JointModel;
+use crate::definition::value::Value;
+use crate::kinematics::MarkerKind;
+use crate::kinematics::marker_level::free;
+use crate::symbolic::diff::derivative_memo;
+use crate::symbolic::emit::emit;
+use crate::symbolic::{Graph, Id};
+use syn::{Ident, Visibility};
+
+/// A force definition lowered at marker level, with its derivatives.
+pub struct LoweredForce {
+    pub graph: Graph,
+    /// f, on marker 0.
+    pub force: [Id; 3],
+    /// ∂f/∂p, ∂f/∂δπ, ∂f/∂v, ∂f/∂ω (in that order), each per marker 0, 1, row-major 3 × 3.
+    pub jacobian: Vec<Id>,
+    /// The named outputs: (name, one root per entry).
+    pub outputs: Vec<(String, Vec<Id>)>,
+}
+
+/// Lower `model` (a force element) against free markers and differentiate its force. Errors go
+/// into `errors`; `None` if the force did not lower.
+pub fn lower(model: &JointModel, errors: &mut Errors) -> Option<LoweredForce> {
+    let mut g = Graph::new();
+    let kin = [free(&mut g, "m0_"), free(&mut g, "m1_")];
+    let params = parameter_values(&mut g, model);
+    let (force, outputs) = {
+        let mut lw = Lowerer::new(&mut g, model, &kin, params);
+        lw.bindings(errors);
+        let expr = model.force.as_ref()?;
+        let force = match lw.lower(expr, errors).map(|d| d.value) {
+            Some(Value::Vector(v)) => Some(v),
+            Some(Value::Rows(r)) if r.len() == 3 => Some([r[0], r[1], r[2]]),
+            Some(other) => {
+                errors.at(
+                    expr,
+                    format!(
+                        "a force is a 3-vector (global, on marker 0), found {}",
+                        other.type_name()
+                    ),
+                );
+                None
+            }
+            None => None,
+        };
+        let mut outputs = Vec::new();
+        for o in &model.outputs {
+            match lw.lower(&o.expr, errors).map(|d| d.value) {
+                Some(Value::Scalar(s)) => outputs.push((o.name.to_string(), vec![s])),
+                Some(Value::Vector(v)) => outputs.push((o.name.to_string(), v.to_vec())),
+                Some(other) => errors.at(
+                    &o.expr,
+                    format!(
+                        "an output is a scalar or a 3-vector, found {}",
+                        other.type_name()
+                    ),
+                ),
+                None => {}
+            }
+        }
+        (force?, outputs)
+    };
+    let mut jacobian = Vec::with_capacity(4 * 2 * 9);
+    // ∂f/∂p and ∂f/∂v, ∂f/∂ω: plain derivatives by the quantities' variables
+    let by_variables = |g: &mut Graph, vars: &[Id; 3], out: &mut Vec<Id>| {
+        let mut memos: Vec<HashMap<Id, Id>> = (0..3).map(|_| HashMap::new()).collect();
+        for &f in &force {
+            for (c, &v) in vars.iter().enumerate() {
+                out.push(derivative_memo(g, f, v, &mut memos[c]));
+            }
+        }
+    };
+    for k in &kin {
+        by_variables(&mut g, &k.position, &mut jacobian);
+    }
+    for k in &kin {
+        let a = k.rotation.expect("free markers have a rotation");
+        // ∂f_r/∂A_ab, then contracted with skew(e_k)·A
+        let mut d_a = [[[Id(0); 3]; 3]; 3];
+        for (ai, row) in a.iter().enumerate() {
+            for (bi, &v) in row.iter().enumerate() {
+                let mut memo = HashMap::new();
+                for (r, &f) in force.iter().enumerate() {
+                    d_a[r][ai][bi] = derivative_memo(&mut g, f, v, &mut memo);
+                }
+            }
+        }
+        for d in &d_a {
+            for axis in 0..3 {
+                let mut terms = Vec::new();
+                // (skew(e_axis)·A)_ab = Σ_c skew(e_axis)_ac·A_cb, skew(e)_ac = −ε_{a,axis,c}
+                for (ai, d_row) in d.iter().enumerate() {
+                    for (c, a_row) in a.iter().enumerate() {
+                        let sign = skew_unit(axis, ai, c);
+                        if sign == 0.0 {
+                            continue;
+                        }
+                        for (bi, &d_ab) in d_row.iter().enumerate() {
+                            let t = g.mul(d_ab, a_row[bi]);
+                            terms.push(if sign > 0.0 { t } else { g.neg(t) });
+                        }
+                    }
+                }
+                jacobian.push(g.sum(&terms));
+            }
+        }
+    }
+    for k in &kin {
+        by_variables(&mut g, &k.velocity, &mut jacobian);
+    }
+    for k in &kin {
+        let w = k
+            .angular_velocity
+            .expect("free markers have an angular velocity");
+        by_variables(&mut g, &w, &mut jacobian);
+    }
+    Some(LoweredForce {
+        graph: g,
+        force,
+        jacobian,
+        outputs,
+    })
+}
+
+/// Entry (a, c) of skew(e_axis), the matrix of e_axis × ·: 0 or ±1.
+fn skew_unit(axis: usize, a: usize, c: usize) -> f64 {
+    // skew(w) = [[0, −w2, w1], [w2, 0, −w0], [−w1, w0, 0]]
+    match (a, c) {
+        (1, 2) if axis == 0 => -1.0,
+        (2, 1) if axis == 0 => 1.0,
+        (0, 2) if axis == 1 => 1.0,
+        (2, 0) if axis == 1 => -1.0,
+        (0, 1) if axis == 2 => -1.0,
+        (1, 0) if axis == 2 => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// What a marker-level kernel returns.
+enum Returns {
+    /// `[f64; N]`
+    Array(usize),
+    /// `ForceJacobian`
+    Jacobian,
+}
+
+fn kernel(
+    model: &JointModel,
+    g: &Graph,
+    name: &str,
+    doc: &str,
+    roots: &[Id],
+    returns: Returns,
+) -> TokenStream {
+    let core = &model.core;
+    let block = emit(g, roots, "t");
+    let used = used_variables(g, roots);
+    let (mut binds, [m0, m1]) = bind(&used);
+    let (params, b) = parameters::bindings(model, &used);
+    binds.splice(0..0, b);
+    let params = params.map(|a| quote!(#a,));
+    let call_params = if model.params.is_empty() {
+        quote!()
+    } else {
+        quote!(joint,)
+    };
+    let from_slice = parameters::from_slice(model);
+    let lets = &block.lets;
+    let out = &block.outputs;
+    let typed = ident(name);
+    let slices = ident(&format!("{name}_slices"));
+    match returns {
+        Returns::Array(n) => {
+            let n = lit(n);
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #typed(#params #m0: &#core::MarkerQuantities, #m1: &#core::MarkerQuantities) -> [f64; #n] {
+                    #(#binds)*
+                    #(#lets)*
+                    [#(#out),*]
+                }
+
+                /// On slices (the parameters as one slice); `None` if a length is wrong.
+                pub fn #slices(joint: &[f64], m0: &#core::MarkerQuantities, m1: &#core::MarkerQuantities, out: &mut [f64]) -> ::core::option::Option<()> {
+                    #from_slice
+                    let out: &mut [f64; #n] = out.try_into().ok()?;
+                    *out = #typed(#call_params m0, m1);
+                    ::core::option::Option::Some(())
+                }
+            }
+        }
+        Returns::Jacobian => {
+            // blocks ordered quantity (p, δπ, v, ω), marker, row, column
+            let block = |quantity: usize, marker: usize| -> TokenStream {
+                let rows: Vec<TokenStream> = (0..3)
+                    .map(|r| {
+                        let cols = (0..3).map(|c| &out[((quantity * 2 + marker) * 3 + r) * 3 + c]);
+                        quote!([#(#cols),*])
+                    })
+                    .collect();
+                quote!([#(#rows),*])
+            };
+            let [p0, p1, r0, r1, v0, v1, w0, w1] = [
+                (0, 0),
+                (0, 1),
+                (1, 0),
+                (1, 1),
+                (2, 0),
+                (2, 1),
+                (3, 0),
+                (3, 1),
+            ]
+            .map(|(q, m)| block(q, m));
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #typed(#params #m0: &#core::MarkerQuantities, #m1: &#core::MarkerQuantities) -> #core::ForceJacobian {
+                    #(#binds)*
+                    #(#lets)*
+                    #core::ForceJacobian {
+                        d_position: [#p0, #p1],
+                        d_rotation: [#r0, #r1],
+                        d_velocity: [#v0, #v1],
+                        d_angular_velocity: [#w0, #w1],
+                    }
+                }
+
+                /// On slices (the parameters as one slice); `None` if a length is wrong.
+                pub fn #slices(joint: &[f64], m0: &#core::MarkerQuantities, m1: &#core::MarkerQuantities, out: &mut #core::ForceJacobian) -> ::core::option::Option<()> {
+                    #from_slice
+                    *out = #typed(#call_params m0, m1);
+                    ::core::option::Option::Some(())
+                }
+            }
+        }
+    }
+}
+
+/// The force's `slices` signature differs from the outputs' (a fixed array): its wrapper.
+fn force_slices(core: &TokenStream) -> TokenStream {
+    quote! {
+        /// The force into a fixed array, as [`DEFINITION`](super::DEFINITION) holds it.
+        pub fn force_array(joint: &[f64], m0: &#core::MarkerQuantities, m1: &#core::MarkerQuantities, out: &mut [f64; 3]) -> ::core::option::Option<()> {
+            force_slices(joint, m0, m1, out)
+        }
+    }
+}
+
+/// Expand a checked force model. Errors are pushed into `errors`; the caller then emits the
+/// stub instead of the returned tokens.
+pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
+    crate::definition::check::check(model, errors);
+    if !errors.is_empty() {
+        return TokenStream::new();
+    }
+    let Some(lowered) = lower(model, errors) else {
+        return TokenStream::new();
+    };
+    if !errors.is_empty() {
+        return TokenStream::new();
+    }
+    let core = &model.core;
+    let g = &lowered.graph;
+    let mut functions = vec![
+        kernel(
+            model,
+            g,
+            "force",
+            " The force on marker 0 (global); marker 1 receives its negative.",
+            &lowered.force,
+            Returns::Array(3),
+        ),
+        kernel(
+            model,
+            g,
+            "jacobian",
+            " The force's derivatives by both markers' positions, rotations (a small global \
+             rotation δπ, δA = skew(δπ)·A), velocities and angular velocities.",
+            &lowered.jacobian,
+            Returns::Jacobian,
+        ),
+        force_slices(core),
+    ];
+    let mut output_infos = Vec::new();
+    for (name, roots) in &lowered.outputs {
+        let doc = format!(" The force element's output `{name}`.");
+        functions.push(kernel(
+            model,
+            g,
+            &format!("output_{name}"),
+            &doc,
+            roots,
+            Returns::Array(roots.len()),
+        ));
+        let f = ident(&format!("output_{name}_slices"));
+        let len = lit(roots.len());
+        output_infos
+            .push(quote!(#core::OutputInfo { name: #name, len: #len, evaluate: marker_level::#f }));
+    }
+    let name = &model.name;
+    let name_str = name.to_string();
+    let module_str = module_name(&name_str);
+    let module = ident(&module_str);
+    let vis = &model.vis;
+    let docs: Vec<&syn::Attribute> = model
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .collect();
+    let doc = doc_text(model);
+    let force_text = model
+        .force
+        .as_ref()
+        .map(expression_text)
+        .unwrap_or_default();
+    let parameters = parameters::definition(model);
+    let parameter_infos = parameters::infos(model);
+    let markers: Vec<TokenStream> = model
+        .markers
+        .iter()
+        .map(|m| {
+            let n = m.name.to_string();
+            let cap = capability_tokens(core, m.capability);
+            let kinds: Vec<TokenStream> = MarkerKind::ALL
+                .into_iter()
+                .filter(|&k| m.accepts(k))
+                .map(|k| kind_tokens(core, k))
+                .collect();
+            quote!(#core::MarkerDeclaration { name: #n, capability: #cap, kinds: &[#(#kinds),*] })
+        })
+        .collect();
+    let type_doc = format!(
+        " The force element `{name_str}` (see [`{module_str}`]): its [`joint_core::Force`] implementation."
+    );
+    quote! {
+        #[doc = #type_doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        #vis struct #name;
+
+        impl #core::Force for #name {
+            type Parameters = #module::Parameters;
+            const DEFINITION: &'static #core::ForceDefinition = &#module::DEFINITION;
+        }
+
+        #(#docs)*
+        #[allow(clippy::possible_missing_comma)]
+        #vis mod #module {
+            #parameters
+
+            /// The force element as a runtime sees it.
+            pub static DEFINITION: #core::ForceDefinition = #core::ForceDefinition {
+                name: #name_str,
+                module: #module_str,
+                doc: #doc,
+                markers: [#(#markers),*],
+                parameters: &[#(#parameter_infos),*],
+                outputs: &[#(#output_infos),*],
+                force_text: #force_text,
+                force: marker_level::force_array,
+                jacobian: marker_level::jacobian_slices,
+            };
+
+            /// The force element at marker level: its force as a function of the two markers'
+            /// quantities, its derivatives by them, and its named outputs.
+            pub mod marker_level {
+                #(#functions)*
+            }
+        }
+    }
+}
+
+/// What a force definition with errors expands to besides the errors: its type, `Force`
+/// implementation and module with kernels that return `None`, so that uses add no errors.
+pub fn stub(
+    errors: Errors,
+    vis: &Visibility,
+    name: &Ident,
+    core: &TokenStream,
+    model: Option<&JointModel>,
+) -> TokenStream {
+    let errs = errors.into_compile_errors();
+    let name_str = name.to_string();
+    let module_str = module_name(&name_str);
+    let module = ident(&module_str);
+    // the typed kernels too when the parameters are known, so that calls of them resolve
+    let typed = model.map(|m| {
+        let p = (!m.params.is_empty()).then(|| quote!(_joint: &super::Parameters,));
+        quote! {
+            pub fn force(#p _m0: &#core::MarkerQuantities, _m1: &#core::MarkerQuantities) -> [f64; 3] {
+                ::core::unreachable!("the force element's definition has errors")
+            }
+            pub fn jacobian(#p _m0: &#core::MarkerQuantities, _m1: &#core::MarkerQuantities) -> #core::ForceJacobian {
+                ::core::unreachable!("the force element's definition has errors")
+            }
+        }
+    });
+    let params = match model {
+        Some(m) => parameters::definition(m),
+        None => quote! {
+            /// The force element's run-time parameters (its definition has errors).
+            #[derive(Clone, Copy, Debug, Default, PartialEq)]
+            pub struct Parameters {}
+
+            impl #core::JointParameters for Parameters {
+                const LEN: usize = 0;
+                fn to_values(&self) -> ::std::vec::Vec<f64> {
+                    ::std::vec::Vec::new()
+                }
+                fn from_values(_values: &[f64]) -> ::core::option::Option<Self> {
+                    ::core::option::Option::None
+                }
+            }
+        },
+    };
+    quote! {
+        #errs
+
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        #vis struct #name;
+
+        impl #core::Force for #name {
+            type Parameters = #module::Parameters;
+            const DEFINITION: &'static #core::ForceDefinition = &#module::DEFINITION;
+        }
+
+        #[allow(dead_code, unused, clippy::all)]
+        #vis mod #module {
+            #params
+
+            pub static DEFINITION: #core::ForceDefinition = #core::ForceDefinition {
+                name: #name_str,
+                module: #module_str,
+                doc: "",
+                markers: [
+                    #core::MarkerDeclaration { name: "m0", capability: #core::Capability::Position, kinds: &[] },
+                    #core::MarkerDeclaration { name: "m1", capability: #core::Capability::Position, kinds: &[] },
+                ],
+                parameters: &[],
+                outputs: &[],
+                force_text: "",
+                force: marker_level::force_array,
+                jacobian: marker_level::jacobian_slices,
+            };
+
+            pub mod marker_level {
+                #typed
+                pub fn force_array(_: &[f64], _: &#core::MarkerQuantities, _: &#core::MarkerQuantities, _: &mut [f64; 3]) -> ::core::option::Option<()> {
+                    ::core::option::Option::None
+                }
+                pub fn jacobian_slices(_: &[f64], _: &#core::MarkerQuantities, _: &#core::MarkerQuantities, _: &mut #core::ForceJacobian) -> ::core::option::Option<()> {
+                    ::core::option::Option::None
+                }
+            }
+        }
+    }
+}

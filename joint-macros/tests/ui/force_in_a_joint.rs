@@ -1,0 +1,10 @@
+joint_macros::joint! {
+    pub joint Bad {
+        marker m0: Position;
+        marker m1: Position;
+        axes [x, y, z];
+        force = m1.position - m0.position;
+    }
+}
+
+fn main() {}
