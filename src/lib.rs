@@ -236,10 +236,10 @@
 //!
 //!     /// documentation
 //!     pub force NAME {                               // a force element (below)
-//!         marker m0: Position | Rigid;
-//!         marker m1: Position | Rigid;
+//!         marker m0: Position | Rigid | Coordinate;  // two points, or two coordinates
+//!         marker m1: Position | Rigid | Coordinate;
 //!         param …; fn …; let …;                      // as in a joint
-//!         force = EXPR;                              // a 3-vector: the force on m0, global
+//!         force = EXPR;                              // the force on m0: global 3-vector, or scalar
 //!         output NAME = EXPR;                        // named outputs
 //!     }
 //! }
@@ -323,15 +323,17 @@
 //! ([`core::ForceJacobian`]); the runtime composes them with the markers' Jacobians into the
 //! element's stiffness and damping matrices, adds the term of the Jacobians' own derivative, and
 //! holds the markers' velocities where their positions move, as Exudyn does for its connectors.
-//! Exudyn's ConnectorSpringDamper and ConnectorCartesianSpringDamper are defined so
-//! (`joint_runtime::kernels`). `Name` implements [`core::Force`]; the module `name` has
+//! Between two `Coordinate` markers the force is a scalar on marker 0's coordinate (−f on
+//! marker 1's), a function of `coordinate` and `coordinate_velocity`. Exudyn's
+//! ConnectorSpringDamper, ConnectorCartesianSpringDamper and ConnectorCoordinateSpringDamper
+//! are defined so (`joint_runtime::kernels`). `Name` implements [`core::Force`]; the module `name` has
 //! `Parameters`, `DEFINITION` ([`core::ForceDefinition`]) and `marker_level` with `force`,
 //! `jacobian` and `output_NAME` (each with its `_slices` form). Add one with
 //! [`Object::force`](runtime::Object::force) (or a [`ForceObject`](runtime::ForceObject)); in
 //! model files register it with [`JointRegistry::with_force`](runtime::JointRegistry::with_force),
 //! its keys are its parameters' names (all required), `markerNumbers`, `activeConnector`,
-//! `name`, `Vshow`; sensors read `Force` (f), `Displacement`, `Velocity`, `Distance` and its
-//! named outputs.
+//! `name`, `Vshow`; sensors read `Force` (f), `Displacement`, `Velocity`, `Distance` (between
+//! points) and its named outputs.
 //!
 //! ```
 //! joint::joint! {

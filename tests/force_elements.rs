@@ -41,6 +41,18 @@ joint::joint! {
             + damping * dot(a, m1.velocity - m0.velocity)) * a;
     }
 
+    /// Exudyn's CoordinateSpringDamper with a cubic term: a scalar between two coordinates.
+    pub force CubicCoordinateSpring {
+        marker m0: Coordinate;
+        marker m1: Coordinate;
+        param stiffness: scalar;
+        param cubic: scalar;
+        param damping: scalar;
+        let stretch = m1.coordinate - m0.coordinate;
+        force = stiffness * stretch + cubic * stretch * stretch * stretch
+            + damping * (m1.coordinate_velocity - m0.coordinate_velocity);
+    }
+
     /// Everything a force may read, to exercise every derivative: both frames, both angular
     /// velocities, the local one too.
     pub force Tangle {
@@ -143,6 +155,19 @@ fn row_major(rows: [[f64; 3]; 3]) -> Matrix3<f64> {
 #[test]
 fn force_jacobians_match_central_differences() {
     let m = [quantities(0.1), quantities(0.45)];
+    // between coordinates: the coordinates are p0, their velocities v0
+    let cubic = [50.0, 300.0, 2.0];
+    let g = CubicCoordinateSpring::DEFINITION.jacobian_with(&cubic, m);
+    let fd = differences::<CubicCoordinateSpring>(&cubic, m);
+    let c = m[1].position[0] - m[0].position[0];
+    let k = 50.0 + 3.0 * 300.0 * c * c;
+    assert!(
+        (g.d_position[1][0][0] - k).abs() < 1e-12 * k
+            && g.d_position[0][0][0] == -g.d_position[1][0][0]
+    );
+    assert!(g.d_velocity[1][0][0] == 2.0 && g.d_velocity[0][0][0] == -2.0);
+    assert!(largest_difference(&g, &fd) < 1e-6 * k, "{g:?}\n{fd:?}");
+
     let line = [120.0, 3.0, 0.4];
     let axial = [80.0, 2.0, 0.0, 0.6, 0.8];
     let cases: [(&str, ForceJacobian, ForceJacobian); 3] = [
@@ -523,4 +548,81 @@ fn force_object_parameters_are_checked_at_assemble() {
     *f = ForceObject::of_definition(LineSpring::DEFINITION, f.markers, vec![1.0]);
     let e = mbs.assemble().unwrap_err().to_string();
     assert!(e.contains("takes 3 parameter values, found 1"), "{e}");
+}
+
+/// Two mass points on x, coupled by a spring between their x coordinates and held by one to a
+/// ground coordinate: with Exudyn's ConnectorCoordinateSpringDamper, and with a user force
+/// element between coordinates (its cubic term zero): the same force and derivatives, so the
+/// same iterations and results to the bit; with the cubic term the motion differs.
+#[test]
+fn user_coordinate_spring_moves_as_exudyns_coordinate_spring_damper() {
+    let run = |user: Option<f64>| {
+        let mut mbs = MultibodySystem::new();
+        let ground = mbs.add_node(joint::runtime::Node::point_ground([0.0; 3]));
+        let mut coordinates = Vec::new();
+        for (x, vx) in [(1.0, 0.0), (2.0, 2.0)] {
+            // the second point starts moving
+            let node = mbs.add_node(joint::runtime::Node::Point {
+                name: String::new(),
+                reference_coordinates: [x, 0.0, 0.0],
+                initial_coordinates: [0.0; 3],
+                initial_velocities: [vx, 0.0, 0.0],
+            });
+            mbs.add_object(Object::MassPoint {
+                name: String::new(),
+                mass: 1.5,
+                node,
+            });
+            coordinates.push(mbs.add_marker(Marker::NodeCoordinate {
+                name: String::new(),
+                node,
+                coordinate: 0,
+            }));
+        }
+        let g = mbs.add_marker(Marker::NodeCoordinate {
+            name: String::new(),
+            node: ground,
+            coordinate: 0,
+        });
+        let (k, d) = (300.0, 1.0);
+        for markers in [[g, coordinates[0]], [coordinates[0], coordinates[1]]] {
+            mbs.add_object(match user {
+                Some(cubic) => Object::force::<CubicCoordinateSpring>(
+                    markers,
+                    cubic_coordinate_spring::Parameters {
+                        stiffness: k,
+                        cubic,
+                        damping: d,
+                    },
+                ),
+                None => Object::ConnectorCoordinateSpringDamper {
+                    name: String::new(),
+                    markers,
+                    stiffness: k,
+                    damping: d,
+                    offset: 0.0,
+                    active: true,
+                },
+            });
+        }
+        let mut sim = mbs.assemble().unwrap();
+        sim.solve_dynamic(&settings(500)).unwrap();
+        let x = sim
+            .node_output(joint::runtime::NodeIndex(2), OutputVariable::Position)
+            .unwrap();
+        let f = sim
+            .object_output(joint::runtime::ObjectIndex(3), OutputVariable::Force)
+            .unwrap();
+        let newton = sim.statistics.newton;
+        (x, f, newton.iterations, newton.jacobians)
+    };
+    let (builtin, user, cubic) = (run(None), run(Some(0.0)), run(Some(5e4)));
+    assert_eq!(builtin.0, user.0);
+    assert_eq!(builtin.1, user.1);
+    assert_eq!((builtin.2, builtin.3), (user.2, user.3));
+    assert_eq!(user.1.len(), 1, "a scalar force between coordinates");
+    assert!(
+        largest(&builtin.0, &cubic.0) > 1e-3,
+        "{builtin:?} {cubic:?}"
+    );
 }

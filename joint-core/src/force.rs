@@ -14,6 +14,10 @@ use crate::marker_level::MarkerQuantities;
 /// and the damping block `s_a·J_pos,aᵀ·(d_velocity[b]·J_pos,b + d_angular_velocity[b]·J_rot,b)`
 /// (s_0 = −1, s_1 = 1), the marker velocities held where the positions move, as Exudyn
 /// differentiates its connectors.
+///
+/// Between two `Coordinate` markers the force is a scalar (in `f[0]`) and only the `[i][0][0]`
+/// entries of `d_position` (∂f/∂c_i) and `d_velocity` (∂f/∂ċ_i) are used; J_pos,i is then the
+/// coordinate's Jacobian row.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ForceJacobian {
     /// ∂f/∂p_i.
@@ -27,7 +31,8 @@ pub struct ForceJacobian {
     pub d_angular_velocity: [[[f64; 3]; 3]; 2],
 }
 
-/// A force element's force: `(parameters, m0, m1, f out)`, `None` if a length is wrong.
+/// A force element's force: `(parameters, m0, m1, f out)`, `None` if a length is wrong. (A
+/// coordinate marker's value and velocity are `position[0]` and `velocity[0]`.)
 pub type ForceFn = fn(&[f64], &MarkerQuantities, &MarkerQuantities, &mut [f64; 3]) -> Option<()>;
 /// Its derivatives: `(parameters, m0, m1, out)`, `None` if a length is wrong.
 pub type ForceJacobianFn =

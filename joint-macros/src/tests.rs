@@ -246,7 +246,14 @@ fn snapshot_built_in_joint_kernels() {
 fn snapshot_built_in_force_kernels() {
     let forces = built_in_forces();
     let names: Vec<&str> = forces.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["SpringDamper", "CartesianSpringDamper"]);
+    assert_eq!(
+        names,
+        [
+            "SpringDamper",
+            "CartesianSpringDamper",
+            "CoordinateSpringDamper"
+        ]
+    );
     for (name, tokens) in forces {
         let text = pretty(expand_joint(tokens));
         let module = crate::codegen::joint::module_name(&name);

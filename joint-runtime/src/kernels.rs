@@ -275,3 +275,17 @@ joint_core::joint! {
         ];
     }
 }
+
+joint_core::joint! {
+    /// Exudyn's `ObjectConnectorCoordinateSpringDamper`: between two coordinates,
+    /// `f = k(c₁ − c₀ − offset) + d(ċ₁ − ċ₀)` acts on marker 0's coordinate, `−f` on marker 1's.
+    pub force CoordinateSpringDamper {
+        marker m0: Coordinate;
+        marker m1: Coordinate;
+        param stiffness: scalar;
+        param damping: scalar;
+        param offset: scalar;
+        force = stiffness * (m1.coordinate - m0.coordinate - offset)
+            + damping * (m1.coordinate_velocity - m0.coordinate_velocity);
+    }
+}

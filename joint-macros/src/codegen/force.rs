@@ -9,6 +9,11 @@
 //!   (a `joint_core::ForceJacobian`: ∂f/∂p, ∂f/∂δπ, ∂f/∂v, ∂f/∂ω per marker) and the named
 //!   outputs, each with its `_slices` form.
 //!
+//! Between two `Coordinate` markers the force is a scalar (the generalized force on marker 0's
+//! coordinate, −f on marker 1's); the kernels carry it in the first entry, and its derivatives
+//! by the coordinates and their velocities in the `[0][0]` entries (a coordinate is `p0`, its
+//! velocity `v0` of the free markers).
+//!
 //! The rotation derivative is by a small global rotation of the marker's frame,
 //! δA = skew(δπ)·A: ∂f/∂δπ_k = Σ_ab ∂f/∂A_ab·(skew(e_k)·A)_ab, which composes with the rotation
 //! Jacobian (δπ = J_rot·δq) as ∂f/∂p composes with the position Jacobian.
@@ -53,7 +58,26 @@ pub fn lower(model: &JointModel, errors: &mut Errors) -> Option<LoweredForce> {
         let mut lw = Lowerer::new(&mut g, model, &kin, params);
         lw.bindings(errors);
         let expr = model.force.as_ref()?;
+        let between_coordinates = model
+            .markers
+            .iter()
+            .all(|m| m.capability == crate::kinematics::Capability::Coordinate);
         let force = match lw.lower(expr, errors).map(|d| d.value) {
+            // between coordinates: a scalar, in the first entry
+            Some(Value::Scalar(s)) if between_coordinates => {
+                let zero = lw.g.constant(0.0);
+                Some([s, zero, zero])
+            }
+            Some(other) if between_coordinates => {
+                errors.at(
+                    expr,
+                    format!(
+                        "a force between two coordinates is a scalar, found {}",
+                        other.type_name()
+                    ),
+                );
+                None
+            }
             Some(Value::Vector(v)) => Some(v),
             Some(Value::Rows(r)) if r.len() == 3 => Some([r[0], r[1], r[2]]),
             Some(other) => {
@@ -292,7 +316,8 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
             model,
             g,
             "force",
-            " The force on marker 0 (global); marker 1 receives its negative.",
+            " The force on marker 0 (global; between two coordinates a scalar, in the first \
+             entry); marker 1 receives its negative.",
             &lowered.force,
             Returns::Array(3),
         ),

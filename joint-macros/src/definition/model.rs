@@ -300,19 +300,24 @@ impl JointModel {
             );
         }
         if is_force {
-            if let Some(m) = markers
+            let coordinates = markers
                 .iter()
-                .find(|m| m.capability == Capability::Coordinate)
+                .filter(|m| m.capability == Capability::Coordinate)
+                .count();
+            if coordinates == 1
+                && let Some(m) = markers
+                    .iter()
+                    .find(|m| m.capability == Capability::Coordinate)
             {
                 errors.at(
                     &m.name,
-                    "a force element's markers are `Position` or `Rigid`: its force acts at a point",
+                    "a force element acts between two points (`Position` or `Rigid` markers) or between two coordinates (both `Coordinate`), not between a point and a coordinate",
                 );
             }
             if force.is_none() {
                 errors.at(
                     &input.name,
-                    "missing `force = ...;`: the force on marker 0 (global; marker 1 receives its negative)",
+                    "missing `force = ...;`: the force on marker 0 (global, or a scalar between two coordinates; marker 1 receives its negative)",
                 );
                 return None;
             }

@@ -6,4 +6,12 @@ joint_macros::joint! {
     }
 }
 
+joint_macros::joint! {
+    pub force AlsoBad {
+        marker m0: Coordinate;
+        marker m1: Coordinate;
+        force = [m0.coordinate, m1.coordinate, 0.0];
+    }
+}
+
 fn main() {}

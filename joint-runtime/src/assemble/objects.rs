@@ -235,7 +235,15 @@ pub(super) fn joints_and_connectors(
             }
             Object::Force(force) => {
                 let definition = force.definition;
-                let idx = check_position_markers(mbs, &item, force.markers, markers)?;
+                let between_coordinates = definition
+                    .markers
+                    .iter()
+                    .all(|m| m.capability == Capability::Coordinate);
+                let idx = if between_coordinates {
+                    check_coordinate_markers(mbs, &item, force.markers, markers)?
+                } else {
+                    check_position_markers(mbs, &item, force.markers, markers)?
+                };
                 for (k, (&mi, decl)) in idx.iter().zip(&definition.markers).enumerate() {
                     if decl.capability == Capability::Rigid && !markers[mi].provides_orientation {
                         return Err(crate::error::Error::item(
@@ -276,7 +284,10 @@ pub(super) fn joints_and_connectors(
                         parameters: force.parameters.clone().into_boxed_slice(),
                     },
                     active: force.active,
-                    analytic_jacobian: analytic_connector_jacobian(idx, markers),
+                    // as Exudyn's connectors: a marker without the Jacobian's derivative
+                    // (superelement, kinematic tree, rotation coordinate) takes differences
+                    analytic_jacobian: analytic_connector_jacobian(idx, markers)
+                        && !idx.iter().any(|&m| markers[m].is_rotation_coordinate()),
                 });
             }
             Object::ConnectorGravity {

@@ -197,6 +197,12 @@ impl Outputs<'_> {
                         ),
                     )
                 };
+                // between coordinates the force and the coordinates' difference are scalars
+                let scalar = m0.marker.is_coordinate();
+                let (dq, dv) = (
+                    Vector3::from(q1.position) - Vector3::from(q0.position),
+                    Vector3::from(q1.velocity) - Vector3::from(q0.velocity),
+                );
                 match var {
                     O::Force => {
                         // an inactive force element applies no force
@@ -205,11 +211,13 @@ impl Outputs<'_> {
                             (definition.force)(&force.parameters, &q0, &q1, &mut f)
                                 .ok_or_else(missing)?;
                         }
-                        out.extend(f);
+                        out.extend(if scalar { &f[..1] } else { &f[..] });
                     }
-                    O::Displacement => put3(out, m1.position() - m0.position()),
-                    O::Velocity => put3(out, m1.velocity() - m0.velocity()),
-                    O::Distance => out.push((m1.position() - m0.position()).norm()),
+                    O::Displacement if scalar => out.push(dq[0]),
+                    O::Velocity if scalar => out.push(dv[0]),
+                    O::Displacement => put3(out, dq),
+                    O::Velocity => put3(out, dv),
+                    O::Distance if !scalar => out.push(dq.norm()),
                     O::Named(name) if definition.output(name).is_some() => {
                         let o = definition.output(name).expect("checked");
                         let start = out.len();

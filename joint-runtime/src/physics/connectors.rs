@@ -5,13 +5,13 @@
 //! where Exudyn takes them so, by forward differences where its markers give no Jacobian
 //! derivative.
 
-use joint_core::ForceJacobian;
+use joint_core::{ForceJacobian, MarkerQuantities};
 use nalgebra::{Matrix3, Vector3};
 
 use super::ForwardDifference;
 use super::{Scratch, v3};
 use crate::assemble::{ConnectorKind, Topology};
-use crate::kernels::{cartesian_spring_damper, spring_damper};
+use crate::kernels::{cartesian_spring_damper, coordinate_spring_damper, spring_damper};
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 
@@ -181,7 +181,16 @@ impl Topology {
         let (q1, v1) = self.coordinate_value(con.markers[1], qt, v);
         let (delta_q, delta_v) = (q1 - q0, v1 - v0);
         let force = if con.active {
-            stiffness * (delta_q - offset) + damping * delta_v
+            let p = coordinate_spring_damper::Parameters {
+                stiffness,
+                damping,
+                offset,
+            };
+            coordinate_spring_damper::marker_level::force(
+                &p,
+                &coordinate_quantities(q0, v0),
+                &coordinate_quantities(q1, v1),
+            )[0]
         } else {
             0.0
         };
@@ -444,21 +453,37 @@ impl Topology {
             }
             let con = &self.connectors[c];
             if let ConnectorKind::CoordinateSpringDamper {
-                stiffness, damping, ..
+                stiffness,
+                damping,
+                offset,
             } = con.kind
             {
-                // Exudyn's local Jacobian k·factor_k + d·factor_d between the unit Jacobians
+                // between the node coordinates' unit Jacobians (rotation coordinates take the
+                // differences: `analytic_jacobian` is false for them, as in Exudyn):
+                // s_a·(factor_k·∂f/∂c_b + factor_d·∂f/∂ċ_b), f linear in them
                 if !con.active {
                     continue;
                 }
-                let local = stiffness * factor_k + damping * factor_d;
+                let p = coordinate_spring_damper::Parameters {
+                    stiffness,
+                    damping,
+                    offset,
+                };
+                let [(q0, v0), (q1, v1)] = con.markers.map(|k| self.coordinate_value(k, qt, v));
+                let j = coordinate_spring_damper::marker_level::jacobian(
+                    &p,
+                    &coordinate_quantities(q0, v0),
+                    &coordinate_quantities(q1, v1),
+                );
                 let signs = [-1.0, 1.0];
-                for a in 0..2 {
-                    for b in 0..2 {
-                        let ca = &self.markers[con.markers[a]].columns;
-                        let cb = &self.markers[con.markers[b]].columns;
+                for (&ma, sign) in con.markers.iter().zip(signs) {
+                    for (b, &mb) in con.markers.iter().enumerate() {
+                        let ca = &self.markers[ma].columns;
+                        let cb = &self.markers[mb].columns;
                         if let (Some(&ga), Some(&gb)) = (ca.first(), cb.first()) {
-                            m.add(ga, gb, signs[a] * signs[b] * local);
+                            let local = factor_k * j.d_position[b][0][0]
+                                + factor_d * j.d_velocity[b][0][0];
+                            m.add(ga, gb, sign * local);
                         }
                     }
                 }
@@ -484,10 +509,16 @@ impl Topology {
                 }
                 let sa = MarkerState::new(ma, qt, v);
                 sa.position_jacobian(&mut scratch.jac_a[..3 * na]);
-                sa.position_jacobian_t_times_vector_q(&f_arr, &mut scratch.block[..na * na]);
-                for (i, &gi) in ma.columns.iter().enumerate() {
-                    for (j, &gj) in ma.columns.iter().enumerate() {
-                        m.add(gi, gj, factor_k * sign * scratch.block[i * na + j]);
+                // a node coordinate's Jacobian row is constant: no ∂(J_aᵀ)/∂q·f
+                if !ma.is_coordinate() {
+                    sa.position_jacobian_t_times_vector_q(
+                        &f_arr,
+                        &mut scratch.block[..na * na],
+                    );
+                    for (i, &gi) in ma.columns.iter().enumerate() {
+                        for (j, &gj) in ma.columns.iter().enumerate() {
+                            m.add(gi, gj, factor_k * sign * scratch.block[i * na + j]);
+                        }
                     }
                 }
                 for (b, &marker_b) in con.markers.iter().enumerate() {
@@ -682,6 +713,16 @@ pub struct ConnectorForce {
     /// Δp (Cartesian: minus the offset).
     pub delta_p: Vector3<f64>,
     pub delta_v: Vector3<f64>,
+}
+
+/// A coordinate marker's value and velocity as the force definitions between coordinates read
+/// them (`position[0]`, `velocity[0]`).
+fn coordinate_quantities(value: f64, velocity: f64) -> MarkerQuantities {
+    MarkerQuantities {
+        position: [value, 0.0, 0.0],
+        velocity: [velocity, 0.0, 0.0],
+        ..MarkerQuantities::default()
+    }
 }
 
 /// A SpringDamper's parameters as its force definition (`kernels::SpringDamper`) takes them.
