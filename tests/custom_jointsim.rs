@@ -5,7 +5,7 @@
 #[path = "../examples/custom_joints/mod.rs"]
 mod custom_joints;
 
-use custom_joints::{Cylindrical, PointOnPlane};
+use custom_joints::{Cylindrical, PointOnPlane, ProgressiveSpring};
 use joint::runtime::model::{read_model, read_model_with};
 use joint::runtime::{JointRegistry, cli};
 use std::process::ExitCode;
@@ -19,7 +19,82 @@ fn registry() -> JointRegistry {
     JointRegistry::exudyn()
         .with::<Cylindrical>()
         .and_then(|r| r.with::<PointOnPlane>())
+        .and_then(|r| r.with_force::<ProgressiveSpring>())
         .unwrap()
+}
+
+const SPRING_MODEL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/models/progressive_spring.json"
+);
+
+/// A model file with a user's force element (examples/custom_joints: ProgressiveSpring, a
+/// spring pendulum): `jointsim run` with the registry, its named output as a sensor; and with
+/// its cubic term 0, the same file with Exudyn's ConnectorSpringDamper in its place gives the
+/// same motion to the bit, with the same Newton iterations and Jacobians (the same force and,
+/// from the compiler, the same stiffness and damping).
+#[test]
+fn jointsim_with_a_registry_runs_a_model_file_with_a_user_force_element() {
+    let dir = std::env::temp_dir().join(format!("custom-force-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("result.json");
+    let args = [
+        "jointsim",
+        "run",
+        SPRING_MODEL,
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    assert_eq!(cli::run_with_args(args, registry()), ExitCode::SUCCESS);
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let q: Vec<f64> = serde_json::from_value(result["ode2Coordinates"].clone()).unwrap();
+    let p: Vec<f64> = [0.6, 0.0, -0.8]
+        .iter()
+        .zip(&q)
+        .map(|(r, u)| r + u)
+        .collect();
+    let length = p.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let sensors = result["sensors"].as_array().unwrap();
+    let rows = sensors[0]["values"].as_array().unwrap();
+    let last: Vec<f64> = serde_json::from_value(rows.last().unwrap().clone()).unwrap();
+    assert_eq!(last.len(), 2, "time and the stretch: {last:?}");
+    assert!(
+        (last[0] - 1.0).abs() < 1e-12 && (last[1] - (length - 0.9)).abs() < 1e-12,
+        "{last:?}"
+    );
+    // the bob swung out of its start and the spring moved
+    assert!(q.iter().any(|u| u.abs() > 0.05), "{q:?}");
+    assert_eq!(
+        cli::run_with_args(["jointsim", "check", SPRING_MODEL], registry()),
+        ExitCode::SUCCESS
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let linear: serde_json::Value = {
+        let mut m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(SPRING_MODEL).unwrap()).unwrap();
+        m["objects"][2]["cubic_stiffness"] = 0.0.into();
+        m["sensors"] = serde_json::json!([]);
+        m
+    };
+    let exudyn = {
+        let mut m = linear.clone();
+        m["objects"][2] = serde_json::json!({"objectType": "ConnectorSpringDamper",
+            "markerNumbers": [1, 2], "stiffness": 400.0, "damping": 2.0, "referenceLength": 0.9});
+        m
+    };
+    let solve = |m: &serde_json::Value| {
+        let model = read_model_with(&m.to_string(), &registry()).unwrap();
+        let mut sim = model.mbs.assemble().unwrap();
+        sim.solve_dynamic(&model.settings).unwrap();
+        let n = sim.statistics.newton;
+        (sim.state.q.clone(), n.iterations, n.jacobians)
+    };
+    let (user, builtin) = (solve(&linear), solve(&exudyn));
+    assert_eq!(user, builtin);
+    assert!(user.1 > 1000, "{user:?}");
 }
 
 /// The model file's incline: slope 0.3, the point from (0.2, −0.1) in the plane at (0, 0.3, 0).

@@ -1,5 +1,5 @@
-//! Joints Exudyn does not have, defined as a user defines them: from the position level only,
-//! outside the runtime. Used by the examples (`cylindrical_joint`, `point_on_plane`,
+//! Joints and a force element Exudyn does not have, defined as a user defines them: joints from
+//! the position level only, the force element from its force only, outside the runtime. Used by the examples (`cylindrical_joint`, `point_on_plane`,
 //! `custom_jointsim`) and by the tests that check every generated kernel.
 
 use joint::core::JointDefinition;
@@ -36,6 +36,26 @@ joint::joint! {
         position = [dot(n, m1.position - m0.position)];
         /// The point's position in the plane's frame.
         output local_position = transpose(m0.rotation) * (m1.position - m0.position);
+    }
+
+    /// A progressive spring-damper along the markers' line: `F = k·s + k₃·s³ + d·ṡ` with the
+    /// stretch `s = L − L₀`, tension positive (with `k₃ = 0` Exudyn's ConnectorSpringDamper).
+    pub force ProgressiveSpring {
+        marker m0: Position;
+        marker m1: Position;
+        param stiffness: scalar;
+        param cubic_stiffness: scalar;
+        param damping: scalar;
+        param reference_length: scalar;
+        let delta = m1.position - m0.position;
+        let length = norm(delta);
+        let e = delta / length;
+        let stretch = length - reference_length;
+        let tension = stiffness * stretch + cubic_stiffness * stretch * stretch * stretch
+            + damping * dot(m1.velocity - m0.velocity, e);
+        force = tension * e;
+        /// The spring's stretch L − L₀.
+        output stretch = stretch;
     }
 }
 
