@@ -251,7 +251,8 @@ fn snapshot_built_in_force_kernels() {
         [
             "SpringDamper",
             "CartesianSpringDamper",
-            "CoordinateSpringDamper"
+            "CoordinateSpringDamper",
+            "LinearSpringDamper"
         ]
     );
     for (name, tokens) in forces {

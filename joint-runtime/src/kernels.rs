@@ -289,3 +289,31 @@ joint_core::joint! {
             + damping * (m1.coordinate_velocity - m0.coordinate_velocity);
     }
 }
+
+joint_core::joint! {
+    /// Exudyn's `ObjectConnectorLinearSpringDamper`: along marker 0's turned axis `a = A₀·axis`,
+    /// with the displacement `u = a·Δp` and its rate `u̇ = a·Δv` (the axis' own turning not
+    /// included, as Exudyn), `F = k(u − offset) + d(u̇ − v_off) + f₀` acts as `F·a` on marker 0
+    /// and `−F·a` on marker 1, through their position Jacobians only (no torque on marker 0).
+    pub force LinearSpringDamper {
+        marker m0: Rigid;
+        marker m1: Position;
+        param stiffness: scalar;
+        param damping: scalar;
+        param axis: vector;
+        param offset: scalar;
+        param velocity_offset: scalar;
+        param force_offset: scalar;
+        let a = m0.rotation * axis;
+        let u = dot(a, m1.position - m0.position);
+        let u_t = dot(a, m1.velocity - m0.velocity);
+        let tension = stiffness * (u - offset) + damping * (u_t - velocity_offset) + force_offset;
+        force = tension * a;
+        /// u, the displacement along the axis.
+        output axial_displacement = u;
+        /// u̇.
+        output axial_velocity = u_t;
+        /// F.
+        output tension = tension;
+    }
+}

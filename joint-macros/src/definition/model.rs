@@ -270,12 +270,20 @@ impl JointModel {
                     residual_seen = true;
                     if outputs.iter().any(|o| o.name == name) {
                         errors.at(&name, format!("duplicate output name `{name}`"));
-                    } else if ["force", "displacement", "velocity"]
-                        .contains(&name.to_string().as_str())
+                    } else if !is_force
+                        && ["force", "displacement", "velocity"].contains(&name.to_string().as_str())
                     {
                         errors.at(
                             &name,
                             format!("`{name}` is an output every joint has (λ per row, the position and velocity residuals); choose another name"),
+                        );
+                    } else if is_force
+                        && ["force", "displacement", "velocity", "distance"]
+                            .contains(&name.to_string().as_str())
+                    {
+                        errors.at(
+                            &name,
+                            format!("`{name}` is an output every force element has (f, Δp, Δv, |Δp|); choose another name"),
                         );
                     } else {
                         outputs.push(OutputDecl { name, expr });

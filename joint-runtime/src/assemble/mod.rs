@@ -172,6 +172,19 @@ pub struct ConnectorTopology {
     /// markers, not by superelement or kinematic-tree markers); otherwise it differentiates the
     /// connector's LHS numerically (spec/solver.md §2.5).
     pub analytic_jacobian: bool,
+    /// Where Exudyn differentiates numerically though the force has a definition whose
+    /// derivatives apply (LinearSpringDamper on built-in marker kinds): the fast path takes
+    /// those derivatives (`SolverMode::Fast`); the exact path keeps Exudyn's differences.
+    pub derived_jacobian: bool,
+}
+
+impl ConnectorTopology {
+    /// Whether its K and D are formed from derivatives (else forward differences): where
+    /// Exudyn forms them so, and with `derived` (the fast path) also where only the force
+    /// definition's derivatives do.
+    pub fn analytic(&self, derived: bool) -> bool {
+        self.analytic_jacobian || (derived && self.derived_jacobian)
+    }
 }
 
 /// An ObjectGenericODE1: ẏ = A·y + f on its nodes' ODE1 coordinates.

@@ -69,6 +69,7 @@ pub(super) fn joints_and_connectors(
                     },
                     active: *active,
                     analytic_jacobian: analytic_connector_jacobian(idx, markers),
+                    derived_jacobian: false,
                 });
             }
             Object::ConnectorCartesianSpringDamper {
@@ -93,6 +94,7 @@ pub(super) fn joints_and_connectors(
                     },
                     active: *active,
                     analytic_jacobian: analytic_connector_jacobian(idx, markers),
+                    derived_jacobian: false,
                 });
             }
             Object::ConnectorTorsionalSpringDamper {
@@ -155,6 +157,7 @@ pub(super) fn joints_and_connectors(
                     active: *active,
                     // Exudyn has no analytic Jacobian for it: object-wise forward differences
                     analytic_jacobian: false,
+                    derived_jacobian: false,
                 });
             }
             Object::ConnectorLinearSpringDamper {
@@ -193,6 +196,8 @@ pub(super) fn joints_and_connectors(
                     active: *active,
                     // Exudyn has no analytic Jacobian for it: object-wise forward differences
                     analytic_jacobian: false,
+                    // its force definition's derivatives, which the fast path takes instead
+                    derived_jacobian: analytic_connector_jacobian(idx, markers),
                 });
             }
             Object::ConnectorRigidBodySpringDamper {
@@ -231,6 +236,7 @@ pub(super) fn joints_and_connectors(
                     // Exudyn differentiates the intrinsic formulation numerically (and, in
                     // this runtime so far, the other one too: object-wise forward differences)
                     analytic_jacobian: false,
+                    derived_jacobian: false,
                 });
             }
             Object::Force(force) => {
@@ -288,6 +294,7 @@ pub(super) fn joints_and_connectors(
                     // (superelement, kinematic tree, rotation coordinate) takes differences
                     analytic_jacobian: analytic_connector_jacobian(idx, markers)
                         && !idx.iter().any(|&m| markers[m].is_rotation_coordinate()),
+                    derived_jacobian: false,
                 });
             }
             Object::ConnectorGravity {
@@ -331,6 +338,7 @@ pub(super) fn joints_and_connectors(
                     active: *active,
                     // Exudyn has no analytic Jacobian for it: object-wise forward differences
                     analytic_jacobian: false,
+                    derived_jacobian: false,
                 });
             }
             Object::ConnectorCoordinateSpringDamper {
@@ -362,6 +370,7 @@ pub(super) fn joints_and_connectors(
                     // but not with a rotation coordinate, whose marker has no Jacobian
                     // derivative: then object-wise forward differences
                     analytic_jacobian: !idx.iter().any(|&m| markers[m].is_rotation_coordinate()),
+                    derived_jacobian: false,
                 });
             }
             _ => {}

@@ -11,7 +11,9 @@ use nalgebra::{Matrix3, Vector3};
 use super::ForwardDifference;
 use super::{Scratch, v3};
 use crate::assemble::{ConnectorKind, Topology};
-use crate::kernels::{cartesian_spring_damper, coordinate_spring_damper, spring_damper};
+use crate::kernels::{
+    cartesian_spring_damper, coordinate_spring_damper, linear_spring_damper, spring_damper,
+};
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 
@@ -25,11 +27,10 @@ pub struct CoordinateSpring {
     pub force: f64,
 }
 
-/// A linear spring-damper's state: marker 0's turned axis `A_0·a`, the displacement and
-/// velocity along it, and the force.
+/// A linear spring-damper's state: the displacement and velocity along marker 0's turned axis
+/// `A_0·a`, and the force.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinearSpring {
-    pub axis: Vector3<f64>,
     pub displacement: f64,
     pub velocity: f64,
     /// k(u − offset) + d(u̇ − velocityOffset) + force; 0 if inactive.
@@ -122,35 +123,23 @@ impl Topology {
     }
 
     /// The state of connector `c` if it is a LinearSpringDamper, as Exudyn's outputs give it
-    /// (force 0 when inactive).
+    /// (force 0 when inactive), from its force definition's outputs.
     pub fn linear_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<LinearSpring> {
         let con = &self.connectors[c];
-        let ConnectorKind::LinearSpringDamper {
-            stiffness,
-            damping,
-            axis,
-            offset,
-            velocity_offset,
-            force,
-        } = &con.kind
-        else {
-            return None;
-        };
+        let p = linear_spring_damper_parameters(&con.kind)?;
         let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
         let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
-        let axis = m0.rotation() * v3(*axis);
-        let displacement = axis.dot(&(m1.position() - m0.position()));
-        let velocity = axis.dot(&(m1.velocity() - m0.velocity()));
-        let force = if con.active {
-            stiffness * (displacement - offset) + damping * (velocity - velocity_offset) + force
-        } else {
-            0.0
-        };
+        let (q0, q1) = (m0.quantities(), m1.quantities());
+        let lsd = |f: fn(_, _, _) -> [f64; 1]| f(&p, &q0, &q1)[0];
+        use linear_spring_damper::marker_level as kernels;
         Some(LinearSpring {
-            axis,
-            displacement,
-            velocity,
-            force,
+            displacement: lsd(kernels::output_axial_displacement),
+            velocity: lsd(kernels::output_axial_velocity),
+            force: if con.active {
+                lsd(kernels::output_tension)
+            } else {
+                0.0
+            },
         })
     }
 
@@ -303,10 +292,11 @@ impl Topology {
             ConnectorKind::LinearSpringDamper { .. } => {
                 // Exudyn: along A_0·a, through the position Jacobians only (the turning axis
                 // applies no torque to marker 0)
-                let spring = self.linear_spring(c, qt, v)?;
+                let p = linear_spring_damper_parameters(&con.kind).expect("a linear spring");
+                let (q0, q1) = (m0.quantities(), m1.quantities());
                 ConnectorForce {
-                    force: spring.axis * spring.force,
-                    scalar: spring.force,
+                    force: Vector3::from(linear_spring_damper::marker_level::force(&p, &q0, &q1)),
+                    scalar: linear_spring_damper::marker_level::output_tension(&p, &q0, &q1)[0],
                     delta_p: dp,
                     delta_v: dv,
                 }
@@ -436,7 +426,9 @@ impl Topology {
 
     /// Add `factor_k`·K + `factor_d`·D of the connectors (K = ∂LHS/∂q, D = ∂LHS/∂v) into the
     /// matrix `m`, analytically, for the connectors whose markers all provide the Jacobian
-    /// derivative (the others are in [`Self::add_connector_jacobians_fd`]).
+    /// derivative and that Exudyn differentiates analytically, and with `derived` (the fast
+    /// path) also for those Exudyn differentiates numerically though their force definition's
+    /// derivatives apply (the others are in [`Self::add_connector_jacobians_fd`]).
     #[allow(clippy::too_many_arguments)]
     pub fn add_connector_jacobians(
         &self,
@@ -444,11 +436,12 @@ impl Topology {
         v: &[f64],
         factor_k: f64,
         factor_d: f64,
+        derived: bool,
         m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
         for c in 0..self.connectors.len() {
-            if !self.connectors[c].analytic_jacobian {
+            if !self.connectors[c].analytic(derived) {
                 continue;
             }
             let con = &self.connectors[c];
@@ -597,6 +590,15 @@ impl Topology {
                 );
                 Some((j, [false; 2]))
             }
+            ConnectorKind::LinearSpringDamper { .. } => {
+                let p = linear_spring_damper_parameters(&con.kind).expect("a linear spring");
+                let j = linear_spring_damper::marker_level::jacobian(
+                    &p,
+                    &m0.quantities(),
+                    &m1.quantities(),
+                );
+                Some((j, [true, false]))
+            }
             ConnectorKind::Defined {
                 definition,
                 parameters,
@@ -633,17 +635,18 @@ impl Topology {
         factor_k: f64,
         factor_d: f64,
         fd: ForwardDifference,
+        derived: bool,
         m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
-        if self.connectors.iter().all(|c| c.analytic_jacobian) {
+        if self.connectors.iter().all(|c| c.analytic(derived)) {
             return;
         }
         let mut velocities = std::mem::take(&mut scratch.fd_velocities);
         velocities.clear();
         velocities.extend_from_slice(v);
         for c in 0..self.connectors.len() {
-            if self.connectors[c].analytic_jacobian || !self.connectors[c].active {
+            if self.connectors[c].analytic(derived) || !self.connectors[c].active {
                 continue;
             }
             let rows = self.connector_columns(c).count();
@@ -723,6 +726,30 @@ fn coordinate_quantities(value: f64, velocity: f64) -> MarkerQuantities {
         velocity: [velocity, 0.0, 0.0],
         ..MarkerQuantities::default()
     }
+}
+
+/// A LinearSpringDamper's parameters as its force definition takes them (`None`: another
+/// kind).
+fn linear_spring_damper_parameters(kind: &ConnectorKind) -> Option<linear_spring_damper::Parameters> {
+    let ConnectorKind::LinearSpringDamper {
+        stiffness,
+        damping,
+        axis,
+        offset,
+        velocity_offset,
+        force,
+    } = *kind
+    else {
+        return None;
+    };
+    Some(linear_spring_damper::Parameters {
+        stiffness,
+        damping,
+        axis,
+        offset,
+        velocity_offset,
+        force_offset: force,
+    })
 }
 
 /// A SpringDamper's parameters as its force definition (`kernels::SpringDamper`) takes them.

@@ -374,6 +374,7 @@ impl StepProblem<'_> {
                 &st.v,
                 s,
                 factor_d,
+                self.fast_residual,
                 &mut k_acc,
                 &mut self.scratch,
             );
@@ -385,6 +386,7 @@ impl StepProblem<'_> {
                 s,
                 factor_d,
                 self.fd,
+                self.fast_residual,
                 &mut k_acc,
                 &mut self.scratch,
             );
@@ -400,7 +402,15 @@ impl StepProblem<'_> {
                 m,
                 &mut self.scratch,
             );
-            topo.add_connector_jacobians(&self.qt, &st.v, 0.0, s * gp, m, &mut self.scratch);
+            topo.add_connector_jacobians(
+                &self.qt,
+                &st.v,
+                0.0,
+                s * gp,
+                self.fast_residual,
+                m,
+                &mut self.scratch,
+            );
             topo.add_connector_jacobians_fd(
                 &st.q,
                 &mut self.qt,
@@ -409,6 +419,7 @@ impl StepProblem<'_> {
                 0.0,
                 s * gp,
                 self.fd,
+                self.fast_residual,
                 m,
                 &mut self.scratch,
             );

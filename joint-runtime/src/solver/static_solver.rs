@@ -46,7 +46,7 @@ impl StaticProblem<'_> {
             m,
             &mut self.scratch,
         );
-        topo.add_connector_jacobians(&self.qt, &st.v, -1.0, 0.0, m, &mut self.scratch);
+        topo.add_connector_jacobians(&self.qt, &st.v, -1.0, 0.0, false, m, &mut self.scratch);
         topo.add_connector_jacobians_fd(
             &st.q,
             &mut self.qt,
@@ -55,6 +55,7 @@ impl StaticProblem<'_> {
             -1.0,
             0.0,
             self.fd,
+            false,
             m,
             &mut self.scratch,
         );
