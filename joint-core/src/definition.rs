@@ -126,25 +126,38 @@ impl JointDefinition {
 
     /// Number of parameter values (the length of the slice every kernel takes).
     pub fn parameter_len(&self) -> usize {
-        self.parameters.iter().map(|p| p.shape.value_count()).sum()
+        parameter_len(self.parameters)
     }
 
     /// Parameter `name` and the offset of its first value in the parameter slice.
     pub fn parameter(&self, name: &str) -> Option<(usize, ParameterInfo)> {
-        let mut offset = 0;
-        for p in self.parameters {
-            if p.name == name {
-                return Some((offset, *p));
-            }
-            offset += p.shape.value_count();
-        }
-        None
+        find_parameter(self.parameters, name)
     }
 
     /// Named output `name`.
     pub fn output(&self, name: &str) -> Option<&OutputInfo> {
         self.outputs.iter().find(|o| o.name == name)
     }
+}
+
+/// Number of values of `parameters` in the flat layout.
+pub(crate) fn parameter_len(parameters: &[ParameterInfo]) -> usize {
+    parameters.iter().map(|p| p.shape.value_count()).sum()
+}
+
+/// Parameter `name` of `parameters` and the offset of its first value in the flat layout.
+pub(crate) fn find_parameter(
+    parameters: &[ParameterInfo],
+    name: &str,
+) -> Option<(usize, ParameterInfo)> {
+    let mut offset = 0;
+    for p in parameters {
+        if p.name == name {
+            return Some((offset, *p));
+        }
+        offset += p.shape.value_count();
+    }
+    None
 }
 
 /// A joint's run-time parameters as a struct (generated as `module::Parameters`).

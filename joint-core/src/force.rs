@@ -65,19 +65,12 @@ pub struct ForceDefinition {
 impl ForceDefinition {
     /// Number of parameter values (the length of the slice every kernel takes).
     pub fn parameter_len(&self) -> usize {
-        self.parameters.iter().map(|p| p.shape.value_count()).sum()
+        crate::definition::parameter_len(self.parameters)
     }
 
     /// Parameter `name` and the offset of its first value in the parameter slice.
     pub fn parameter(&self, name: &str) -> Option<(usize, ParameterInfo)> {
-        let mut offset = 0;
-        for p in self.parameters {
-            if p.name == name {
-                return Some((offset, *p));
-            }
-            offset += p.shape.value_count();
-        }
-        None
+        crate::definition::find_parameter(self.parameters, name)
     }
 
     /// Named output `name`.

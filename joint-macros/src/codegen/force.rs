@@ -22,15 +22,15 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::HashMap;
 
-use super::joint::marker_level::bind;
+use super::joint::marker_level::{bind, named_outputs};
 use super::joint::parameters;
-use super::joint::{capability_tokens, doc_text, expression_text, kind_tokens, module_name};
+use super::joint::stub::unknown_parameters;
+use super::joint::{doc_text, expression_text, marker_declarations, module_name};
 use super::util::{ident, lit, used_variables};
 use crate::definition::errors::Errors;
 use crate::definition::lower::{Lowerer, parameter_values};
 use crate::definition::model::JointModel;
 use crate::definition::value::Value;
-use crate::kinematics::MarkerKind;
 use crate::kinematics::marker_level::free;
 use crate::symbolic::diff::derivative_memo;
 use crate::symbolic::emit::emit;
@@ -92,21 +92,7 @@ pub fn lower(model: &JointModel, errors: &mut Errors) -> Option<LoweredForce> {
             }
             None => None,
         };
-        let mut outputs = Vec::new();
-        for o in &model.outputs {
-            match lw.lower(&o.expr, errors).map(|d| d.value) {
-                Some(Value::Scalar(s)) => outputs.push((o.name.to_string(), vec![s])),
-                Some(Value::Vector(v)) => outputs.push((o.name.to_string(), v.to_vec())),
-                Some(other) => errors.at(
-                    &o.expr,
-                    format!(
-                        "an output is a scalar or a 3-vector, found {}",
-                        other.type_name()
-                    ),
-                ),
-                None => {}
-            }
-        }
+        let outputs = named_outputs(&mut lw, model, errors);
         (force?, outputs)
     };
     let mut jacobian = Vec::with_capacity(4 * 2 * 9);
@@ -366,20 +352,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
         .unwrap_or_default();
     let parameters = parameters::definition(model);
     let parameter_infos = parameters::infos(model);
-    let markers: Vec<TokenStream> = model
-        .markers
-        .iter()
-        .map(|m| {
-            let n = m.name.to_string();
-            let cap = capability_tokens(core, m.capability);
-            let kinds: Vec<TokenStream> = MarkerKind::ALL
-                .into_iter()
-                .filter(|&k| m.accepts(k))
-                .map(|k| kind_tokens(core, k))
-                .collect();
-            quote!(#core::MarkerDeclaration { name: #n, capability: #cap, kinds: &[#(#kinds),*] })
-        })
-        .collect();
+    let markers = marker_declarations(model);
     let type_doc = format!(
         " The force element `{name_str}` (see [`{module_str}`]): its [`joint_core::Force`] implementation."
     );
@@ -447,21 +420,7 @@ pub fn stub(
     });
     let params = match model {
         Some(m) => parameters::definition(m),
-        None => quote! {
-            /// The force element's run-time parameters (its definition has errors).
-            #[derive(Clone, Copy, Debug, Default, PartialEq)]
-            pub struct Parameters {}
-
-            impl #core::JointParameters for Parameters {
-                const LEN: usize = 0;
-                fn to_values(&self) -> ::std::vec::Vec<f64> {
-                    ::std::vec::Vec::new()
-                }
-                fn from_values(_values: &[f64]) -> ::core::option::Option<Self> {
-                    ::core::option::Option::None
-                }
-            }
-        },
+        None => unknown_parameters(core, "force element"),
     };
     quote! {
         #errs

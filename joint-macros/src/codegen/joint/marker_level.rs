@@ -268,10 +268,20 @@ fn lower_outputs(
 ) -> Vec<(String, Vec<crate::symbolic::Id>)> {
     let params = parameter_values(&mut lowered.graph, model);
     let mut lw = Lowerer::new(&mut lowered.graph, model, &lowered.kin, params);
-    let mut out = Vec::new();
     let mut scratch = Errors::new();
     // the bindings' errors were reported with the residuals
     lw.bindings(&mut scratch);
+    named_outputs(&mut lw, model, errors)
+}
+
+/// The definition's named outputs lowered by `lw`: (name, one root per entry); an output that
+/// is neither a scalar nor a 3-vector is an error.
+pub(crate) fn named_outputs(
+    lw: &mut Lowerer,
+    model: &JointModel,
+    errors: &mut Errors,
+) -> Vec<(String, Vec<crate::symbolic::Id>)> {
+    let mut out = Vec::new();
     for o in &model.outputs {
         match lw.lower(&o.expr, errors).map(|d| d.value) {
             Some(Value::Scalar(s)) => out.push((o.name.to_string(), vec![s])),

@@ -14,7 +14,7 @@
 pub(crate) mod marker_level;
 mod pairing;
 pub(crate) mod parameters;
-mod stub;
+pub(crate) mod stub;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -359,7 +359,7 @@ pub(crate) fn doc_text(model: &JointModel) -> String {
 }
 
 /// `joint_core::Capability::Rigid`
-pub(crate) fn capability_tokens(core: &TokenStream, c: Capability) -> TokenStream {
+fn capability_tokens(core: &TokenStream, c: Capability) -> TokenStream {
     match c {
         Capability::Position => quote!(#core::Capability::Position),
         Capability::Rigid => quote!(#core::Capability::Rigid),
@@ -367,8 +367,28 @@ pub(crate) fn capability_tokens(core: &TokenStream, c: Capability) -> TokenStrea
     }
 }
 
+/// `MarkerDeclaration { name, capability, kinds }` of both markers: the kinds every kind the
+/// marker accepts.
+pub(crate) fn marker_declarations(model: &JointModel) -> Vec<TokenStream> {
+    let core = &model.core;
+    model
+        .markers
+        .iter()
+        .map(|m| {
+            let n = m.name.to_string();
+            let cap = capability_tokens(core, m.capability);
+            let kinds: Vec<TokenStream> = MarkerKind::ALL
+                .into_iter()
+                .filter(|&k| m.accepts(k))
+                .map(|k| kind_tokens(core, k))
+                .collect();
+            quote!(#core::MarkerDeclaration { name: #n, capability: #cap, kinds: &[#(#kinds),*] })
+        })
+        .collect()
+}
+
 /// `joint_core::MarkerKind::RigidEpPoint`
-pub(crate) fn kind_tokens(core: &TokenStream, k: MarkerKind) -> TokenStream {
+fn kind_tokens(core: &TokenStream, k: MarkerKind) -> TokenStream {
     let v = ident(k.name());
     quote!(#core::MarkerKind::#v)
 }
@@ -481,20 +501,7 @@ fn joint_module(
         .collect();
     let parameters = parameters::definition(model);
     let parameter_infos = parameters::infos(model);
-    let markers: Vec<TokenStream> = model
-        .markers
-        .iter()
-        .map(|m| {
-            let n = m.name.to_string();
-            let cap = capability_tokens(core, m.capability);
-            let kinds: Vec<TokenStream> = MarkerKind::ALL
-                .into_iter()
-                .filter(|&k| m.accepts(k))
-                .map(|k| kind_tokens(core, k))
-                .collect();
-            quote!(#core::MarkerDeclaration { name: #n, capability: #cap, kinds: &[#(#kinds),*] })
-        })
-        .collect();
+    let markers = marker_declarations(model);
     let outputs = marker_level::output_infos(model);
     let optional_text = |t: Option<&str>| match t {
         Some(t) => quote!(::core::option::Option::Some(#t)),

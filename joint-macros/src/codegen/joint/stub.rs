@@ -35,24 +35,7 @@ pub fn stub(
                 .map(|k| pairing::stub_module(m, k))
                 .collect(),
         ),
-        None => (
-            quote! {
-                /// The joint's run-time parameters (its definition has errors).
-                #[derive(Clone, Copy, Debug, Default, PartialEq)]
-                pub struct Parameters {}
-
-                impl #core::JointParameters for Parameters {
-                    const LEN: usize = 0;
-                    fn to_values(&self) -> ::std::vec::Vec<f64> {
-                        ::std::vec::Vec::new()
-                    }
-                    fn from_values(_values: &[f64]) -> ::core::option::Option<Self> {
-                        ::core::option::Option::None
-                    }
-                }
-            },
-            Vec::new(),
-        ),
+        None => (unknown_parameters(core, "joint"), Vec::new()),
     };
     let false_list = vec![quote!(false); rows];
     let empty_list = vec![quote!(""); rows];
@@ -113,6 +96,27 @@ pub fn stub(
             }
 
             #(#pairing_modules)*
+        }
+    }
+}
+
+/// The `Parameters` of a definition too broken to know its parameters: empty, never built from
+/// values. `what`: "joint" or "force element".
+pub(crate) fn unknown_parameters(core: &TokenStream, what: &str) -> TokenStream {
+    let doc = format!(" The {what}'s run-time parameters (its definition has errors).");
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        pub struct Parameters {}
+
+        impl #core::JointParameters for Parameters {
+            const LEN: usize = 0;
+            fn to_values(&self) -> ::std::vec::Vec<f64> {
+                ::std::vec::Vec::new()
+            }
+            fn from_values(_values: &[f64]) -> ::core::option::Option<Self> {
+                ::core::option::Option::None
+            }
         }
     }
 }
