@@ -507,7 +507,7 @@ fn force_elements_in_model_files() {
         "{e}"
     );
 
-    // names Exudyn's items answer to are refused
+    // names Exudyn's items answer to are refused when a model is read
     joint::joint! {
         pub force SpringDamper {
             marker m0: Position;
@@ -515,11 +515,14 @@ fn force_elements_in_model_files() {
             force = m1.position - m0.position;
         }
     }
-    let e = JointRegistry::exudyn()
+    let shadowing = JointRegistry::exudyn()
         .with_force::<SpringDamper>()
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("SpringDamper") && e.contains("taken"), "{e}");
+        .unwrap();
+    let e = read_model_with(&good, &shadowing).unwrap_err().to_string();
+    assert!(
+        e.contains("`SpringDamper`") && e.contains("ConnectorSpringDamper") && e.contains("rename"),
+        "{e}"
+    );
     let e = JointRegistry::exudyn()
         .with_force::<LineSpring>()
         .unwrap()

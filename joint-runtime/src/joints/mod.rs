@@ -106,7 +106,8 @@ impl JointRegistry {
     }
 
     /// Add a force element defined with `joint!` under its own name; an error if the name is
-    /// taken (by a joint type, a force element or one of the runtime's own object types).
+    /// taken by a joint type or a force element. (A name of the runtime's own object types,
+    /// `SpringDamper` for one, is refused when a model file is read with the registry.)
     pub fn register_force(&mut self, definition: &'static ForceDefinition) -> Result<&mut Self> {
         if let Some(taken) = self.taken_by(definition.name) {
             return Err(Error::Model {
@@ -136,16 +137,12 @@ impl JointRegistry {
         &self.forces
     }
 
-    /// What already answers to object type name `name`: a joint type, a force element, or one
-    /// of the runtime's own objects (`ObjectConnectorSpringDamper`, `SpringDamper`, …).
-    fn taken_by(&self, name: &str) -> Option<String> {
+    /// What already answers to object type name `name`: a joint type or a force element.
+    fn taken_by(&self, name: &str) -> Option<&'static str> {
         if let Some(t) = self.find(name) {
-            return Some(t.type_name.to_owned());
+            return Some(t.type_name);
         }
-        if let Some(f) = self.find_force(name) {
-            return Some(f.name.to_owned());
-        }
-        crate::model::read::builtin_object_type(name).map(|t| format!("Exudyn's {t}"))
+        self.find_force(name).map(|f| f.name)
     }
 
     /// With the joint `J` defined with `joint!`, under its own name.

@@ -15,7 +15,7 @@
 //! ```
 
 mod fields;
-pub(crate) mod read;
+mod read;
 mod result;
 mod settings;
 #[cfg(test)]
@@ -98,6 +98,15 @@ pub fn read_model_with(json: &str, registry: &JointRegistry) -> Result<Model> {
         };
         model_error(format!("not valid JSON: {e}{hint}"))
     })?;
+    // a force element spelled as one of Exudyn's objects would shadow it in model files
+    for f in registry.forces() {
+        if let Some(t) = read::builtin_object_type(f.name) {
+            return Err(model_error(format!(
+                "the registered force element `{}` has the name of Exudyn's {t}: model files could not tell them apart; rename it",
+                f.name
+            )));
+        }
+    }
     let top = root.as_object().ok_or_else(|| {
         model_error(format!(
             "the top level must be a dictionary, found {}",

@@ -245,7 +245,7 @@ pub(crate) fn open_item<'a>(
 /// The `objectType` string of an object dictionary, if it has one.
 /// The canonical name of the runtime's own object type spelled `name` (`ObjectConnectorSpringDamper`
 /// and `SpringDamper` are `ConnectorSpringDamper`), if it is one.
-pub(crate) fn builtin_object_type(name: &str) -> Option<&'static str> {
+pub(super) fn builtin_object_type(name: &str) -> Option<&'static str> {
     List::Objects
         .types()
         .iter()
