@@ -158,7 +158,6 @@ impl Outputs<'_> {
                         );
                         ConnectorForce {
                             force: Vector3::zeros(),
-                            scalar: 0.0,
                             delta_p: m1.position() - m0.position(),
                             delta_v: m1.velocity() - m0.velocity(),
                         }
@@ -170,7 +169,9 @@ impl Outputs<'_> {
                     O::Displacement => put3(out, cf.delta_p),
                     O::Velocity if !gravity => put3(out, cf.delta_v),
                     O::Force => put3(out, cf.force),
-                    O::ForceLocal if spring => out.push(cf.scalar),
+                    O::ForceLocal if spring => {
+                        out.push(self.topology.spring_damper_tension(c, qt, &self.state.v))
+                    }
                     other => return Err(unsupported(item(), other)),
                 }
             }

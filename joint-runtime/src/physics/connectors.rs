@@ -203,26 +203,9 @@ impl Topology {
         let dv = m1.velocity() - m0.velocity();
         Some(match &con.kind {
             ConnectorKind::SpringDamper { .. } if dp.norm() == 0.0 => {
-                // Exudyn's convention where the direction Δp/L is undefined: along Δv (zero
-                // if Δv is zero too), with the force's derivatives taken as zero
-                let ConnectorKind::SpringDamper {
-                    reference_length,
-                    stiffness,
-                    damping,
-                    force,
-                    velocity_offset,
-                } = con.kind
-                else {
-                    unreachable!()
-                };
-                let nv = dv.norm();
-                let e = if nv != 0.0 { dv / nv } else { dv };
-                let scalar = stiffness * (0.0 - reference_length)
-                    + damping * (dv.dot(&e) - velocity_offset)
-                    + force;
+                let (e, tension) = spring_damper_at_zero_length(&con.kind, &dv);
                 ConnectorForce {
-                    force: e * scalar,
-                    scalar,
+                    force: e * tension,
                     delta_p: dp,
                     delta_v: dv,
                 }
@@ -232,7 +215,6 @@ impl Topology {
                 let (q0, q1) = (m0.quantities(), m1.quantities());
                 ConnectorForce {
                     force: Vector3::from(spring_damper::marker_level::force(&p, &q0, &q1)),
-                    scalar: spring_damper::marker_level::output_tension(&p, &q0, &q1)[0],
                     delta_p: dp,
                     delta_v: dv,
                 }
@@ -246,7 +228,6 @@ impl Topology {
                 ));
                 ConnectorForce {
                     force,
-                    scalar: force.norm(),
                     delta_p: dp - v3(*offset),
                     delta_v: dv,
                 }
@@ -258,10 +239,8 @@ impl Topology {
                 let mut f = [0.0; 3];
                 (definition.force)(parameters, &m0.quantities(), &m1.quantities(), &mut f)
                     .expect("parameter count checked at assemble");
-                let force = Vector3::from(f);
                 ConnectorForce {
-                    force,
-                    scalar: force.norm(),
+                    force: Vector3::from(f),
                     delta_p: dp,
                     delta_v: dv,
                 }
@@ -284,7 +263,6 @@ impl Topology {
                 let scalar = factor * length2_inv;
                 ConnectorForce {
                     force: (length_inv * dp) * scalar,
-                    scalar,
                     delta_p: dp,
                     delta_v: dv,
                 }
@@ -296,7 +274,6 @@ impl Topology {
                 let (q0, q1) = (m0.quantities(), m1.quantities());
                 ConnectorForce {
                     force: Vector3::from(linear_spring_damper::marker_level::force(&p, &q0, &q1)),
-                    scalar: linear_spring_damper::marker_level::output_tension(&p, &q0, &q1)[0],
                     delta_p: dp,
                     delta_v: dv,
                 }
@@ -556,6 +533,22 @@ impl Topology {
         }
     }
 
+    /// The scalar force of SpringDamper `c` (positive in tension; Exudyn's `ForceLocal`), 0 if
+    /// inactive: its definition's output `tension`, Exudyn's convention at zero length.
+    pub fn spring_damper_tension(&self, c: usize, qt: &[f64], v: &[f64]) -> f64 {
+        let con = &self.connectors[c];
+        if !con.active {
+            return 0.0;
+        }
+        let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
+        let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
+        if (m1.position() - m0.position()).norm() == 0.0 {
+            return spring_damper_at_zero_length(&con.kind, &(m1.velocity() - m0.velocity())).1;
+        }
+        let p = spring_damper_parameters(&con.kind);
+        spring_damper::marker_level::output_tension(&p, &m0.quantities(), &m1.quantities())[0]
+    }
+
     /// The derivatives of connector `c`'s force by its markers' quantities, from its force
     /// definition (SpringDamper, CartesianSpringDamper: `kernels`), and per marker whether its
     /// rotation enters them; `None` if the connector is inactive or differentiated otherwise.
@@ -711,8 +704,6 @@ pub struct ConnectorForce {
     /// The connector force f (global; Exudyn's `Force` output): it acts on marker 0 as f and on
     /// marker 1 as −f (the left-hand side gets −J_0ᵀf and J_1ᵀf).
     pub force: Vector3<f64>,
-    /// Signed scalar force (SpringDamper: positive in tension) or |f| (Cartesian).
-    pub scalar: f64,
     /// Δp (Cartesian: minus the offset).
     pub delta_p: Vector3<f64>,
     pub delta_v: Vector3<f64>,
@@ -750,6 +741,18 @@ fn linear_spring_damper_parameters(kind: &ConnectorKind) -> Option<linear_spring
         velocity_offset,
         force_offset: force,
     })
+}
+
+/// A SpringDamper's direction and tension at zero length, Exudyn's convention where Δp/L is
+/// undefined: along Δv (zero if Δv is zero too); its derivatives are taken as zero.
+fn spring_damper_at_zero_length(kind: &ConnectorKind, dv: &Vector3<f64>) -> (Vector3<f64>, f64) {
+    let p = spring_damper_parameters(kind);
+    let nv = dv.norm();
+    let e = if nv != 0.0 { dv / nv } else { *dv };
+    let tension = p.stiffness * (0.0 - p.reference_length)
+        + p.damping * (dv.dot(&e) - p.velocity_offset)
+        + p.force_offset;
+    (e, tension)
 }
 
 /// A SpringDamper's parameters as its force definition (`kernels::SpringDamper`) takes them.
