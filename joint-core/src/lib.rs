@@ -5,13 +5,15 @@
 //! kernels behind a uniform slice interface ([`Pairing`]), the marker-level kernels
 //! ([`MarkerQuantities`], [`MarkerLevel`]) and the joint itself ([`JointDefinition`], the
 //! [`Joint`] trait every generated joint implements), and force elements ([`ForceDefinition`],
-//! [`ForceJacobian`], the [`Force`] trait).
+//! [`ForceJacobian`], the [`Force`] trait), and coordinate-vector joints on whole coordinate
+//! vectors of run-time length ([`CoordinateVectorDefinition`], [`DynParameter`]).
 //!
 //! [`joint!`] is the constraint compiler (the proc macro of `joint-macros`), re-exported so that
 //! its output names this crate wherever it is used.
 
 #![warn(missing_docs)]
 
+mod coordinate_vector;
 mod definition;
 mod force;
 mod marker_args;
@@ -19,6 +21,11 @@ mod marker_kind;
 mod marker_level;
 mod pairing;
 
+pub use coordinate_vector::{
+    CoordinateVectorDefinition, CoordinateVectorJoint, DynJacobianFn, DynParameter,
+    DynParameterInfo, DynReactionFn, DynReactionQFn, DynResidualFn, DynRowsFn, DynSecondOrder,
+    DynShape, DynSizeError,
+};
 pub use definition::{
     Joint, JointDefinition, JointParameters, MarkerDeclaration, OutputInfo, ParameterInfo,
     ParameterShape, ResidualLevel,

@@ -92,6 +92,19 @@ pub(crate) fn expand_joint(input: TokenStream) -> TokenStream {
         let mut errors = definition::errors::Errors::new();
         let (name, vis) = (joint.name.clone(), joint.vis.clone());
         let kind = joint.kind;
+        if definition::coordinate_vector::is_coordinate_vector(&joint) {
+            let model = definition::coordinate_vector::CoordinateVectorModel::from_input(
+                joint,
+                &file.functions,
+                file.core_path.clone(),
+                &mut errors,
+            );
+            out.extend(match model {
+                Some(m) if errors.is_empty() => codegen::coordinate_vector::expand(&m),
+                _ => codegen::coordinate_vector::stub(errors, &vis, &name, &core),
+            });
+            continue;
+        }
         let Some(model) = definition::model::JointModel::from_input(
             joint,
             &file.functions,

@@ -144,7 +144,37 @@ fn joints_of_file(text: &str) -> Vec<(String, proc_macro2::TokenStream)> {
     definitions_of_file(text, crate::definition::parse::DefinitionKind::Joint)
 }
 
-/// `(name, tokens of its joint! input)` of every definition of `kind` in a Rust source text.
+/// The coordinate-vector joints the runtime defines (markers declared `Coordinates`).
+fn built_in_coordinate_vector_joints() -> Vec<(String, proc_macro2::TokenStream)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../joint-runtime/src/kernels.rs"
+    );
+    let text = std::fs::read_to_string(path).expect("joint-runtime/src/kernels.rs");
+    let file = syn::parse_file(&text).expect("the file parses");
+    let mut out = Vec::new();
+    for item in &file.items {
+        if let syn::Item::Macro(m) = item
+            && m.mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "joint")
+        {
+            let parsed: crate::definition::parse::JointFile =
+                syn::parse2(m.mac.tokens.clone()).expect("a joint! input parses");
+            for j in &parsed.joints {
+                if crate::definition::coordinate_vector::is_coordinate_vector(j) {
+                    out.push((j.name.to_string(), m.mac.tokens.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `(name, tokens of its joint! input)` of every definition of `kind` in a Rust source text
+/// (coordinate-vector joints are listed by `built_in_coordinate_vector_joints`).
 fn definitions_of_file(
     text: &str,
     kind: crate::definition::parse::DefinitionKind,
@@ -166,7 +196,10 @@ fn definitions_of_file(
                     parsed
                         .joints
                         .iter()
-                        .filter(|j| j.kind == kind)
+                        .filter(|j| {
+                            j.kind == kind
+                                && !crate::definition::coordinate_vector::is_coordinate_vector(j)
+                        })
                         .map(|j| (j.name.to_string(), m.mac.tokens.clone()))
                         .collect::<Vec<_>>(),
                 )
@@ -262,6 +295,26 @@ fn snapshot_built_in_force_kernels() {
             format!("built_in_force_{module}"),
             module_text(&text, &module)
         );
+    }
+}
+
+/// The built-in coordinate-vector joints' kernels: loops over the run-time rows and coordinates
+/// (read: Exudyn's order of operations, the elementwise square's derivatives `x + x` and 2).
+#[test]
+fn snapshot_built_in_coordinate_vector_kernels() {
+    let joints = built_in_coordinate_vector_joints();
+    let names: Vec<&str> = joints.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "CoordinateVectorConstraint",
+            "CoordinateVectorVelocityConstraint"
+        ]
+    );
+    for (name, tokens) in joints {
+        let text = pretty(expand_joint(tokens));
+        let module = crate::codegen::joint::module_name(&name);
+        insta::assert_snapshot!(format!("built_in_{module}"), module_text(&text, &module));
     }
 }
 

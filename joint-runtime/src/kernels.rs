@@ -177,6 +177,54 @@ joint_core::joint! {
 }
 
 joint_core::joint! {
+    /// A coordinate squared, applied to each coordinate of a vector.
+    fn square(q) = q * q;
+
+    /// Exudyn's `ObjectConnectorCoordinateVector` (without user functions): on two markers'
+    /// whole coordinate vectors q0, q1 (MarkerNodeCoordinates, MarkerObjectODE2Coordinates:
+    /// reference + displacement; none on a ground node),
+    /// `X1·q1 + Y1·q1² − X0·q0 − Y0·q0² − offset = 0` with elementwise squares, as many rows as
+    /// the largest matrix has; an empty matrix or offset is absent. Written in Exudyn's order of
+    /// operations (marker 0's terms summed, negated, then marker 1's added), so that residual and
+    /// Jacobian `[−X0 − 2·Y0·diag(q0) | X1 + 2·Y1·diag(q1)]` round as Exudyn's. The derived
+    /// velocity level is C·q̇; Exudyn's index-2 form takes `Y·q̇²` there instead (the same for
+    /// Y = 0).
+    pub joint CoordinateVectorConstraint {
+        marker m0: Coordinates;
+        marker m1: Coordinates;
+        param scaling_marker0: dmatrix;
+        param scaling_marker1: dmatrix;
+        param quadratic_term_marker0: dmatrix;
+        param quadratic_term_marker1: dmatrix;
+        param offset: dvector;
+        second_order;
+        position = -(scaling_marker0 * m0.coordinates
+            + quadratic_term_marker0 * square(m0.coordinates))
+            + scaling_marker1 * m1.coordinates
+            + quadratic_term_marker1 * square(m1.coordinates)
+            - offset;
+    }
+
+    /// Exudyn's `ObjectConnectorCoordinateVector` with `velocityLevel = True`:
+    /// `X1·q̇1 + Y1·q̇1² − X0·q̇0 − Y0·q̇0² − offset = 0`, written at velocity level. Its Jacobian
+    /// ∂g/∂q̇ is `X + 2·Y·diag(q̇)`; Exudyn's takes `diag(q)` there (the same for Y = 0).
+    pub joint CoordinateVectorVelocityConstraint {
+        marker m0: Coordinates;
+        marker m1: Coordinates;
+        param scaling_marker0: dmatrix;
+        param scaling_marker1: dmatrix;
+        param quadratic_term_marker0: dmatrix;
+        param quadratic_term_marker1: dmatrix;
+        param offset: dvector;
+        velocity = -(scaling_marker0 * m0.coordinates_velocity
+            + quadratic_term_marker0 * square(m0.coordinates_velocity))
+            + scaling_marker1 * m1.coordinates_velocity
+            + quadratic_term_marker1 * square(m1.coordinates_velocity)
+            - offset;
+    }
+}
+
+joint_core::joint! {
     /// d/dt of the unit vector `f/|f|`, given `ḟ`.
     fn unit_rate(f, f_t) = (f_t * norm(f) - f * (dot(f, f_t) / norm(f))) / (norm(f) * norm(f));
 

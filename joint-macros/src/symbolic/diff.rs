@@ -9,7 +9,6 @@ use std::collections::HashMap;
 use super::graph::{Graph, Id, Node};
 
 /// ∂`expr`/∂`var`, where `var` must be a `Var` node.
-#[cfg(test)]
 pub fn derivative(g: &mut Graph, expr: Id, var: Id) -> Id {
     let mut memo = HashMap::new();
     derivative_memo(g, expr, var, &mut memo)

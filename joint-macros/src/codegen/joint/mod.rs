@@ -343,8 +343,13 @@ pub(crate) fn expression_text(expr: &syn::Expr) -> String {
 
 /// The joint's doc comment as one string.
 pub(crate) fn doc_text(model: &JointModel) -> String {
+    doc_text_of(&model.attrs)
+}
+
+/// A definition's doc comment (its `#[doc]` attributes) as one string.
+pub(crate) fn doc_text_of(attrs: &[syn::Attribute]) -> String {
     let mut lines = Vec::new();
-    for a in &model.attrs {
+    for a in attrs {
         if let syn::Meta::NameValue(nv) = &a.meta
             && nv.path.is_ident("doc")
             && let syn::Expr::Lit(syn::ExprLit {

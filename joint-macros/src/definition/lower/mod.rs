@@ -173,6 +173,24 @@ impl<'a> Lowerer<'a> {
         Some((r, rate))
     }
 
+    /// Lower `expr` in a frame of its own with `locals` bound (a coordinate-vector joint's
+    /// elementwise functions: the call with its argument bound to the coordinate's value).
+    pub fn lower_with_locals(
+        &mut self,
+        expr: &Expr,
+        locals: Vec<(String, Dual)>,
+        errors: &mut Errors,
+    ) -> Option<Dual> {
+        let frame = locals
+            .into_iter()
+            .map(|(n, d)| (n, Local::Value(d)))
+            .collect();
+        self.frames.push(frame);
+        let v = self.lower(expr, errors);
+        self.frames.pop();
+        v
+    }
+
     fn lookup_local(&self, name: &str) -> Option<Local> {
         self.frames
             .last()
