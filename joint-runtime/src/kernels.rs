@@ -181,7 +181,7 @@ joint_core::joint! {
     fn square(q) = q * q;
 
     /// Exudyn's `ObjectConnectorCoordinateVector` (without user functions): on two markers'
-    /// whole coordinate vectors q0, q1 (MarkerNodeCoordinates, MarkerObjectODE2Coordinates:
+    /// whole coordinate vectors q0, q1 (`MarkerNodeCoordinates`, `MarkerObjectODE2Coordinates`:
     /// reference + displacement; none on a ground node),
     /// `X1·q1 + Y1·q1² − X0·q0 − Y0·q0² − offset = 0` with elementwise squares, as many rows as
     /// the largest matrix has; an empty matrix or offset is absent. Written in Exudyn's order of

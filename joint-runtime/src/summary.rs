@@ -83,8 +83,18 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
         topo.n_ode2,
         topo.n_ae,
         topo.ep_constraints.len(),
-        topo.joints.iter().map(|j| j.rows()).sum::<usize>(),
-        free
+        topo.joints.iter().map(|j| j.rows()).sum::<usize>()
+            + topo
+                .coordinate_vectors
+                .iter()
+                .map(|c| c.rows)
+                .sum::<usize>(),
+        free + topo
+            .coordinate_vectors
+            .iter()
+            .filter(|c| !c.active)
+            .map(|c| c.rows)
+            .sum::<usize>()
     );
     let settings = &model.settings;
     match model.solve {

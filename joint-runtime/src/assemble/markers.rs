@@ -385,6 +385,47 @@ pub(super) fn resolve_marker(
                 )),
             }
         }
+        Marker::NodeCoordinates { node, .. } => {
+            let n = mbs.node_checked(&item, "nodeNumber", *node)?;
+            if matches!(n, Node::PointGround { .. }) {
+                // Exudyn's ground 'coordinates': none (the connector's terms on them vanish)
+                return Ok(ResolvedMarker::coordinates(Vec::new()));
+            }
+            if n.ode2_size() == 0 {
+                return Err(Error::item(
+                    item,
+                    "nodeNumber",
+                    format!(
+                        "node {} is a {} node without ODE2 coordinates; MarkerNodeCoordinates takes a node's ODE2 coordinates",
+                        node.0,
+                        n.type_name()
+                    ),
+                ));
+            }
+            let start = node_ode2[node.0];
+            Ok(ResolvedMarker::coordinates((start..start + n.ode2_size()).collect()))
+        }
+        Marker::ObjectODE2Coordinates { object, .. } => {
+            let o = mbs.object_checked(&item, "objectNumber", *object)?;
+            let Some(nodes) = o.ode2_nodes() else {
+                return Err(Error::item(
+                    item,
+                    "objectNumber",
+                    format!(
+                        "object {} is a {}, not a body with ODE2 coordinates (MarkerObjectODE2Coordinates needs a body)",
+                        object.0,
+                        o.type_name()
+                    ),
+                ));
+            };
+            let mut columns = Vec::new();
+            for n in nodes {
+                let node = mbs.node_checked(&item, "objectNumber", n)?;
+                let start = node_ode2[n.0];
+                columns.extend(start..start + node.ode2_size());
+            }
+            Ok(ResolvedMarker::coordinates(columns))
+        }
         Marker::BodyMass { body, .. } => body_marker(*body, [0.0; 3], false, true),
         Marker::BodyPosition {
             body,

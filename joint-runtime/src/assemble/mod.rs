@@ -252,6 +252,8 @@ pub struct Topology {
     pub bodies: Vec<BodyTopology>,
     pub connectors: Vec<ConnectorTopology>,
     pub joints: Vec<JointTopology>,
+    /// Coordinate-vector joints (ObjectConnectorCoordinateVector and `Coordinates` joints).
+    pub coordinate_vectors: Vec<crate::joints::CoordinateVectorTopology>,
     pub ep_constraints: Vec<EulerParameterConstraint>,
     pub loads: Vec<LoadTopology>,
     /// For every AE equation: the item it belongs to (for singular-system messages).
@@ -286,6 +288,8 @@ pub enum ObjectTopology {
     Connector(usize),
     /// A first-order system: its index in `Topology::ode1_systems`.
     Ode1System(usize),
+    /// A coordinate-vector joint: its index in `Topology::coordinate_vectors`.
+    CoordinateVector(usize),
 }
 
 pub fn rigid_inertia(j: &[f64; 6]) -> Matrix3<f64> {
@@ -311,7 +315,7 @@ impl Topology {
         let n_ode2 = reference.len();
         let (bodies, object_body) = bodies::bodies(mbs, &node_ode2)?;
         let markers = markers::resolve_markers(mbs, &node_ode2, &object_body, &bodies)?;
-        let (joints, connectors) = objects::joints_and_connectors(mbs, &markers, &node_data, &mut ae_owner)?;
+        let (joints, connectors, coordinate_vectors) = objects::joints_and_connectors(mbs, &markers, &node_data, &mut ae_owner)?;
         let ode1_systems = ode1::ode1_systems(mbs, &node_ode1)?;
         let loads = loads::loads(mbs)?;
         checks::check_sensors(mbs)?;
@@ -356,6 +360,7 @@ impl Topology {
         let max_kernel_rows = joints
             .iter()
             .map(JointTopology::kernel_rows)
+            .chain(coordinate_vectors.iter().map(|c| c.rows))
             .max()
             .unwrap_or(0);
         let mut objects: Vec<ObjectTopology> = object_body
@@ -367,6 +372,9 @@ impl Topology {
         }
         for (k, c) in connectors.iter().enumerate() {
             objects[c.object] = ObjectTopology::Connector(k);
+        }
+        for (k, c) in coordinate_vectors.iter().enumerate() {
+            objects[c.object] = ObjectTopology::CoordinateVector(k);
         }
         for (k, c) in ode1_systems.iter().enumerate() {
             objects[c.object] = ObjectTopology::Ode1System(k);
@@ -394,6 +402,7 @@ impl Topology {
             bodies,
             connectors,
             joints,
+            coordinate_vectors,
             ep_constraints,
             loads,
             ae_owner,

@@ -69,6 +69,22 @@ pub enum Marker {
         /// `coordinate`: the index of the coordinate within the node's ODE2 coordinates.
         coordinate: usize,
     },
+    /// MarkerNodeCoordinates: all ODE2 coordinates of a node, reference values included (none
+    /// on a NodePointGround), for coordinate-vector constraints.
+    NodeCoordinates {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `nodeNumber`: the node.
+        node: NodeIndex,
+    },
+    /// MarkerObjectODE2Coordinates: all ODE2 coordinates of a body, its nodes' in their order,
+    /// reference values included (none on a ground object), for coordinate-vector constraints.
+    ObjectODE2Coordinates {
+        /// The item's `name` (empty: none given).
+        name: String,
+        /// `objectNumber`: the body.
+        object: ObjectIndex,
+    },
     /// MarkerNodeRotationCoordinate: one Tait–Bryan angle (xyz) of a rigid node's rotation, as
     /// a coordinate for coordinate loads and connectors. Exudyn's: its value is the angle
     /// recomputed from the rotation matrix, its velocity the global angular velocity's component
@@ -123,6 +139,8 @@ impl Marker {
             Marker::NodeRigid { .. } => "NodeRigid",
             Marker::NodeCoordinate { .. } => "NodeCoordinate",
             Marker::NodeRotationCoordinate { .. } => "NodeRotationCoordinate",
+            Marker::NodeCoordinates { .. } => "NodeCoordinates",
+            Marker::ObjectODE2Coordinates { .. } => "ObjectODE2Coordinates",
             Marker::SuperElementPosition { .. } => "SuperElementPosition",
             Marker::SuperElementRigid { .. } => "SuperElementRigid",
             Marker::KinematicTreeRigid { .. } => "KinematicTreeRigid",
@@ -139,6 +157,8 @@ impl Marker {
             | Marker::NodeRigid { name, .. }
             | Marker::NodeCoordinate { name, .. }
             | Marker::NodeRotationCoordinate { name, .. }
+            | Marker::NodeCoordinates { name, .. }
+            | Marker::ObjectODE2Coordinates { name, .. }
             | Marker::SuperElementPosition { name, .. }
             | Marker::SuperElementRigid { name, .. }
             | Marker::KinematicTreeRigid { name, .. } => name,
@@ -153,6 +173,8 @@ impl Marker {
             Marker::BodyMass { .. }
                 | Marker::NodeCoordinate { .. }
                 | Marker::NodeRotationCoordinate { .. }
+                | Marker::NodeCoordinates { .. }
+                | Marker::ObjectODE2Coordinates { .. }
         )
     }
 

@@ -3,7 +3,7 @@
 use nalgebra::DMatrix;
 
 use crate::items::{MarkerIndex, MatrixContainer, NodeIndex};
-use crate::joints::{ForceObject, JointObject};
+use crate::joints::{CoordinateVectorObject, ForceObject, JointObject};
 
 /// The parameters of ObjectKinematicTree (model-file keys in comments).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -377,6 +377,9 @@ pub enum Object {
     /// A force element defined with `joint!` (`pub force Name { … }`): its force f acts on
     /// marker 0, −f on marker 1.
     Force(ForceObject),
+    /// A coordinate-vector joint (Exudyn's ObjectConnectorCoordinateVector, or one defined with
+    /// `joint!` on `Coordinates` markers).
+    CoordinateVector(CoordinateVectorObject),
 }
 
 impl Object {
@@ -400,6 +403,7 @@ impl Object {
             Object::RotationalMass1D { .. } => "RotationalMass1D",
             Object::Joint(j) => j.joint_type.type_name,
             Object::Force(f) => f.definition.name,
+            Object::CoordinateVector(c) => c.type_name,
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::GenericODE1 { .. } => "GenericODE1",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
@@ -431,6 +435,7 @@ impl Object {
             | Object::KinematicTree { name, .. } => name,
             Object::Joint(j) => &j.name,
             Object::Force(f) => &f.name,
+            Object::CoordinateVector(c) => &c.name,
         }
     }
 
@@ -446,6 +451,25 @@ impl Object {
                 | Object::RotationalMass1D { .. }
                 | Object::RigidBody { .. }
         )
+    }
+
+    /// The nodes whose ODE2 coordinates are a body's, in Exudyn's order (empty for ground);
+    /// `None` for connectors, joints and ODE1 objects.
+    pub fn ode2_nodes(&self) -> Option<Vec<NodeIndex>> {
+        match self {
+            Object::Ground { .. } => Some(Vec::new()),
+            Object::MassPoint { node, .. }
+            | Object::RigidBody { node, .. }
+            | Object::MassPoint2D { node, .. }
+            | Object::RigidBody2D { node, .. }
+            | Object::Mass1D { node, .. }
+            | Object::RotationalMass1D { node, .. }
+            | Object::KinematicTree { node, .. } => Some(vec![*node]),
+            Object::BeamGeometricallyExact2D { nodes, .. }
+            | Object::FFRFreducedOrder { nodes, .. } => Some(nodes.to_vec()),
+            Object::GenericODE2 { nodes, .. } => Some(nodes.clone()),
+            _ => None,
+        }
     }
 
     /// GenericODE2 or FFRFreducedOrder: the objects superelement markers attach to.
@@ -468,6 +492,7 @@ impl Object {
             | Object::ConnectorRigidBodySpringDamper { markers, .. } => Some(*markers),
             Object::Joint(j) => Some(j.markers),
             Object::Force(f) => Some(f.markers),
+            Object::CoordinateVector(c) => Some(c.markers),
             _ => None,
         }
     }

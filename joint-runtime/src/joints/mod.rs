@@ -17,6 +17,7 @@
 //! [`JointDefinition`]: joint_core::JointDefinition
 
 mod coordinate;
+mod coordinate_vector;
 mod distance;
 mod force_object;
 mod generic;
@@ -33,6 +34,10 @@ mod spherical;
 mod topology;
 
 pub use coordinate::{CONNECTOR_COORDINATE, CONNECTOR_COORDINATE_VELOCITY};
+pub(crate) use coordinate_vector::with_views;
+pub use coordinate_vector::{
+    CoordinateVectorObject, CoordinateVectorTopology, DynValue, MAX_DYN_PARAMETERS,
+};
 pub use distance::CONNECTOR_DISTANCE;
 pub use force_object::ForceObject;
 pub use generic::{JOINT_GENERIC, generic_joint_rows};

@@ -27,6 +27,9 @@ pub enum MarkerModel {
     /// A position, rigid or mass marker on a NodeRigidBodyRotVecLG (or its rigid body): its
     /// columns are the node's 6.
     LieGroup(LieGroupMarker),
+    /// MarkerNodeCoordinates, MarkerObjectODE2Coordinates: the whole coordinate vector over its
+    /// `columns` (total values: reference + displacement), for coordinate-vector joints.
+    Coordinates,
     /// MarkerNodeRotationCoordinate: Tait–Bryan angle `index` of the rotation of `node` (that
     /// node's rigid marker, over the same columns).
     RotationCoordinate {
@@ -85,6 +88,7 @@ impl ResolvedMarker {
             MarkerModel::KinematicTree(_) => "kinematic_tree_rigid",
             MarkerModel::LieGroup(_) => "rot_vec_lie_group",
             MarkerModel::RotationCoordinate { .. } => "node_rotation_coordinate",
+            MarkerModel::Coordinates => "coordinates",
         }
     }
 
@@ -97,6 +101,24 @@ impl ResolvedMarker {
             provides_orientation: false,
             local_rotation: None,
         }
+    }
+
+    /// A coordinate-vector marker over `columns` (empty on ground).
+    pub(crate) fn coordinates(columns: Vec<usize>) -> Self {
+        ResolvedMarker {
+            model: MarkerModel::Coordinates,
+            columns,
+            mass: 0.0,
+            provides_position: false,
+            provides_orientation: false,
+            local_rotation: None,
+        }
+    }
+
+    /// Whether it is a coordinate-vector marker (MarkerNodeCoordinates,
+    /// MarkerObjectODE2Coordinates).
+    pub fn is_coordinate_vector(&self) -> bool {
+        matches!(self.model, MarkerModel::Coordinates)
     }
 
     /// A coordinate marker on a ground node: value 0, no column.

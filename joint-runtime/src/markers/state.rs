@@ -316,7 +316,9 @@ impl<'a> MarkerState<'a> {
             MarkerModel::KinematicTree(t) => Model::Other(&**t),
             MarkerModel::SuperElement(se) => Model::Other(&**se),
             // read through `ResolvedMarker::coordinate_state` and `coordinate_jacobian`
-            MarkerModel::FfrfMass { .. } | MarkerModel::RotationCoordinate { .. } => {
+            MarkerModel::FfrfMass { .. }
+            | MarkerModel::RotationCoordinate { .. }
+            | MarkerModel::Coordinates => {
                 Model::Other(&NoKinematics)
             }
         };

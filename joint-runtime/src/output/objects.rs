@@ -61,6 +61,63 @@ impl Outputs<'_> {
                     return Err(unsupported(item(), var));
                 }
             }
+            Object::CoordinateVector(cv) => {
+                let ObjectTopology::CoordinateVector(k) = self.topology.objects[object] else {
+                    unreachable!("every coordinate-vector object has its topology");
+                };
+                let c = &self.topology.coordinate_vectors[k];
+                let gather = |m: usize, x: &[f64]| -> Vec<f64> {
+                    self.topology.markers[m]
+                        .columns
+                        .iter()
+                        .map(|&g| x[g])
+                        .collect()
+                };
+                let (v, lambda) = (&self.state.v, &self.state.lambda);
+                let [q0, q1] = c.markers.map(|m| gather(m, qt));
+                let [v0, v1] = c.markers.map(|m| gather(m, v));
+                // Exudyn's Δ: q1 − q0, −q0 if marker 1 has no coordinates, q1 if marker 0 has none
+                let difference = |a: &[f64], b: &[f64], out: &mut Vec<f64>| -> Result<()> {
+                    match (a.is_empty(), b.is_empty()) {
+                        (_, true) => out.extend(a.iter().map(|x| -x)),
+                        (true, false) => out.extend_from_slice(b),
+                        _ if a.len() == b.len() => out.extend(b.iter().zip(a).map(|(b, a)| b - a)),
+                        _ => {
+                            return Err(Error::item(
+                                item(),
+                                "outputVariableType",
+                                format!(
+                                    "{var}: the markers have {} and {} coordinates; their difference is defined for equal lengths",
+                                    a.len(),
+                                    b.len()
+                                ),
+                            ));
+                        }
+                    }
+                    Ok(())
+                };
+                match var {
+                    O::Displacement => difference(&q0, &q1, out)?,
+                    O::Velocity => difference(&v0, &v1, out)?,
+                    O::Force => out.extend_from_slice(&lambda[c.ae..c.ae + c.rows]),
+                    O::ConstraintEquation if !cv.active => {
+                        out.extend_from_slice(&lambda[c.ae..c.ae + c.rows])
+                    }
+                    O::ConstraintEquation => {
+                        let mut g = vec![0.0; c.rows];
+                        let f = if c.velocity_level() {
+                            c.definition.velocity_residual
+                        } else {
+                            c.definition.position_residual
+                        };
+                        crate::joints::with_views(&c.parameters, |p| {
+                            f(p, &q0, &q1, &v0, &v1, &mut g)
+                        });
+                        out.extend(g);
+                    }
+                    other => return Err(unsupported(item(), other)),
+                }
+            }
             Object::ConnectorTorsionalSpringDamper { .. } => {
                 let ObjectTopology::Connector(c) = self.topology.objects[object] else {
                     unreachable!("every connector object has a connector topology");

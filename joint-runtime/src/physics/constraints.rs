@@ -117,6 +117,12 @@ impl Topology {
                 }
             }
         }
+        for c in self.coordinate_vectors.iter().filter(|c| !c.active) {
+            for k in 0..c.rows {
+                let r = n2 + c.ae + k;
+                m.add(r, r, lambda_factor);
+            }
+        }
     }
 
     /// Constraint residuals `g` (all AE equations) at the given level.
@@ -132,6 +138,9 @@ impl Topology {
         self.ep_residuals(qt, v, level, g);
         for j in &self.joints {
             self.joint_residual(j, qt, v, lambda, level, g, scratch);
+        }
+        for c in &self.coordinate_vectors {
+            self.coordinate_vector_residual(c, qt, v, lambda, level, g, scratch);
         }
     }
 
@@ -228,6 +237,11 @@ impl Topology {
                     self.add_joint_reaction_forces_by_kernels(j, qt, lambda, r, scratch);
                 }
             }
+        }
+        for c in &self.coordinate_vectors {
+            let level = ConstraintLevel::Position;
+            self.coordinate_vector_residual(c, qt, v, lambda, level, g, scratch);
+            self.add_coordinate_vector_reaction_forces(c, qt, lambda, r, scratch);
         }
     }
 
@@ -348,6 +362,30 @@ impl Topology {
                 }
             }
         }
+        for c in &self.coordinate_vectors {
+            if !c.active {
+                continue;
+            }
+            // as for the joints, the coordinates stand in for the velocities: for rows written
+            // at velocity level through a function of q̇ (Y·q̇²) that is Exudyn's Jacobian,
+            // X + 2·Y·diag(q)
+            self.coordinate_vector_jacobian(c, qt, qt, scratch);
+            let mk0 = &self.markers[c.markers[0]];
+            let mk1 = &self.markers[c.markers[1]];
+            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
+            for r in 0..c.rows {
+                let at = ConstraintRow {
+                    ae: c.ae + r,
+                    velocity_level: c.velocity_level(),
+                };
+                if n0 > 0 {
+                    visit(at, &mk0.columns, &scratch.jac_a[r * n0..(r + 1) * n0]);
+                }
+                if n1 > 0 {
+                    visit(at, &mk1.columns, &scratch.jac_b[r * n1..(r + 1) * n1]);
+                }
+            }
+        }
     }
 
     /// c = −(∂(C_q v)/∂q)·v, the convective term of the acceleration-level constraints, into
@@ -435,6 +473,9 @@ impl Topology {
                 }
             }
         }
+        for cv in &self.coordinate_vectors {
+            self.coordinate_vector_convective(cv, qt, v, c, scratch);
+        }
     }
 
     /// Add `factor`·∂(C_qᵀλ)/∂q, the constraints' geometric stiffness, into the ODE2 block of
@@ -497,6 +538,9 @@ impl Topology {
             }
             scratch.block = block;
             scratch.rows = l;
+        }
+        for c in &self.coordinate_vectors {
+            self.add_coordinate_vector_geometric_stiffness(c, qt, lambda, factor, m, scratch);
         }
     }
 
@@ -571,6 +615,9 @@ impl Topology {
                 }
             }
         }
+        for c in self.coordinate_vectors.iter().filter(|c| !c.active) {
+            d[c.ae..c.ae + c.rows].fill(1.0);
+        }
     }
 
     /// Add C_qᵀ λ into `r` (ODE2): each Jacobian row formed, times its λ, in Exudyn's order of
@@ -603,6 +650,9 @@ impl Topology {
         self.add_ep_reaction_forces(qt, lambda, r);
         for j in &self.joints {
             self.add_joint_reaction_forces_by_kernels(j, qt, lambda, r, scratch);
+        }
+        for c in &self.coordinate_vectors {
+            self.add_coordinate_vector_reaction_forces(c, qt, lambda, r, scratch);
         }
     }
 

@@ -14,6 +14,7 @@ mod beam_2d;
 mod body_jacobians;
 mod connectors;
 mod constraints;
+mod coordinate_vector;
 mod lie_group;
 mod loads;
 mod mass_matrix;

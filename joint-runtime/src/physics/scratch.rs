@@ -33,6 +33,8 @@ pub struct Scratch {
     pub rows3: Vec<f64>,
     /// A marker-level Jacobian: ∂r/∂v_0, ∂r/∂ω_0, ∂r/∂v_1, ∂r/∂ω_1, each rows × 3.
     pub marker_level: Vec<f64>,
+    /// A coordinate-vector joint's markers' coordinates and velocities: q0, q1, v0, v1.
+    pub coordinates: [Vec<f64>; 4],
 }
 
 impl Scratch {
@@ -62,6 +64,7 @@ impl Scratch {
             rows2: vec![0.0; rows],
             rows3: vec![0.0; rows],
             marker_level: vec![0.0; 12 * rows],
+            coordinates: std::array::from_fn(|_| vec![0.0; n]),
         }
     }
 

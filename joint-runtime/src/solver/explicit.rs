@@ -486,6 +486,10 @@ impl Simulation {
                 "has an Euler-parameter constraint",
             ));
         }
+        if let Some(c) = topo.coordinate_vectors.first() {
+            let owner = self.mbs.object_ref(c.object).to_string();
+            return Err(refuse(owner, "is a constraint"));
+        }
         let mut columns = Vec::new();
         for j in &topo.joints {
             let owner = self.mbs.object_ref(j.object).to_string();

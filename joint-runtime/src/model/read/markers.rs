@@ -41,6 +41,14 @@ pub(crate) fn read_marker(index: usize, value: &Value) -> Result<Marker> {
             node: NodeIndex(d.index("nodeNumber")?),
             coordinate: d.index("coordinate")?,
         },
+        "NodeCoordinates" => Marker::NodeCoordinates {
+            name,
+            node: NodeIndex(d.index("nodeNumber")?),
+        },
+        "ObjectODE2Coordinates" => Marker::ObjectODE2Coordinates {
+            name,
+            object: ObjectIndex(d.index("objectNumber")?),
+        },
         "NodeRotationCoordinate" => {
             let node = NodeIndex(d.index("nodeNumber")?);
             let rotation_coordinate = d.index("rotationCoordinate")?;

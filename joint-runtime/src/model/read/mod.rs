@@ -162,6 +162,14 @@ impl List {
                     &["ConnectorGravity", "ObjectConnectorGravity"],
                 ),
                 (
+                    "ConnectorCoordinateVector",
+                    &[
+                        "ConnectorCoordinateVector",
+                        "ObjectConnectorCoordinateVector",
+                        "CoordinateVectorConstraint",
+                    ],
+                ),
+                (
                     "ConnectorCoordinateSpringDamper",
                     &[
                         "ConnectorCoordinateSpringDamper",
@@ -183,6 +191,14 @@ impl List {
                 (
                     "NodeRotationCoordinate",
                     &["NodeRotationCoordinate", "MarkerNodeRotationCoordinate"],
+                ),
+                (
+                    "NodeCoordinates",
+                    &["NodeCoordinates", "MarkerNodeCoordinates"],
+                ),
+                (
+                    "ObjectODE2Coordinates",
+                    &["ObjectODE2Coordinates", "MarkerObjectODE2Coordinates"],
                 ),
                 (
                     "KinematicTreeRigid",

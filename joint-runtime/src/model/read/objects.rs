@@ -11,7 +11,7 @@ use super::{List, object_type, open_item_with};
 use crate::error::Result;
 use crate::items::beam::Beam2D;
 use crate::items::{MarkerIndex, NodeIndex, Object};
-use crate::joints::JointRegistry;
+use crate::joints::{CoordinateVectorObject, DynValue, JointRegistry};
 
 pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry) -> Result<Object> {
     if let Some(jt) = object_type(value).and_then(|t| registry.find(t)) {
@@ -158,6 +158,43 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 offset: d.f64_or("offset", 0.0)?,
                 active: d.bool_or("activeConnector", true)?,
             }
+        }
+        "ConnectorCoordinateVector" => {
+            let [m0, m1] = d.indices::<2>("markerNumbers")?;
+            d.no_user_function("constraintUserFunction")?;
+            d.no_user_function("jacobianUserFunction")?;
+            let matrix = |d: &mut crate::model::fields::Dict, key: &'static str| {
+                Ok::<_, crate::error::Error>(match d.opt_dmatrix(key)? {
+                    Some(m) => DynValue {
+                        rows: m.nrows(),
+                        columns: m.ncols(),
+                        // row-major
+                        values: m.transpose().as_slice().to_vec(),
+                    },
+                    None => DynValue::default(),
+                })
+            };
+            let scaling = [
+                matrix(&mut d, "scalingMarker0")?,
+                matrix(&mut d, "scalingMarker1")?,
+            ];
+            let quadratic = [
+                matrix(&mut d, "quadraticTermMarker0")?,
+                matrix(&mut d, "quadraticTermMarker1")?,
+            ];
+            let offset = DynValue::vector(&d.opt_dvec("offset")?.unwrap_or_default());
+            let velocity_level = d.bool_or("velocityLevel", false)?;
+            Object::CoordinateVector(
+                CoordinateVectorObject::exudyn(
+                    [MarkerIndex(m0), MarkerIndex(m1)],
+                    scaling,
+                    quadratic,
+                    offset,
+                    velocity_level,
+                )
+                .named(&name)
+                .with_active(d.bool_or("activeConnector", true)?),
+            )
         }
         "ConnectorTorsionalSpringDamper" => {
             let [m0, m1] = d.indices::<2>("markerNumbers")?;
