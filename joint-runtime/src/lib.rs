@@ -74,7 +74,9 @@ pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNo
 pub use error::{Error, Result};
 pub use items::*;
 pub use joint_core::joint;
-pub use joints::{ForceObject, JointObject, JointRegistry, JointType};
+pub use joints::{
+    CoordinateVectorObject, DynValue, ForceObject, JointObject, JointRegistry, JointType,
+};
 pub use linear::{FactorizationCounts, LinearSolverType};
 pub use output::Outputs;
 pub use simulation::{NewtonStatistics, Progress, SensorRows, Simulation, SolverStatistics, State};

@@ -458,16 +458,24 @@ fn assemble_coordinate_vector(
     let idx = [c.markers[0].0, c.markers[1].0];
     let (n0, n1) = (markers[idx[0]].columns.len(), markers[idx[1]].columns.len());
     let rows = with_views(&c.parameters, |p| (definition.rows)(p, n0, n1)).map_err(|e| {
-        let key = match &e {
-            joint_core::DynSizeError::Shape { parameter, .. } => definition
-                .parameter(parameter)
-                .map_or("parameters", |(i, _)| c.key_of(i)),
-            _ => "parameters",
-        };
-        let shapes = format!(
-            "{e} (the markers have {n0} and {n1} coordinates)"
-        );
-        Error::item(item.clone(), key, shapes)
+        let markers = format!("the markers have {n0} and {n1} coordinates");
+        match e {
+            joint_core::DynSizeError::Shape {
+                parameter,
+                expected,
+                found,
+            } => {
+                let key = definition
+                    .parameter(parameter)
+                    .map_or("parameters", |(i, _)| c.key_of(i));
+                Error::item(
+                    item.clone(),
+                    key,
+                    format!("{} × {}, expected {expected} ({markers})", found.0, found.1),
+                )
+            }
+            other => Error::item(item.clone(), "parameters", format!("{other} ({markers})")),
+        }
     })?;
     if n0 == 0 && n1 == 0 {
         return Err(Error::item(

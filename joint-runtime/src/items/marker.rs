@@ -214,6 +214,22 @@ impl Marker {
         }
     }
 
+    /// `MarkerNodeCoordinates(nodeNumber=node)`: all of the node's ODE2 coordinates.
+    pub fn node_coordinates(node: NodeIndex) -> Marker {
+        Marker::NodeCoordinates {
+            name: String::new(),
+            node,
+        }
+    }
+
+    /// `MarkerObjectODE2Coordinates(objectNumber=object)`: all of a body's ODE2 coordinates.
+    pub fn object_ode2_coordinates(object: ObjectIndex) -> Marker {
+        Marker::ObjectODE2Coordinates {
+            name: String::new(),
+            object,
+        }
+    }
+
     /// `MarkerBodyRigid(bodyNumber=body, localPosition=local_position)`: the body's frame at a
     /// point of it.
     pub fn body_rigid(body: ObjectIndex, local_position: [f64; 3]) -> Marker {

@@ -519,6 +519,15 @@ impl Object {
         Object::Joint(JointObject::new::<J>(markers, parameters))
     }
 
+    /// A coordinate-vector joint defined with `joint!` (markers declared `Coordinates`),
+    /// between two coordinate-vector markers, with its parameters in the definition's order.
+    pub fn coordinate_vector<J: joint_core::CoordinateVectorJoint>(
+        markers: [MarkerIndex; 2],
+        parameters: Vec<crate::joints::DynValue>,
+    ) -> Object {
+        Object::CoordinateVector(CoordinateVectorObject::new::<J>(markers, parameters))
+    }
+
     /// A force element defined with `joint!` (`pub force Name { … }`), between `markers`, with
     /// `parameters`.
     pub fn force<F: joint_core::Force>(

@@ -120,9 +120,18 @@ impl CoordinateVectorObject {
         markers: [MarkerIndex; 2],
         parameters: Vec<DynValue>,
     ) -> Self {
+        Self::of_definition(J::DEFINITION, markers, parameters)
+    }
+
+    /// A coordinate-vector joint of `definition`.
+    pub fn of_definition(
+        definition: &'static CoordinateVectorDefinition,
+        markers: [MarkerIndex; 2],
+        parameters: Vec<DynValue>,
+    ) -> Self {
         CoordinateVectorObject {
-            definition: J::DEFINITION,
-            type_name: J::DEFINITION.name,
+            definition,
+            type_name: definition.name,
             name: String::new(),
             markers,
             parameters,

@@ -55,7 +55,9 @@ pub use spherical::JOINT_SPHERICAL;
 pub use topology::{ConstraintLevel, JointKernel, JointTopology};
 pub(crate) use topology::{SIZES_CHECKED, joint_kernel_rows};
 
-use joint_core::{Force, ForceDefinition, Joint};
+use joint_core::{
+    CoordinateVectorDefinition, CoordinateVectorJoint, Force, ForceDefinition, Joint,
+};
 
 use crate::error::{Error, Result};
 
@@ -65,6 +67,9 @@ pub struct JointRegistry {
     types: Vec<JointType>,
     /// Force elements defined with `joint!` (`pub force`), by their own names.
     forces: Vec<&'static ForceDefinition>,
+    /// Coordinate-vector joints defined with `joint!` (`Coordinates` markers), by their own
+    /// names.
+    coordinate_vectors: Vec<&'static CoordinateVectorDefinition>,
 }
 
 impl Default for JointRegistry {
@@ -89,6 +94,7 @@ impl JointRegistry {
                 JOINT_ROLLING_DISC,
             ],
             forces: Vec::new(),
+            coordinate_vectors: Vec::new(),
         }
     }
 
@@ -142,12 +148,58 @@ impl JointRegistry {
         &self.forces
     }
 
-    /// What already answers to object type name `name`: a joint type or a force element.
+    /// Add a coordinate-vector joint defined with `joint!` (markers declared `Coordinates`)
+    /// under its own name; an error if the name is taken. Model files give each of its
+    /// parameters by its name: a number, a list (`dvector`) or a list of rows (`dmatrix`; `[]`
+    /// for an absent one).
+    pub fn register_coordinate_vector(
+        &mut self,
+        definition: &'static CoordinateVectorDefinition,
+    ) -> Result<&mut Self> {
+        if let Some(taken) = self.taken_by(definition.name) {
+            return Err(Error::Model {
+                message: format!(
+                    "cannot register coordinate-vector joint `{}`: the object type name is taken by `{taken}`",
+                    definition.name
+                ),
+            });
+        }
+        self.coordinate_vectors.push(definition);
+        Ok(self)
+    }
+
+    /// With the coordinate-vector joint `J` defined with `joint!`, under its own name.
+    pub fn with_coordinate_vector<J: CoordinateVectorJoint>(mut self) -> Result<Self> {
+        self.register_coordinate_vector(J::DEFINITION)?;
+        Ok(self)
+    }
+
+    /// The coordinate-vector joint a model file's `objectType` names.
+    pub fn find_coordinate_vector(
+        &self,
+        name: &str,
+    ) -> Option<&'static CoordinateVectorDefinition> {
+        self.coordinate_vectors
+            .iter()
+            .copied()
+            .find(|c| c.name == name)
+    }
+
+    /// The registered coordinate-vector joints, in registration order.
+    pub fn coordinate_vectors(&self) -> &[&'static CoordinateVectorDefinition] {
+        &self.coordinate_vectors
+    }
+
+    /// What already answers to object type name `name`: a joint type, a force element or a
+    /// coordinate-vector joint.
     fn taken_by(&self, name: &str) -> Option<&'static str> {
         if let Some(t) = self.find(name) {
             return Some(t.type_name);
         }
-        self.find_force(name).map(|f| f.name)
+        if let Some(f) = self.find_force(name) {
+            return Some(f.name);
+        }
+        self.find_coordinate_vector(name).map(|c| c.name)
     }
 
     /// With the joint `J` defined with `joint!`, under its own name.

@@ -98,12 +98,18 @@ pub fn read_model_with(json: &str, registry: &JointRegistry) -> Result<Model> {
         };
         model_error(format!("not valid JSON: {e}{hint}"))
     })?;
-    // a force element spelled as one of Exudyn's objects would shadow it in model files
-    for f in registry.forces() {
-        if let Some(t) = read::builtin_object_type(f.name) {
+    // a force element or coordinate-vector joint spelled as one of Exudyn's objects would
+    // shadow it in model files
+    let registered = (registry.forces().iter().map(|f| ("force element", f.name))).chain(
+        registry
+            .coordinate_vectors()
+            .iter()
+            .map(|c| ("coordinate-vector joint", c.name)),
+    );
+    for (what, name) in registered {
+        if let Some(t) = read::builtin_object_type(name) {
             return Err(model_error(format!(
-                "the registered force element `{}` has the name of Exudyn's {t}: model files could not tell them apart; rename it",
-                f.name
+                "the registered {what} `{name}` has the name of Exudyn's {t}: model files could not tell them apart; rename it"
             )));
         }
     }

@@ -321,6 +321,7 @@ pub(super) fn open_item_with<'a>(
             if let Some(r) = registry {
                 supported.extend(r.types().iter().map(|t| t.type_name));
                 supported.extend(r.forces().iter().map(|f| f.name));
+                supported.extend(r.coordinate_vectors().iter().map(|c| c.name));
             }
             Error::item(
                 item(type_name),

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::forces::read_force;
+use super::forces::{read_coordinate_vector, read_force};
 use super::frames::{IDENTITY3, f64_aliased, same_matrix, same_vector, split_ht, vec_aliased};
 use super::joints::read_joint;
 use super::kinematic_tree::read_kinematic_tree;
@@ -19,6 +19,9 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
     }
     if let Some(definition) = object_type(value).and_then(|t| registry.find_force(t)) {
         return read_force(index, value, definition);
+    }
+    if let Some(definition) = object_type(value).and_then(|t| registry.find_coordinate_vector(t)) {
+        return read_coordinate_vector(index, value, definition);
     }
     let (t, mut d) = open_item_with(List::Objects, index, value, Some(registry))?;
     let name = d.name()?;
