@@ -130,7 +130,7 @@ impl JointModel {
                             errors.at(
                                 &capability,
                                 format!(
-                                    "unknown marker capability `{capability}`: expected `Position`, `Rigid` or `Coordinate`"
+                                    "unknown marker capability `{capability}`: expected `Position`, `Rigid`, `Coordinate` or `Coordinates` (a whole coordinate vector)"
                                 ),
                             );
                             // keep the marker (as Rigid) so that this is the only error
@@ -158,7 +158,7 @@ impl JointModel {
                         _ => {
                             errors.at(
                                 &kind,
-                                format!("unknown parameter type `{kind}`: expected `scalar`, `vector` or `matrix`"),
+                                format!("unknown parameter type `{kind}`: expected `scalar`, `vector` or `matrix` (`dvector` and `dmatrix` are for joints on `Coordinates` markers)"),
                             );
                             // keep it (as a vector) so that its uses add no further errors
                             ParamKind::Vector

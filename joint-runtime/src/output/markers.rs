@@ -51,7 +51,10 @@ impl Outputs<'_> {
             return Err(Error::item(
                 item(),
                 "outputVariableType",
-                "a BodyMass marker has no output variables",
+                format!(
+                    "a {} marker has no output variables",
+                    self.mbs.markers[marker].type_name()
+                ),
             ));
         }
         let ms = MarkerState::new(m, qt, &self.state.v);
