@@ -242,6 +242,15 @@
 //!         force = EXPR;                              // the force on m0: global 3-vector, or scalar
 //!         output NAME = EXPR;                        // named outputs
 //!     }
+//!
+//!     /// documentation
+//!     pub joint NAME {                               // on whole coordinate vectors (below)
+//!         marker m0: Coordinates;
+//!         marker m1: Coordinates;
+//!         param NAME: scalar | dvector | dmatrix;    // run-time sized
+//!         second_order;                              // optional
+//!         position = TERM ± TERM …;                  // or velocity = …; alone
+//!     }
 //! }
 //! ```
 //!
@@ -371,6 +380,85 @@
 //! assert!((z + 0.5).abs() < 1e-3, "{z}");
 //! let f = sim.object_output(spring, OutputVariable::Force)?;
 //! assert!(f[2].abs() < 1.0);
+//! # Ok::<(), joint::runtime::Error>(())
+//! ```
+//!
+//! **Joints on coordinate vectors.** A joint whose markers are `Coordinates` constrains two
+//! markers' whole coordinate vectors q0, q1 (MarkerNodeCoordinates: a node's ODE2 coordinates,
+//! MarkerObjectODE2Coordinates: a body's, reference values included; none on a ground node),
+//! whose lengths — and the row count — are known only at run time. Its parameters are `scalar`,
+//! `dvector` (one value per row) and `dmatrix` (rows × the coordinates of the marker it
+//! multiplies; an empty one is absent). Its residual is a signed sum of terms `M * φ(m.coordinates)`
+//! (scalar factors allowed), `dvector`s and parenthesized groups, where φ is applied to each
+//! coordinate: `m.coordinates` itself or a function of it, the definition's own (`square(q)`)
+//! or a built-in (`sin`). The compiler differentiates φ twice symbolically; the Jacobian is
+//! `M·diag(φ'(q))`, the derived velocity level `M·diag(φ'(q))·q̇`, the second-order terms
+//! `M·diag(φ''(q)·v)` and `diag(φ''(q)·Mᵀλ)`, emitted as loops over rows and coordinates.
+//! The row count is the matrices' rows; the generated `rows` checks every parameter's shape
+//! against the markers. A sum is accumulated in the order written (a term `M * m.coordinates`
+//! as one Σ_j M_ij·q_j), so a definition in Exudyn's order rounds as Exudyn: its
+//! ObjectConnectorCoordinateVector is one (`joint_runtime::kernels`):
+//!
+//! ```text
+//! position = -(scaling_marker0 * m0.coordinates + quadratic_term_marker0 * square(m0.coordinates))
+//!     + scaling_marker1 * m1.coordinates + quadratic_term_marker1 * square(m1.coordinates)
+//!     - offset;
+//! ```
+//!
+//! `Name` implements [`core::CoordinateVectorJoint`]; the module `name` has `DEFINITION`
+//! ([`core::CoordinateVectorDefinition`]) and the kernels `rows`, `position_residual`,
+//! `velocity_residual`, `jacobian`, `reaction_forces` and, with `second_order`,
+//! `velocity_residual_q` and `reaction_q`, all on [`core::DynParameter`] slices. Add one with
+//! [`Object::coordinate_vector`](runtime::Object::coordinate_vector); in model files register it
+//! with [`JointRegistry::with_coordinate_vector`](runtime::JointRegistry::with_coordinate_vector)
+//! (its keys are its parameters' names, all required: a number, a list, a list of rows);
+//! sensors read `Displacement` (q1 − q0), `Velocity`, `ConstraintEquation` and `Force` (λ).
+//!
+//! ```
+//! joint::joint! {
+//!     fn square(q) = q * q;
+//!
+//!     /// A point on a circle of its coordinates: `weights·q² = rhs`.
+//!     pub joint Circle {
+//!         marker m0: Coordinates;
+//!         marker m1: Coordinates;
+//!         param weights: dmatrix;
+//!         param rhs: dvector;
+//!         position = weights * square(m1.coordinates) - rhs;
+//!     }
+//! }
+//! use joint::runtime::{DynValue, Marker, MultibodySystem, Node, Object, OutputVariable};
+//! use joint::runtime::{Load, SimulationSettings};
+//!
+//! // a pendulum of length 0.8 in coordinates: x² + y² = 0.64
+//! let mut mbs = MultibodySystem::new();
+//! let ground = mbs.add_node(Node::point_ground([0.0; 3]));
+//! let node = mbs.add_node(Node::point([0.8, 0.0, 0.0]));
+//! mbs.add_object(Object::MassPoint { name: String::new(), mass: 1.0, node });
+//! let m0 = mbs.add_marker(Marker::node_coordinates(ground));
+//! let m1 = mbs.add_marker(Marker::node_coordinates(node));
+//! let weights = DynValue::matrix(&[vec![1.0, 1.0, 0.0]]);
+//! let circle = mbs.add_object(Object::coordinate_vector::<Circle>(
+//!     [m0, m1],
+//!     vec![weights, DynValue::vector(&[0.64])],
+//! ));
+//! let p = mbs.add_marker(Marker::node_position(node));
+//! mbs.add_load(Load::ForceVector {
+//!     name: String::new(),
+//!     marker: p,
+//!     load_vector: [0.0, -9.81, 0.0],
+//!     body_fixed: false,
+//! });
+//!
+//! let mut sim = mbs.assemble()?;
+//! let mut settings = SimulationSettings::default();
+//! settings.time_integration.end_time = 0.5;
+//! settings.time_integration.number_of_steps = 500;
+//! sim.solve_dynamic(&settings)?;
+//! let q = sim.node_output(node, OutputVariable::Position)?;
+//! assert!((q[0] * q[0] + q[1] * q[1] - 0.64).abs() < 1e-9, "{q:?}");
+//! let g = sim.object_output(circle, OutputVariable::ConstraintEquation)?;
+//! assert!(g[0].abs() < 1e-9);
 //! # Ok::<(), joint::runtime::Error>(())
 //! ```
 //!

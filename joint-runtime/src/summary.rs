@@ -168,6 +168,11 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
         let name = j.kernel_name();
         kernels.entry(name).or_default().push(j.object);
     }
+    for c in &topo.coordinate_vectors {
+        // loops over the markers' run-time coordinate vectors
+        let name = format!("{} (coordinate vectors)", c.definition.module);
+        kernels.entry(name).or_default().push(c.object);
+    }
     if kernels.is_empty() {
         let _ = writeln!(s, "generated joint kernels: none");
     } else {
@@ -184,7 +189,16 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
     let _ = writeln!(s, "generated marker kinematics:");
     for (k, markers) in kinds {
         let list: Vec<String> = markers.iter().map(|m| format!("markers[{m}]")).collect();
-        let _ = writeln!(s, "  marker_kinematics::{k}: {}", list.join(", "));
+        if k == "coordinates" {
+            // MarkerNodeCoordinates, MarkerObjectODE2Coordinates: the coordinates themselves
+            let _ = writeln!(
+                s,
+                "  coordinate vectors (no kinematics): {}",
+                list.join(", ")
+            );
+        } else {
+            let _ = writeln!(s, "  marker_kinematics::{k}: {}", list.join(", "));
+        }
     }
     s
 }
