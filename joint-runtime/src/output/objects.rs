@@ -12,6 +12,16 @@ use crate::joints::JointTopology;
 use crate::markers::MarkerState;
 use crate::physics::ConnectorForce;
 
+/// `columns` as one range of the state, if they are consecutive (empty: `0..0`).
+fn contiguous(columns: &[usize]) -> Option<std::ops::Range<usize>> {
+    let first = columns.first().copied().unwrap_or(0);
+    columns
+        .iter()
+        .enumerate()
+        .all(|(i, &c)| c == first + i)
+        .then_some(first..first + columns.len())
+}
+
 impl Outputs<'_> {
     /// A constraint object's topology and its two markers' states at total coordinates `qt`.
     pub(super) fn constraint_and_markers<'a>(
@@ -66,30 +76,24 @@ impl Outputs<'_> {
                     unreachable!("every coordinate-vector object has its topology");
                 };
                 let c = &self.topology.coordinate_vectors[k];
-                let gather = |m: usize, x: &[f64]| -> Vec<f64> {
-                    self.topology.markers[m]
-                        .columns
-                        .iter()
-                        .map(|&g| x[g])
-                        .collect()
-                };
+                let [c0, c1] = c.markers.map(|m| &self.topology.markers[m].columns);
                 let (v, lambda) = (&self.state.v, &self.state.lambda);
-                let [q0, q1] = c.markers.map(|m| gather(m, qt));
-                let [v0, v1] = c.markers.map(|m| gather(m, v));
-                // Exudyn's Δ: q1 − q0, −q0 if marker 1 has no coordinates, q1 if marker 0 has none
-                let difference = |a: &[f64], b: &[f64], out: &mut Vec<f64>| -> Result<()> {
-                    match (a.is_empty(), b.is_empty()) {
-                        (_, true) => out.extend(a.iter().map(|x| -x)),
-                        (true, false) => out.extend_from_slice(b),
-                        _ if a.len() == b.len() => out.extend(b.iter().zip(a).map(|(b, a)| b - a)),
+                // Exudyn's Δ: x1 − x0, −x0 if marker 1 has no coordinates, x1 if marker 0 has none
+                let difference = |x: &[f64], out: &mut Vec<f64>| -> Result<()> {
+                    match (c0.is_empty(), c1.is_empty()) {
+                        (_, true) => out.extend(c0.iter().map(|&g| -x[g])),
+                        (true, false) => out.extend(c1.iter().map(|&g| x[g])),
+                        _ if c0.len() == c1.len() => {
+                            out.extend(c1.iter().zip(c0).map(|(&b, &a)| x[b] - x[a]))
+                        }
                         _ => {
                             return Err(Error::item(
                                 item(),
                                 "outputVariableType",
                                 format!(
                                     "{var}: the markers have {} and {} coordinates; their difference is defined for equal lengths",
-                                    a.len(),
-                                    b.len()
+                                    c0.len(),
+                                    c1.len()
                                 ),
                             ));
                         }
@@ -97,23 +101,50 @@ impl Outputs<'_> {
                     Ok(())
                 };
                 match var {
-                    O::Displacement => difference(&q0, &q1, out)?,
-                    O::Velocity => difference(&v0, &v1, out)?,
+                    O::Displacement => difference(qt, out)?,
+                    O::Velocity => difference(v, out)?,
                     O::Force => out.extend_from_slice(&lambda[c.ae..c.ae + c.rows]),
                     O::ConstraintEquation if !cv.active => {
                         out.extend_from_slice(&lambda[c.ae..c.ae + c.rows])
                     }
                     O::ConstraintEquation => {
-                        let mut g = vec![0.0; c.rows];
                         let f = if c.velocity_level() {
                             c.definition.velocity_residual
                         } else {
                             c.definition.position_residual
                         };
-                        crate::joints::with_views(&c.parameters, |p| {
-                            f(p, &q0, &q1, &v0, &v1, &mut g)
-                        });
-                        out.extend(g);
+                        let start = out.len();
+                        match (contiguous(c0), contiguous(c1)) {
+                            // a node's coordinates (and most bodies'): slices of the state
+                            (Some(r0), Some(r1)) => {
+                                out.resize(start + c.rows, 0.0);
+                                let g = &mut out[start..];
+                                let (q0, q1) = (&qt[r0.clone()], &qt[r1.clone()]);
+                                let (v0, v1) = (&v[r0], &v[r1]);
+                                crate::joints::with_views(&c.parameters, |p| {
+                                    f(p, q0, q1, v0, v1, g)
+                                });
+                            }
+                            // a body on several nodes: q0, q1, v0, v1 and the rows gathered
+                            // behind `out`'s entries, the rows then moved to the front
+                            _ => {
+                                for (cols, x) in [(c0, qt), (c1, qt), (c0, v), (c1, v)] {
+                                    out.extend(cols.iter().map(|&g| x[g]));
+                                }
+                                let (n0, n1) = (c0.len(), c1.len());
+                                let at = start + 2 * (n0 + n1);
+                                out.resize(at + c.rows, 0.0);
+                                let (gathered, g) = out[start..].split_at_mut(2 * (n0 + n1));
+                                let (q0, rest) = gathered.split_at(n0);
+                                let (q1, rest) = rest.split_at(n1);
+                                let (v0, v1) = rest.split_at(n0);
+                                crate::joints::with_views(&c.parameters, |p| {
+                                    f(p, q0, q1, v0, v1, g)
+                                });
+                                out.copy_within(at..at + c.rows, start);
+                                out.truncate(start + c.rows);
+                            }
+                        }
                     }
                     other => return Err(unsupported(item(), other)),
                 }
