@@ -295,7 +295,10 @@
 //! indexing (`v[i]` a component, `M[i]` a row, `rows[i]`; the index a constant), `[a, b, …]`
 //! (a list of scalar rows), the built-in functions `dot(a, b)`, `cross(a, b)`, `transpose(M)`,
 //! `col(M, k)`, `norm(v)`, `sqrt(x)`, `sin(x)`, `cos(x)`, and calls of the definition's functions
-//! (expanded where they are called; an argument may be a marker: `fn frame(m) = m.rotation;`).
+//! (expanded where they are called; an argument may be a marker: `fn frame(m) = m.rotation;`),
+//! and `if a > b { x } else { y }` (`<`, `>`, `<=`, `>=` between scalars; `else if` chains): a
+//! piecewise value of the branches' common type, differentiated branch by branch (a one-sided
+//! contact, a regularization near a singularity; no `==`, whose switch has no derivative).
 //! Values are scalars, 3-vectors, 3×3 matrices (row-major) or lists of rows; `*` is scalar ·
 //! anything, matrix · vector or matrix · matrix.
 //!
@@ -334,8 +337,9 @@
 //! holds the markers' velocities where their positions move, as Exudyn does for its connectors.
 //! Between two `Coordinate` markers the force is a scalar on marker 0's coordinate (−f on
 //! marker 1's), a function of `coordinate` and `coordinate_velocity`. Exudyn's
-//! ConnectorSpringDamper, ConnectorCartesianSpringDamper and ConnectorCoordinateSpringDamper
-//! are defined so (`joint_runtime::kernels`). `Name` implements [`core::Force`]; the module `name` has
+//! ConnectorSpringDamper, ConnectorCartesianSpringDamper, ConnectorCoordinateSpringDamper,
+//! ConnectorLinearSpringDamper and ConnectorGravity (its regularization an `if`) are defined so
+//! (`joint_runtime::kernels`). `Name` implements [`core::Force`]; the module `name` has
 //! `Parameters`, `DEFINITION` ([`core::ForceDefinition`]) and `marker_level` with `force`,
 //! `jacobian` and `output_NAME` (each with its `_slices` form). Add one with
 //! [`Object::force`](runtime::Object::force) (or a [`ForceObject`](runtime::ForceObject)); in

@@ -68,6 +68,20 @@ joint::joint! {
     }
 }
 
+joint::joint! {
+    /// A one-sided contact: a spring that pushes the markers apart while they are closer than
+    /// `gap`, nothing beyond.
+    pub force ContactSpring {
+        marker m0: Position;
+        marker m1: Position;
+        param stiffness: scalar;
+        param gap: scalar;
+        let delta = m1.position - m0.position;
+        let length = norm(delta);
+        force = if length < gap { stiffness * (length - gap) * (delta / length) } else { 0.0 * delta };
+    }
+}
+
 /// A marker state with a proper rotation.
 fn quantities(seed: f64) -> MarkerQuantities {
     let r = Rotation3::from_euler_angles(0.3 + seed, -0.7 * seed, 1.1 - seed);
@@ -212,6 +226,46 @@ fn force_jacobians_match_central_differences() {
             .iter()
             .any(|x| *x != 0.0)
     );
+}
+
+/// The runtime's ConnectorGravity (a force element with `if`: regularized at or below
+/// `min_distance`) and a one-sided contact spring: the derivatives are the taken branch's, on
+/// either side of each switch.
+#[test]
+fn piecewise_force_jacobians_match_central_differences() {
+    use joint::runtime::kernels::Gravity;
+    let m = [quantities(0.1), quantities(0.45)];
+    let dp: Vector3<f64> = Vector3::from(m[1].position) - Vector3::from(m[0].position);
+    let length = dp.norm();
+    // min_distance below and above the markers' distance: the plain and the regularized law
+    for min_distance in [0.5 * length, 2.0 * length] {
+        let p = [3.0, min_distance];
+        let generated = Gravity::DEFINITION.jacobian_with(&p, m);
+        let fd = differences::<Gravity>(&p, m);
+        let scale = largest_difference(&fd, &ForceJacobian::default());
+        let diff = largest_difference(&generated, &fd);
+        assert!(
+            diff < 1e-7 * scale.max(1.0),
+            "Gravity (d = {min_distance}): {diff} (scale {scale})"
+        );
+        let mut f = [0.0; 3];
+        (Gravity::DEFINITION.force)(&p, &m[0], &m[1], &mut f).unwrap();
+        let law = if length > min_distance {
+            3.0 / (length * length)
+        } else {
+            3.0 / (length * length + (length - min_distance).powi(2))
+        };
+        assert!((Vector3::from(f) - law * dp / length).norm() < 1e-12 * law);
+    }
+    // the contact spring pushes only when the gap closes: zero force and derivatives when open
+    for (gap, closed) in [(length + 0.1, true), (length - 0.1, false)] {
+        let p = [400.0, gap];
+        let generated = ContactSpring::DEFINITION.jacobian_with(&p, m);
+        let fd = differences::<ContactSpring>(&p, m);
+        let scale = largest_difference(&fd, &ForceJacobian::default());
+        assert_eq!(scale > 1.0, closed, "scale {scale}");
+        assert!(largest_difference(&generated, &fd) < 1e-7 * scale.max(1.0));
+    }
 }
 
 /// Evaluate a definition's Jacobian through its type-erased kernel.

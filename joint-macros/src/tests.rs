@@ -285,7 +285,8 @@ fn snapshot_built_in_force_kernels() {
             "SpringDamper",
             "CartesianSpringDamper",
             "CoordinateSpringDamper",
-            "LinearSpringDamper"
+            "LinearSpringDamper",
+            "Gravity"
         ]
     );
     for (name, tokens) in forces {

@@ -365,3 +365,30 @@ joint_core::joint! {
         output tension = tension;
     }
 }
+
+joint_core::joint! {
+    /// Exudyn's `ObjectConnectorGravity`: Newton's attraction `factor/L²` (`factor` = G·m₀·m₁)
+    /// along `Δp/L`; at or below `min_distance` > 0 regularized as `factor/(L² + (L − d)²)`;
+    /// at L = 0 without regularization Exudyn's fallbacks (1/L² → 1 with an error message, the
+    /// direction's 1/L → 1). Exudyn differentiates it numerically (so does the exact mode); the
+    /// fast mode takes these derivatives.
+    pub force Gravity {
+        marker m0: Position;
+        marker m1: Position;
+        param factor: scalar;
+        param min_distance: scalar;
+        let delta = m1.position - m0.position;
+        let length = norm(delta);
+        let inverse_square = if length > min_distance {
+            1.0 / (length * length)
+        } else if min_distance > 0.0 {
+            1.0 / (length * length + (length - min_distance) * (length - min_distance))
+        } else {
+            1.0
+        };
+        let inverse_length = if length > 0.0 { 1.0 / length } else { 1.0 };
+        force = (factor * inverse_square) * (inverse_length * delta);
+        /// The distance L.
+        output length = length;
+    }
+}

@@ -26,11 +26,7 @@ pub fn used_variables(g: &Graph, roots: &[Id]) -> BTreeSet<String> {
                 out.insert(g.var_info(i).name.clone());
             }
             Node::Const(_) => {}
-            Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => stack.push(x),
-            Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
+            ref n => stack.extend(n.children()),
         }
     }
     out

@@ -104,6 +104,24 @@ impl Walk<'_> {
                 self.expr(&b.right);
             }
             Expr::Array(a) => a.elems.iter().for_each(|x| self.expr(x)),
+            Expr::If(i) => {
+                self.expr(&i.cond);
+                for s in &i.then_branch.stmts {
+                    if let syn::Stmt::Expr(x, _) = s {
+                        self.expr(x);
+                    }
+                }
+                if let Some((_, x)) = &i.else_branch {
+                    self.expr(x);
+                }
+            }
+            Expr::Block(b) => {
+                for s in &b.block.stmts {
+                    if let syn::Stmt::Expr(x, _) = s {
+                        self.expr(x);
+                    }
+                }
+            }
             Expr::Index(ix) => {
                 self.expr(&ix.expr);
                 self.expr(&ix.index);

@@ -23,7 +23,8 @@
 //! `m0.angular_velocity_local`), parameters, `let` bindings and function parameters; with
 //! `+ − * /`, unary `−`, parentheses, literals, indexing `v[i]`, the built-in functions `dot`,
 //! `cross`, `transpose`, `col`, `norm`, `sqrt`, `sin`, `cos`, calls of the definition's own
-//! functions, and `[a, b, …]` to list scalar rows.
+//! functions, `[a, b, …]` to list scalar rows, and `if a > b { x } else { y }` (`<`, `>`, `<=`,
+//! `>=` between scalars) for a piecewise value.
 
 use proc_macro2::TokenStream;
 use syn::parse::{Parse, ParseStream};

@@ -328,6 +328,27 @@ pub mod rates {
         }
     }
 
+    /// d(if a > b { x } else { y }): the taken branch's rate (`value` is x's, of y's shape).
+    pub fn select(
+        g: &mut Graph,
+        (a, b, strict): (Id, Id, bool),
+        value: &Value,
+        rx: Rate,
+        ry: Rate,
+    ) -> Rate {
+        if matches!((&rx, &ry), (Rate::Zero, Rate::Zero)) {
+            return Rate::Zero;
+        }
+        let x = explicit_rows(g, value, &rx);
+        let y = explicit_rows(g, value, &ry);
+        let s: Vec<Id> = x
+            .iter()
+            .zip(&y)
+            .map(|(&p, &q)| g.select(a, b, strict, p, q))
+            .collect();
+        shaped(value, s)
+    }
+
     /// Rebuild a rate of `value`'s shape from plain nodes.
     fn shaped(value: &Value, s: Vec<Id>) -> Rate {
         match value {

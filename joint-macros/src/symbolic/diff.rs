@@ -76,6 +76,18 @@ pub fn derivative_memo(g: &mut Graph, expr: Id, var: Id, memo: &mut HashMap<Id, 
             let p = g.mul(s, da);
             g.neg(p)
         }
+        // branch by branch (the comparison's switching point has no derivative)
+        Node::Select {
+            a,
+            b,
+            strict,
+            then,
+            otherwise,
+        } => {
+            let dt = derivative_memo(g, then, var, memo);
+            let d_o = derivative_memo(g, otherwise, var, memo);
+            g.select(a, b, strict, dt, d_o)
+        }
     };
     memo.insert(expr, d);
     d
@@ -109,6 +121,10 @@ pub fn weighted_gradient(g: &mut Graph, exprs: &[Id], weights: &[Id], vars: &[Id
                 depends[a.0 as usize] || depends[b.0 as usize]
             }
             Node::Neg(a) | Node::Sqrt(a) | Node::Sin(a) | Node::Cos(a) => depends[a.0 as usize],
+            // the comparison's operands carry no derivative
+            Node::Select {
+                then, otherwise, ..
+            } => depends[then.0 as usize] || depends[otherwise.0 as usize],
         };
     }
     // adjoint terms per node, summed when the sweep reaches the node
@@ -169,6 +185,22 @@ pub fn weighted_gradient(g: &mut Graph, exprs: &[Id], weights: &[Id], vars: &[Id
                 let t = g.mul(a, s);
                 g.neg(t)
             }),
+            Node::Select {
+                a: l,
+                b: r,
+                strict,
+                then,
+                otherwise,
+            } => {
+                push(g, then, &|g| {
+                    let z = g.zero();
+                    g.select(l, r, strict, a, z)
+                });
+                push(g, otherwise, &|g| {
+                    let z = g.zero();
+                    g.select(l, r, strict, z, a)
+                });
+            }
         }
     }
     vars.iter()
@@ -269,6 +301,47 @@ mod tests {
                 "{forward} vs {reverse}"
             );
         }
+    }
+
+    /// `if x > y { x·x·y } else { sin(x) + y·x }`: forward and reverse derivatives are the taken
+    /// branch's, on both sides of the switch.
+    #[test]
+    fn select_is_differentiated_branch_by_branch() {
+        let mut g = Graph::new();
+        let (x, y, w) = (g.var("x"), g.var("y"), g.var("w"));
+        let xx = g.mul(x, x);
+        let then = g.mul(xx, y);
+        let sx = g.sin(x);
+        let yx = g.mul(y, x);
+        let otherwise = g.add(sx, yx);
+        let e = g.select(x, y, true, then, otherwise);
+        let gradient = weighted_gradient(&mut g, &[e], &[w], &[x, y]);
+        for at in [
+            [("x", 0.9), ("y", 0.4), ("w", 1.5)],
+            [("x", -0.3), ("y", 0.4), ("w", 1.5)],
+        ] {
+            let value = |n: &str| at.iter().find(|(k, _)| *k == n).unwrap().1;
+            for (k, (name, var)) in [("x", x), ("y", y)].into_iter().enumerate() {
+                let d = derivative(&mut g, e, var);
+                let exact = g.eval(d, &value);
+                let fd = central_difference(&g, e, name, &at);
+                assert!(
+                    (exact - fd).abs() < 1e-8,
+                    "∂/∂{name} at {at:?}: {exact} vs {fd}"
+                );
+                let reverse = g.eval(gradient[k], &value);
+                assert!(
+                    (reverse - 1.5 * exact).abs() < 1e-12,
+                    "{reverse} vs {exact}"
+                );
+            }
+        }
+        // literals decide at build time; equal branches need no test
+        let (one, two) = (g.one(), g.constant(2.0));
+        assert_eq!(g.select(two, one, true, x, y), x);
+        assert_eq!(g.select(one, one, true, x, y), y);
+        assert_eq!(g.select(one, one, false, x, y), x);
+        assert_eq!(g.select(x, y, true, w, w), w);
     }
 
     #[test]

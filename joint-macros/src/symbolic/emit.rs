@@ -23,6 +23,7 @@ pub struct Block {
     pub operations: usize,
 }
 
+const PREC_IF: u8 = 0;
 const PREC_ADD: u8 = 1;
 const PREC_MUL: u8 = 2;
 const PREC_NEG: u8 = 3;
@@ -79,11 +80,7 @@ pub fn emit(g: &Graph, outputs: &[Id], prefix: &str) -> Block {
 }
 
 fn children(n: &Node) -> Vec<Id> {
-    match *n {
-        Node::Const(_) | Node::Var(_) => vec![],
-        Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => vec![x],
-        Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) => vec![a, b],
-    }
+    n.children()
 }
 
 fn literal(v: f64) -> (TokenStream, u8) {
@@ -164,6 +161,25 @@ impl Emitter<'_> {
             Node::Cos(a) => {
                 let x = self.operand(a, PREC_ATOM);
                 (quote!(#x.cos()), PREC_ATOM)
+            }
+            // below every operator: parenthesized wherever it is an operand
+            Node::Select {
+                a,
+                b,
+                strict,
+                then,
+                otherwise,
+            } => {
+                let l = self.operand(a, PREC_ADD);
+                let r = self.operand(b, PREC_ADD);
+                let t = self.operand(then, 0);
+                let o = self.operand(otherwise, 0);
+                let test = if strict {
+                    quote!(#l > #r)
+                } else {
+                    quote!(#l >= #r)
+                };
+                (quote!(if #test { #t } else { #o }), PREC_IF)
             }
         };
         if shared {

@@ -48,6 +48,33 @@ pub enum Node {
     Sqrt(Id),
     Sin(Id),
     Cos(Id),
+    /// `if a > b { then } else { otherwise }` (`a >= b` unless `strict`): a piecewise value,
+    /// differentiated branch by branch.
+    Select {
+        a: Id,
+        b: Id,
+        strict: bool,
+        then: Id,
+        otherwise: Id,
+    },
+}
+
+impl Node {
+    /// The operands, in order.
+    pub fn children(&self) -> Vec<Id> {
+        match *self {
+            Node::Const(_) | Node::Var(_) => vec![],
+            Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => vec![x],
+            Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) => vec![a, b],
+            Node::Select {
+                a,
+                b,
+                then,
+                otherwise,
+                ..
+            } => vec![a, b, then, otherwise],
+        }
+    }
 }
 
 /// The expression store.
@@ -289,6 +316,28 @@ impl Graph {
         }
     }
 
+    /// `if a > b { then } else { otherwise }` (`>=` unless `strict`). A simplifying graph takes
+    /// the branch when the comparison is of literals, and drops the test when both branches
+    /// are one node.
+    pub fn select(&mut self, a: Id, b: Id, strict: bool, then: Id, otherwise: Id) -> Id {
+        if !self.unsimplified {
+            if then == otherwise {
+                return then;
+            }
+            if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+                let holds = if strict { x > y } else { x >= y };
+                return if holds { then } else { otherwise };
+            }
+        }
+        self.intern(Node::Select {
+            a,
+            b,
+            strict,
+            then,
+            otherwise,
+        })
+    }
+
     /// Sum of several terms, left to right: `n − 1` additions (the literal 0 for no terms).
     /// Starting from the first term rather than from 0 gives the same node in a simplifying graph
     /// (`0 + t = t`) and no spurious `0 +` in an unsimplified one. The literal 0 is interned first
@@ -326,6 +375,11 @@ impl Graph {
                     stack.push(x);
                     stack.push(y);
                 }
+                // the comparison; both branches are counted
+                ref n @ Node::Select { .. } => {
+                    count += 1;
+                    stack.extend(n.children());
+                }
             }
         }
         count
@@ -348,6 +402,10 @@ impl Graph {
                 Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) => size[x.0 as usize]
                     .saturating_add(size[y.0 as usize])
                     .saturating_add(1),
+                ref n @ Node::Select { .. } => n
+                    .children()
+                    .iter()
+                    .fold(1u128, |acc, c| acc.saturating_add(size[c.0 as usize])),
             };
             size.push(s);
         }
@@ -371,6 +429,17 @@ impl Graph {
                 Node::Sqrt(a) => out[a.0 as usize].sqrt(),
                 Node::Sin(a) => out[a.0 as usize].sin(),
                 Node::Cos(a) => out[a.0 as usize].cos(),
+                Node::Select {
+                    a,
+                    b,
+                    strict,
+                    then,
+                    otherwise,
+                } => {
+                    let (x, y) = (out[a.0 as usize], out[b.0 as usize]);
+                    let holds = if strict { x > y } else { x >= y };
+                    out[if holds { then } else { otherwise }.0 as usize]
+                }
             };
             out.push(v);
         }
@@ -399,6 +468,20 @@ impl Graph {
             Node::Sqrt(a) => self.eval_memo(a, values, memo).sqrt(),
             Node::Sin(a) => self.eval_memo(a, values, memo).sin(),
             Node::Cos(a) => self.eval_memo(a, values, memo).cos(),
+            Node::Select {
+                a,
+                b,
+                strict,
+                then,
+                otherwise,
+            } => {
+                let (x, y) = (
+                    self.eval_memo(a, values, memo),
+                    self.eval_memo(b, values, memo),
+                );
+                let holds = if strict { x > y } else { x >= y };
+                self.eval_memo(if holds { then } else { otherwise }, values, memo)
+            }
         };
         memo.insert(id, v);
         v

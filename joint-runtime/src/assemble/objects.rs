@@ -350,9 +350,10 @@ pub(super) fn joints_and_connectors(
                         min_distance: *min_distance_regularization,
                     },
                     active: *active,
-                    // Exudyn has no analytic Jacobian for it: object-wise forward differences
+                    // Exudyn has no analytic Jacobian for it: object-wise forward differences;
+                    // the fast path takes its definition's derivatives
                     analytic_jacobian: false,
-                    derived_jacobian: false,
+                    derived_jacobian: analytic_connector_jacobian(idx, markers),
                 });
             }
             Object::ConnectorCoordinateSpringDamper {

@@ -12,7 +12,7 @@ use super::ForwardDifference;
 use super::{Scratch, v3};
 use crate::assemble::{ConnectorKind, Topology};
 use crate::kernels::{
-    cartesian_spring_damper, coordinate_spring_damper, linear_spring_damper, spring_damper,
+    cartesian_spring_damper, coordinate_spring_damper, gravity, linear_spring_damper, spring_damper,
 };
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
@@ -249,20 +249,13 @@ impl Topology {
                 factor,
                 min_distance,
             } => {
-                // Exudyn's: 1/L², or 1/(L² + (L − d_min)²) at or below d_min > 0; at L = 0
-                // without regularization Exudyn raises an error and goes on with 1
-                let length = dp.norm();
-                let length2_inv = if length > *min_distance {
-                    1.0 / (length * length)
-                } else if *min_distance != 0.0 {
-                    1.0 / (length * length + (length - min_distance).powi(2))
-                } else {
-                    1.0
+                let p = gravity::Parameters {
+                    factor: *factor,
+                    min_distance: *min_distance,
                 };
-                let length_inv = if length != 0.0 { 1.0 / length } else { 1.0 };
-                let scalar = factor * length2_inv;
+                let f = gravity::marker_level::force(&p, &m0.quantities(), &m1.quantities());
                 ConnectorForce {
-                    force: (length_inv * dp) * scalar,
+                    force: Vector3::from(f),
                     delta_p: dp,
                     delta_v: dv,
                 }
@@ -591,6 +584,17 @@ impl Topology {
                     &m1.quantities(),
                 );
                 Some((j, [true, false]))
+            }
+            ConnectorKind::Gravity {
+                factor,
+                min_distance,
+            } => {
+                let p = gravity::Parameters {
+                    factor: *factor,
+                    min_distance: *min_distance,
+                };
+                let j = gravity::marker_level::jacobian(&p, &m0.quantities(), &m1.quantities());
+                Some((j, [false; 2]))
             }
             ConnectorKind::Defined {
                 definition,

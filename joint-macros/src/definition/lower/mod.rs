@@ -6,6 +6,7 @@
 //! (a whole definition's rows, velocity level and Jacobian) hold the rest.
 
 mod calls;
+mod conditional;
 mod definition;
 mod names;
 mod operators;
@@ -311,6 +312,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
             Expr::Call(c) => self.call(c, errors),
+            Expr::If(e) => self.conditional(e, errors),
             other => {
                 errors.at(other, "unsupported expression in a residual");
                 None
