@@ -245,14 +245,8 @@ impl Topology {
                     delta_v: dv,
                 }
             }
-            ConnectorKind::Gravity {
-                factor,
-                min_distance,
-            } => {
-                let p = gravity::Parameters {
-                    factor: *factor,
-                    min_distance: *min_distance,
-                };
+            ConnectorKind::Gravity { .. } => {
+                let p = gravity_parameters(&con.kind).expect("a gravity connector");
                 let f = gravity::marker_level::force(&p, &m0.quantities(), &m1.quantities());
                 ConnectorForce {
                     force: Vector3::from(f),
@@ -585,14 +579,8 @@ impl Topology {
                 );
                 Some((j, [true, false]))
             }
-            ConnectorKind::Gravity {
-                factor,
-                min_distance,
-            } => {
-                let p = gravity::Parameters {
-                    factor: *factor,
-                    min_distance: *min_distance,
-                };
+            ConnectorKind::Gravity { .. } => {
+                let p = gravity_parameters(&con.kind).expect("a gravity connector");
                 let j = gravity::marker_level::jacobian(&p, &m0.quantities(), &m1.quantities());
                 Some((j, [false; 2]))
             }
@@ -721,6 +709,21 @@ fn coordinate_quantities(value: f64, velocity: f64) -> MarkerQuantities {
         velocity: [velocity, 0.0, 0.0],
         ..MarkerQuantities::default()
     }
+}
+
+/// A Gravity connector's parameters as its force definition takes them (`None`: another kind).
+fn gravity_parameters(kind: &ConnectorKind) -> Option<gravity::Parameters> {
+    let ConnectorKind::Gravity {
+        factor,
+        min_distance,
+    } = *kind
+    else {
+        return None;
+    };
+    Some(gravity::Parameters {
+        factor,
+        min_distance,
+    })
 }
 
 /// A LinearSpringDamper's parameters as its force definition takes them (`None`: another
