@@ -60,6 +60,23 @@ pub struct ForceDefinition {
     pub force: ForceFn,
     /// Its derivatives by the markers' quantities ([`ForceJacobian`]).
     pub jacobian: ForceJacobianFn,
+    /// The torque, if the definition has one (`torque = …;`, between two `Rigid` markers).
+    pub torque: Option<TorqueDefinition>,
+}
+
+/// A force element's torque τ (`torque = …;`): global, on marker 0; marker 1 receives −τ. It
+/// enters the left-hand side as −J_rot,0ᵀτ and J_rot,1ᵀτ beside the force's −J_pos,0ᵀf and
+/// J_pos,1ᵀf, and its derivatives compose as the force's do ([`ForceJacobian`]), with the
+/// rotation Jacobians in place of the position Jacobians on the left and ∂(J_rot,aᵀ)/∂q·τ
+/// in place of ∂(J_pos,aᵀ)/∂q·f.
+#[derive(Debug)]
+pub struct TorqueDefinition {
+    /// The torque as written.
+    pub torque_text: &'static str,
+    /// τ(m0, m1), into `out` as [`ForceFn`] fills the force.
+    pub torque: ForceFn,
+    /// ∂τ/∂p, ∂τ/∂δπ, ∂τ/∂v, ∂τ/∂ω per marker, laid out as a [`ForceJacobian`].
+    pub jacobian: ForceJacobianFn,
 }
 
 impl ForceDefinition {

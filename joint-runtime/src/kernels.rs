@@ -367,6 +367,55 @@ joint_core::joint! {
 }
 
 joint_core::joint! {
+    /// Exudyn's `ObjectConnectorRigidBodySpringDamper` in its default formulation: between the
+    /// joint frames `A_J0 = A₀·rotation_marker0` and `A_J1 = A₁·rotation_marker1`, the
+    /// displacement `u_p = A_J0ᵀΔp` and the xyz Tait–Bryan angles `u_r` of `A_J0ᵀA_J1`
+    /// (Exudyn's `RotationMatrix2RotXYZ`, with its fallback where cos u_r,y vanishes), their
+    /// rates `v = A_J0ᵀΔv` and `w = A_J0ᵀΔω` (the frame's own turning not included, as Exudyn),
+    /// and `[f; τ] = K([u_p; u_r] − offset) + D[v; w]` (K, D 6 × 6 in 3 × 3 blocks `_pp`, `_pr`,
+    /// `_rp`, `_rr`) act as `A_J0·f` and `A_J0·τ` on marker 0 (their negatives on marker 1).
+    /// Exudyn differentiates this formulation analytically; its Jacobian is this definition's,
+    /// with the marker velocities held (spec: docs/research/connector_rigid_body_spring_damper.md).
+    pub force RigidBodySpringDamper {
+        marker m0: Rigid;
+        marker m1: Rigid;
+        param stiffness_pp: matrix;
+        param stiffness_pr: matrix;
+        param stiffness_rp: matrix;
+        param stiffness_rr: matrix;
+        param damping_pp: matrix;
+        param damping_pr: matrix;
+        param damping_rp: matrix;
+        param damping_rr: matrix;
+        param offset_p: vector;
+        param offset_r: vector;
+        param rotation_marker0: matrix;
+        param rotation_marker1: matrix;
+        let frame0 = m0.rotation * rotation_marker0;
+        let frame1 = m1.rotation * rotation_marker1;
+        let relative = transpose(frame0) * frame1;
+        let r00 = col(relative, 0)[0];
+        let r01 = col(relative, 1)[0];
+        let r02 = col(relative, 2)[0];
+        let r10 = col(relative, 0)[1];
+        let r11 = col(relative, 1)[1];
+        let r12 = col(relative, 2)[1];
+        let r22 = col(relative, 2)[2];
+        let c = sqrt(r12 * r12 + r22 * r22);
+        let u_p = transpose(frame0) * (m1.position - m0.position) - offset_p;
+        let u_r = [
+            if c > 1e-14 { atan2(-r12, r22) } else { 0.0 },
+            atan2(r02, c),
+            if c > 1e-14 { atan2(-r01, r00) } else { atan2(r10, r11) }
+        ] - offset_r;
+        let v = transpose(frame0) * (m1.velocity - m0.velocity);
+        let w = transpose(frame0) * (m1.angular_velocity - m0.angular_velocity);
+        force = frame0 * (stiffness_pp * u_p + stiffness_pr * u_r + damping_pp * v + damping_pr * w);
+        torque = frame0 * (stiffness_rp * u_p + stiffness_rr * u_r + damping_rp * v + damping_rr * w);
+    }
+}
+
+joint_core::joint! {
     /// Exudyn's `ObjectConnectorGravity`: Newton's attraction `factor/L²` (`factor` = G·m₀·m₁)
     /// along `Δp/L`; at or below `min_distance` > 0 regularized as `factor/(L² + (L − d)²)`;
     /// at L = 0 without regularization Exudyn's fallbacks (1/L² → 1 with an error message, the

@@ -31,6 +31,7 @@ use crate::definition::errors::Errors;
 use crate::definition::lower::{Lowerer, parameter_values};
 use crate::definition::model::JointModel;
 use crate::definition::value::Value;
+use crate::kinematics::Kinematics;
 use crate::kinematics::marker_level::free;
 use crate::symbolic::diff::derivative_memo;
 use crate::symbolic::emit::emit;
@@ -46,6 +47,15 @@ pub struct LoweredForce {
     pub jacobian: Vec<Id>,
     /// The named outputs: (name, one root per entry).
     pub outputs: Vec<(String, Vec<Id>)>,
+    /// The torque on marker 0 and its derivatives, if the definition has one.
+    pub torque: Option<TorqueRoots>,
+}
+
+/// A force element's torque τ (global, on marker 0; marker 1 receives −τ) and its derivatives
+/// (laid out as [`LoweredForce::jacobian`]).
+pub struct TorqueRoots {
+    pub torque: [Id; 3],
+    pub jacobian: Vec<Id>,
 }
 
 /// Lower `model` (a force element) against free markers and differentiate its force. Errors go
@@ -54,7 +64,7 @@ pub fn lower(model: &JointModel, errors: &mut Errors) -> Option<LoweredForce> {
     let mut g = Graph::new();
     let kin = [free(&mut g, "m0_"), free(&mut g, "m1_")];
     let params = parameter_values(&mut g, model);
-    let (force, outputs) = {
+    let (force, outputs, torque) = {
         let mut lw = Lowerer::new(&mut g, model, &kin, params);
         lw.bindings(errors);
         let expr = model.force.as_ref()?;
@@ -93,30 +103,65 @@ pub fn lower(model: &JointModel, errors: &mut Errors) -> Option<LoweredForce> {
             None => None,
         };
         let outputs = named_outputs(&mut lw, model, errors);
-        (force?, outputs)
+        let torque = match &model.torque {
+            None => None,
+            Some(expr) => match lw.lower(expr, errors).map(|d| d.value) {
+                Some(Value::Vector(v)) => Some(v),
+                Some(Value::Rows(r)) if r.len() == 3 => Some([r[0], r[1], r[2]]),
+                Some(other) => {
+                    errors.at(
+                        expr,
+                        format!(
+                            "a torque is a 3-vector (global, on marker 0), found {}",
+                            other.type_name()
+                        ),
+                    );
+                    return None;
+                }
+                None => return None,
+            },
+        };
+        (force?, outputs, torque)
     };
+    let jacobian = derivatives(&mut g, &kin, &force);
+    let torque = torque.map(|t| TorqueRoots {
+        jacobian: derivatives(&mut g, &kin, &t),
+        torque: t,
+    });
+    Some(LoweredForce {
+        graph: g,
+        force,
+        jacobian,
+        outputs,
+        torque,
+    })
+}
+
+/// ∂x/∂p, ∂x/∂δπ, ∂x/∂v, ∂x/∂ω of a 3-vector `x` of the markers' quantities (in that order),
+/// each per marker 0, 1, row-major 3 × 3.
+fn derivatives(g: &mut Graph, kin: &[Kinematics; 2], x: &[Id; 3]) -> Vec<Id> {
     let mut jacobian = Vec::with_capacity(4 * 2 * 9);
     // ∂f/∂p and ∂f/∂v, ∂f/∂ω: plain derivatives by the quantities' variables
     let by_variables = |g: &mut Graph, vars: &[Id; 3], out: &mut Vec<Id>| {
         let mut memos: Vec<HashMap<Id, Id>> = (0..3).map(|_| HashMap::new()).collect();
-        for &f in &force {
+        for &f in x {
             for (c, &v) in vars.iter().enumerate() {
                 out.push(derivative_memo(g, f, v, &mut memos[c]));
             }
         }
     };
-    for k in &kin {
-        by_variables(&mut g, &k.position, &mut jacobian);
+    for k in kin {
+        by_variables(g, &k.position, &mut jacobian);
     }
-    for k in &kin {
+    for k in kin {
         let a = k.rotation.expect("free markers have a rotation");
         // ∂f_r/∂A_ab, then contracted with skew(e_k)·A
         let mut d_a = [[[Id(0); 3]; 3]; 3];
         for (ai, row) in a.iter().enumerate() {
             for (bi, &v) in row.iter().enumerate() {
                 let mut memo = HashMap::new();
-                for (r, &f) in force.iter().enumerate() {
-                    d_a[r][ai][bi] = derivative_memo(&mut g, f, v, &mut memo);
+                for (r, &f) in x.iter().enumerate() {
+                    d_a[r][ai][bi] = derivative_memo(g, f, v, &mut memo);
                 }
             }
         }
@@ -140,21 +185,16 @@ pub fn lower(model: &JointModel, errors: &mut Errors) -> Option<LoweredForce> {
             }
         }
     }
-    for k in &kin {
-        by_variables(&mut g, &k.velocity, &mut jacobian);
+    for k in kin {
+        by_variables(g, &k.velocity, &mut jacobian);
     }
-    for k in &kin {
+    for k in kin {
         let w = k
             .angular_velocity
             .expect("free markers have an angular velocity");
-        by_variables(&mut g, &w, &mut jacobian);
+        by_variables(g, &w, &mut jacobian);
     }
-    Some(LoweredForce {
-        graph: g,
-        force,
-        jacobian,
-        outputs,
-    })
+    jacobian
 }
 
 /// Entry (a, c) of skew(e_axis), the matrix of e_axis × ·: 0 or ±1.
@@ -318,6 +358,46 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
         ),
         force_slices(core),
     ];
+    let torque_definition = match &lowered.torque {
+        None => quote!(::core::option::Option::None),
+        Some(t) => {
+            functions.push(kernel(
+                model,
+                g,
+                "torque",
+                " The torque on marker 0 (global); marker 1 receives its negative.",
+                &t.torque,
+                Returns::Array(3),
+            ));
+            functions.push(kernel(
+                model,
+                g,
+                "torque_jacobian",
+                " The torque's derivatives by both markers' positions, rotations (a small \
+                 global rotation δπ, δA = skew(δπ)·A), velocities and angular velocities.",
+                &t.jacobian,
+                Returns::Jacobian,
+            ));
+            functions.push(quote! {
+                /// The torque into a fixed array, as [`DEFINITION`](super::DEFINITION) holds it.
+                pub fn torque_array(joint: &[f64], m0: &#core::MarkerQuantities, m1: &#core::MarkerQuantities, out: &mut [f64; 3]) -> ::core::option::Option<()> {
+                    torque_slices(joint, m0, m1, out)
+                }
+            });
+            let text = model
+                .torque
+                .as_ref()
+                .map(expression_text)
+                .unwrap_or_default();
+            quote! {
+                ::core::option::Option::Some(#core::TorqueDefinition {
+                    torque_text: #text,
+                    torque: marker_level::torque_array,
+                    jacobian: marker_level::torque_jacobian_slices,
+                })
+            }
+        }
+    };
     let mut output_infos = Vec::new();
     for (name, roots) in &lowered.outputs {
         let doc = format!(" The force element's output `{name}`.");
@@ -382,6 +462,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
                 force_text: #force_text,
                 force: marker_level::force_array,
                 jacobian: marker_level::jacobian_slices,
+                torque: #torque_definition,
             };
 
             /// The force element at marker level: its force as a function of the two markers'
@@ -450,6 +531,7 @@ pub fn stub(
                 force_text: "",
                 force: marker_level::force_array,
                 jacobian: marker_level::jacobian_slices,
+                torque: ::core::option::Option::None,
             };
 
             pub mod marker_level {

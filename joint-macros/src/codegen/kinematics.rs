@@ -260,6 +260,28 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
             entries: jtf,
         });
     }
+    if let (true, Some(w)) = (n > 0, kin.angular_velocity) {
+        // ∂(J_rotᵀ·τ)/∂q for a constant torque τ (a force element's torque), last for the
+        // same reason: J_rotᵀ·τ = ∂(ω·τ)/∂q̇, then each entry by each coordinate
+        let t: [Id; 3] = ["f0", "f1", "f2"].map(|s| g.var(s));
+        let jtt = weighted_gradient(&mut g, &w, &t, &kin.velocities);
+        let mut dq = vec![g.zero(); n * n];
+        for (c, &q) in kin.coordinates.iter().enumerate() {
+            let mut memo = HashMap::new();
+            for r in 0..n {
+                dq[r * n + c] = derivative_memo(&mut g, jtt[r], q, &mut memo);
+            }
+        }
+        funcs.push(Func {
+            name: "rotation_jacobian_t_times_vector_q",
+            doc: format!("∂(J_rotᵀ·τ)/∂q for a constant torque τ (in `f0..f2`), {n} × {n}"),
+            with_velocities: false,
+            with_force: true,
+            rows: n,
+            columns: n,
+            entries: dq,
+        });
+    }
     let fns: Vec<TokenStream> = funcs.iter().map(|f| function_tokens(&g, kind, f)).collect();
     let module = ident(kind.snake_name());
     let doc = format!(" {}: {}.", kind.name(), kind.description());
@@ -480,6 +502,13 @@ pub fn expand() -> TokenStream {
         dispatch(
             "position_jacobian_t_times_vector_q",
             "∂(J_posᵀ·f)/∂q (n × n, row-major)",
+            false,
+            true,
+            Output::Block,
+        ),
+        dispatch(
+            "rotation_jacobian_t_times_vector_q",
+            "∂(J_rotᵀ·τ)/∂q (n × n, row-major)",
             false,
             true,
             Output::Block,

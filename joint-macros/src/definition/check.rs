@@ -9,7 +9,7 @@ use super::errors::Errors;
 use super::model::JointModel;
 
 /// The built-in functions of the expression language.
-pub const BUILT_IN_FUNCTIONS: [&str; 8] = [
+pub const BUILT_IN_FUNCTIONS: [&str; 9] = [
     "dot",
     "cross",
     "transpose",
@@ -18,6 +18,7 @@ pub const BUILT_IN_FUNCTIONS: [&str; 8] = [
     "sqrt",
     "sin",
     "cos",
+    "atan2",
 ];
 
 /// Marker quantities that are velocities (the position level must not read them).

@@ -182,6 +182,10 @@ impl CoordinateVectorModel {
                     token,
                     "`force = …;` belongs to a force element (`pub force Name { … }`)",
                 ),
+                Item::Torque { token, .. } => errors.at(
+                    token,
+                    "`torque = …;` belongs to a force element (`pub force Name { … }`)",
+                ),
                 Item::Position { token, expr } => {
                     if position.replace(expr).is_some() {
                         errors.at(token, "the position-level residual is given twice");
@@ -254,6 +258,7 @@ impl CoordinateVectorModel {
             outputs: Vec::new(),
             second_order: false,
             force: None,
+            torque: None,
         };
         let mut graph = Graph::new();
         let markers = [markers[0].clone(), markers[1].clone()];

@@ -90,6 +90,8 @@ pub struct JointModel {
     pub second_order: bool,
     /// A force element's force (`force = …;`); `None` for a joint.
     pub force: Option<Expr>,
+    /// A force element's torque (`torque = …;`), if it has one.
+    pub torque: Option<Expr>,
 }
 
 impl JointModel {
@@ -112,6 +114,7 @@ impl JointModel {
         let mut second_order = false;
         let mut second_order_token = None;
         let mut force: Option<Expr> = None;
+        let mut torque: Option<(super::parse::kw::torque, Expr)> = None;
         let is_force = input.kind == DefinitionKind::Force;
         // the first residual or output item: `let` bindings come before it
         let mut residual_seen = false;
@@ -266,6 +269,17 @@ impl JointModel {
                         errors.at(token, "the force is given twice");
                     }
                 }
+                Item::Torque { token, expr } => {
+                    residual_seen = true;
+                    if !is_force {
+                        errors.at(
+                            token,
+                            "`torque = …;` belongs to a force element (`pub force Name { … }`)",
+                        );
+                    } else if torque.replace((token, expr)).is_some() {
+                        errors.at(token, "the torque is given twice");
+                    }
+                }
                 Item::Output { token, name, expr } => {
                     residual_seen = true;
                     if outputs.iter().any(|o| o.name == name) {
@@ -322,6 +336,17 @@ impl JointModel {
                     "a force element acts between two points (`Position` or `Rigid` markers) or between two coordinates (both `Coordinate`), not between a point and a coordinate",
                 );
             }
+            if let Some((token, _)) = &torque
+                && let Some(m) = markers.iter().find(|m| m.capability != Capability::Rigid)
+            {
+                errors.at(
+                    token,
+                    format!(
+                        "a torque acts between two `Rigid` markers (it enters through their rotation Jacobians); `{}` is declared `{:?}`",
+                        m.name, m.capability
+                    ),
+                );
+            }
             if force.is_none() {
                 errors.at(
                     &input.name,
@@ -348,6 +373,7 @@ impl JointModel {
                 outputs,
                 second_order: false,
                 force,
+                torque: torque.map(|(_, e)| e),
             });
         }
         let Some(axes) = axes else {
@@ -392,6 +418,7 @@ impl JointModel {
             outputs,
             second_order,
             force: None,
+            torque: None,
         })
     }
 

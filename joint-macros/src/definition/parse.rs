@@ -31,7 +31,7 @@ use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, LitInt, Token, Visibility, braced, bracketed, parenthesized};
 
-mod kw {
+pub(crate) mod kw {
     syn::custom_keyword!(joint);
     syn::custom_keyword!(marker);
     syn::custom_keyword!(axes);
@@ -41,6 +41,7 @@ mod kw {
     syn::custom_keyword!(output);
     syn::custom_keyword!(second_order);
     syn::custom_keyword!(force);
+    syn::custom_keyword!(torque);
 }
 
 /// A whole `joint!` input: functions shared by its joints, then the joints.
@@ -123,6 +124,12 @@ pub enum Item {
     /// negative).
     Force {
         token: kw::force,
+        expr: Expr,
+    },
+    /// `torque = EXPR;`: a force element's torque on marker 0 (global; marker 1 receives its
+    /// negative), between two `Rigid` markers.
+    Torque {
+        token: kw::torque,
         expr: Expr,
     },
 }
@@ -297,6 +304,13 @@ impl Parse for Item {
             let token: kw::force = input.parse()?;
             input.parse::<Token![=]>()?;
             Item::Force {
+                token,
+                expr: input.parse()?,
+            }
+        } else if look.peek(kw::torque) {
+            let token: kw::torque = input.parse()?;
+            input.parse::<Token![=]>()?;
+            Item::Torque {
                 token,
                 expr: input.parse()?,
             }

@@ -76,6 +76,22 @@ pub struct Dual {
 }
 
 impl Dual {
+    /// A list of three rows as the 3-vector it writes (its rate likewise); other values as
+    /// they are.
+    pub fn into_vector(self) -> Self {
+        let as3 = |r: &[Id]| [r[0], r[1], r[2]];
+        match (self.value, self.rate) {
+            (Value::Rows(v), rate) if v.len() == 3 => Dual {
+                value: Value::Vector(as3(&v)),
+                rate: match rate {
+                    Rate::Rows(r) if r.len() == 3 => Rate::Vector(as3(&r)),
+                    other => other,
+                },
+            },
+            (value, rate) => Dual { value, rate },
+        }
+    }
+
     pub fn constant(value: Value) -> Self {
         Dual {
             value,
@@ -555,6 +571,27 @@ pub mod rates {
                 g.neg(p)
             }
         })
+    }
+
+    /// d atan2(y, x) = (x·ẏ − y·ẋ)/(x² + y²).
+    pub fn atan2(g: &mut Graph, y: Id, ry: &Rate, x: Id, rx: &Rate) -> Rate {
+        let (dy, dx) = (scalar(ry), scalar(rx));
+        if dy.is_none() && dx.is_none() {
+            return Rate::Zero;
+        }
+        let mut terms = Vec::new();
+        if let Some(dy) = dy {
+            terms.push(g.mul(x, dy));
+        }
+        if let Some(dx) = dx {
+            let t = g.mul(y, dx);
+            terms.push(g.neg(t));
+        }
+        let num = g.sum(&terms);
+        let xx = g.mul(x, x);
+        let yy = g.mul(y, y);
+        let r2 = g.add(xx, yy);
+        Rate::Scalar(g.div(num, r2))
     }
 
     pub fn transpose(r: Rate) -> Rate {

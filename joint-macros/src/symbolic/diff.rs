@@ -76,6 +76,16 @@ pub fn derivative_memo(g: &mut Graph, expr: Id, var: Id, memo: &mut HashMap<Id, 
             let p = g.mul(s, da);
             g.neg(p)
         }
+        Node::Atan2(y, x) => {
+            // d atan2(y, x) = (x·dy − y·dx)/(x² + y²)
+            let dy = derivative_memo(g, y, var, memo);
+            let dx = derivative_memo(g, x, var, memo);
+            let r2 = atan2_radius_squared(g, y, x);
+            let xdy = g.mul(x, dy);
+            let ydx = g.mul(y, dx);
+            let num = g.sub(xdy, ydx);
+            g.div(num, r2)
+        }
         // branch by branch (the comparison's switching point has no derivative)
         Node::Select {
             a,
@@ -91,6 +101,13 @@ pub fn derivative_memo(g: &mut Graph, expr: Id, var: Id, memo: &mut HashMap<Id, 
     };
     memo.insert(expr, d);
     d
+}
+
+/// x² + y², the denominator of atan2(y, x)'s derivatives (one node, shared by both).
+fn atan2_radius_squared(g: &mut Graph, y: Id, x: Id) -> Id {
+    let xx = g.mul(x, x);
+    let yy = g.mul(y, y);
+    g.add(xx, yy)
 }
 
 /// Σₖ wₖ·∂eₖ/∂x for every `x` of `vars` (each a `Var` node), by one reverse sweep over the
@@ -117,7 +134,7 @@ pub fn weighted_gradient(g: &mut Graph, exprs: &[Id], weights: &[Id], vars: &[Id
         }
         depends[i] = match g.node(Id(i as u32)) {
             Node::Const(_) | Node::Var(_) => false,
-            Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) => {
+            Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Atan2(a, b) => {
                 depends[a.0 as usize] || depends[b.0 as usize]
             }
             Node::Neg(a) | Node::Sqrt(a) | Node::Sin(a) | Node::Cos(a) => depends[a.0 as usize],
@@ -185,6 +202,20 @@ pub fn weighted_gradient(g: &mut Graph, exprs: &[Id], weights: &[Id], vars: &[Id
                 let t = g.mul(a, s);
                 g.neg(t)
             }),
+            Node::Atan2(y, x) => {
+                // ∂/∂y = x/(x² + y²), ∂/∂x = −y/(x² + y²)
+                push(g, y, &|g| {
+                    let r2 = atan2_radius_squared(g, y, x);
+                    let t = g.mul(a, x);
+                    g.div(t, r2)
+                });
+                push(g, x, &|g| {
+                    let r2 = atan2_radius_squared(g, y, x);
+                    let t = g.mul(a, y);
+                    let q = g.div(t, r2);
+                    g.neg(q)
+                });
+            }
             Node::Select {
                 a: l,
                 b: r,
@@ -342,6 +373,44 @@ mod tests {
         assert_eq!(g.select(one, one, true, x, y), y);
         assert_eq!(g.select(one, one, false, x, y), x);
         assert_eq!(g.select(x, y, true, w, w), w);
+    }
+
+    /// atan2(x·y, x − y²) in all four quadrants (the branch cut excluded): forward and reverse
+    /// derivatives against central differences.
+    #[test]
+    fn atan2_is_differentiated_in_every_quadrant() {
+        let mut g = Graph::new();
+        let (x, y, w) = (g.var("x"), g.var("y"), g.var("w"));
+        let num = g.mul(x, y);
+        let yy = g.mul(y, y);
+        let den = g.sub(x, yy);
+        let e = g.atan2(num, den);
+        let gradient = weighted_gradient(&mut g, &[e], &[w], &[x, y]);
+        for at in [
+            [("x", 0.9), ("y", 0.4), ("w", 1.5)],
+            [("x", -0.3), ("y", 0.4), ("w", 1.5)],
+            [("x", -0.7), ("y", -0.2), ("w", 1.5)],
+            [("x", 0.2), ("y", -0.8), ("w", 1.5)],
+        ] {
+            let value = |n: &str| at.iter().find(|(k, _)| *k == n).unwrap().1;
+            for (k, (name, var)) in [("x", x), ("y", y)].into_iter().enumerate() {
+                let d = derivative(&mut g, e, var);
+                let exact = g.eval(d, &value);
+                let fd = central_difference(&g, e, name, &at);
+                assert!(
+                    (exact - fd).abs() < 1e-8,
+                    "∂/∂{name} at {at:?}: {exact} vs {fd}"
+                );
+                let reverse = g.eval(gradient[k], &value);
+                assert!(
+                    (reverse - 1.5 * exact).abs() < 1e-12,
+                    "{reverse} vs {exact}"
+                );
+            }
+        }
+        let (one, minus_one) = (g.one(), g.constant(-1.0));
+        let folded = g.atan2(one, minus_one);
+        assert_eq!(g.as_const(folded), Some(1f64.atan2(-1.0)));
     }
 
     #[test]

@@ -162,6 +162,12 @@ impl Emitter<'_> {
                 let x = self.operand(a, PREC_ATOM);
                 (quote!(#x.cos()), PREC_ATOM)
             }
+            Node::Atan2(y, x) => {
+                // as a path call: a literal y would leave `{float}.atan2` ambiguous
+                let l = self.operand(y, 0);
+                let r = self.operand(x, 0);
+                (quote!(f64::atan2(#l, #r)), PREC_ATOM)
+            }
             // below every operator: parenthesized wherever it is an operand
             Node::Select {
                 a,

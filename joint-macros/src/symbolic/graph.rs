@@ -48,6 +48,8 @@ pub enum Node {
     Sqrt(Id),
     Sin(Id),
     Cos(Id),
+    /// `y.atan2(x)`: the angle of the point (x, y), in (−π, π].
+    Atan2(Id, Id),
     /// `if a > b { then } else { otherwise }` (`a >= b` unless `strict`): a piecewise value,
     /// differentiated branch by branch.
     Select {
@@ -65,7 +67,7 @@ impl Node {
         match *self {
             Node::Const(_) | Node::Var(_) => vec![],
             Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => vec![x],
-            Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) => vec![a, b],
+            Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Atan2(a, b) => vec![a, b],
             Node::Select {
                 a,
                 b,
@@ -316,6 +318,17 @@ impl Graph {
         }
     }
 
+    /// atan2(y, x), Rust's `y.atan2(x)`.
+    pub fn atan2(&mut self, y: Id, x: Id) -> Id {
+        if self.unsimplified {
+            return self.intern(Node::Atan2(y, x));
+        }
+        match (self.as_const(y), self.as_const(x)) {
+            (Some(a), Some(b)) => self.constant(a.atan2(b)),
+            _ => self.intern(Node::Atan2(y, x)),
+        }
+    }
+
     /// `if a > b { then } else { otherwise }` (`>=` unless `strict`). A simplifying graph takes
     /// the branch when the comparison is of literals, and drops the test when both branches
     /// are one node.
@@ -370,7 +383,7 @@ impl Graph {
                     count += 1;
                     stack.push(x);
                 }
-                Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) => {
+                Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) | Node::Atan2(x, y) => {
                     count += 1;
                     stack.push(x);
                     stack.push(y);
@@ -399,7 +412,7 @@ impl Graph {
                 Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => {
                     size[x.0 as usize].saturating_add(1)
                 }
-                Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) => size[x.0 as usize]
+                Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) | Node::Atan2(x, y) => size[x.0 as usize]
                     .saturating_add(size[y.0 as usize])
                     .saturating_add(1),
                 ref n @ Node::Select { .. } => n
@@ -429,6 +442,7 @@ impl Graph {
                 Node::Sqrt(a) => out[a.0 as usize].sqrt(),
                 Node::Sin(a) => out[a.0 as usize].sin(),
                 Node::Cos(a) => out[a.0 as usize].cos(),
+                Node::Atan2(a, b) => out[a.0 as usize].atan2(out[b.0 as usize]),
                 Node::Select {
                     a,
                     b,
@@ -468,6 +482,10 @@ impl Graph {
             Node::Sqrt(a) => self.eval_memo(a, values, memo).sqrt(),
             Node::Sin(a) => self.eval_memo(a, values, memo).sin(),
             Node::Cos(a) => self.eval_memo(a, values, memo).cos(),
+            Node::Atan2(a, b) => {
+                let y = self.eval_memo(a, values, memo);
+                y.atan2(self.eval_memo(b, values, memo))
+            }
             Node::Select {
                 a,
                 b,

@@ -397,6 +397,18 @@ impl<'a> MarkerState<'a> {
             .position_jacobian_t_times_vector_q(self.at, f, out);
     }
 
+    /// ∂(J_rotᵀ τ)/∂q over the marker's columns (columns × columns), from the marker kind's
+    /// generated kernel; `None` for other marker models, whose connectors Exudyn (and the
+    /// runtime) differentiate numerically (`analytic_connector_jacobian`).
+    pub fn rotation_jacobian_t_times_vector_q(&self, t: &[f64; 3], out: &mut [f64]) -> Option<()> {
+        match &self.model {
+            Model::Kind(k) => {
+                mk::rotation_jacobian_t_times_vector_q(k.kind, k.parameters, k.coordinates, t, out)
+            }
+            _ => None,
+        }
+    }
+
     /// J_posᵀ·f over the marker's columns into `out`: for a marker kind by its generated
     /// kernel, which never forms J_pos; otherwise J_pos formed in `jac` (3 × columns) and
     /// multiplied.

@@ -254,6 +254,18 @@ impl<'a> Lowerer<'a> {
                     _ => bad(errors),
                 }
             }
+            "atan2" => {
+                if !arity(errors, 2) {
+                    return None;
+                }
+                let (Scalar(y), Scalar(x)) = (&args[0].value, &args[1].value) else {
+                    return bad(errors);
+                };
+                Some(Dual {
+                    value: Scalar(g.atan2(*y, *x)),
+                    rate: rates::atan2(g, *y, &args[0].rate, *x, &args[1].rate),
+                })
+            }
             "sqrt" | "sin" | "cos" => {
                 if !arity(errors, 1) {
                     return None;
