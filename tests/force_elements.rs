@@ -69,6 +69,32 @@ joint::joint! {
 }
 
 joint::joint! {
+    /// A rotary spring-damper with a torque: Exudyn's RigidBodySpringDamper with only its
+    /// rotational diagonal, `τ = A₀(k·u_r + d·w)` with `u_r` the xyz Tait–Bryan angles of
+    /// `A₀ᵀA₁` and `w = A₀ᵀΔω`, and no force.
+    pub force RotarySpring {
+        marker m0: Rigid;
+        marker m1: Rigid;
+        param stiffness: scalar;
+        param damping: scalar;
+        let relative = transpose(m0.rotation) * m1.rotation;
+        let r12 = col(relative, 2)[1];
+        let r22 = col(relative, 2)[2];
+        let c = sqrt(r12 * r12 + r22 * r22);
+        let u_r = [
+            atan2(-r12, r22),
+            atan2(col(relative, 2)[0], c),
+            atan2(-col(relative, 1)[0], col(relative, 0)[0])
+        ];
+        let w = transpose(m0.rotation) * (m1.angular_velocity - m0.angular_velocity);
+        force = 0.0 * m0.position;
+        torque = m0.rotation * (stiffness * u_r + damping * w);
+        /// u_r.
+        output angles = u_r;
+    }
+}
+
+joint::joint! {
     /// A one-sided contact: a spring that pushes the markers apart while they are closer than
     /// `gap`, nothing beyond.
     pub force ContactSpring {
@@ -101,42 +127,7 @@ fn quantities(seed: f64) -> MarkerQuantities {
 /// Central differences of `F`'s force by every quantity of both markers, in the
 /// [`ForceJacobian`] layout; rotations are perturbed by exact small global rotations.
 fn differences<F: Force>(parameters: &[f64], m: [MarkerQuantities; 2]) -> ForceJacobian {
-    let h = 1e-6;
-    let force = |m: &[MarkerQuantities; 2]| {
-        let mut f = [0.0; 3];
-        (F::DEFINITION.force)(parameters, &m[0], &m[1], &mut f).unwrap();
-        Vector3::from(f)
-    };
-    let mut out = ForceJacobian::default();
-    for i in 0..2 {
-        for c in 0..3 {
-            let central = |perturb: &dyn Fn(&mut MarkerQuantities, f64)| {
-                let (mut plus, mut minus) = (m, m);
-                perturb(&mut plus[i], h);
-                perturb(&mut minus[i], -h);
-                (force(&plus) - force(&minus)) / (2.0 * h)
-            };
-            let dp = central(&|q, e| q.position[c] += e);
-            let dv = central(&|q, e| q.velocity[c] += e);
-            let dw = central(&|q, e| q.angular_velocity[c] += e);
-            let dr = central(&|q, e| {
-                let mut axis = Vector3::zeros();
-                axis[c] = e;
-                // A ← exp(skew(δπ))·A; MarkerQuantities' rotation is row-major
-                let turned = Rotation3::new(axis).matrix() * row_major(q.rotation);
-                for (r, row) in q.rotation.iter_mut().enumerate() {
-                    *row = [turned[(r, 0)], turned[(r, 1)], turned[(r, 2)]];
-                }
-            });
-            for r in 0..3 {
-                out.d_position[i][r][c] = dp[r];
-                out.d_velocity[i][r][c] = dv[r];
-                out.d_angular_velocity[i][r][c] = dw[r];
-                out.d_rotation[i][r][c] = dr[r];
-            }
-        }
-    }
-    out
+    differences_of(F::DEFINITION.force, parameters, m)
 }
 
 fn largest_difference(a: &ForceJacobian, b: &ForceJacobian) -> f64 {
@@ -268,9 +259,193 @@ fn piecewise_force_jacobians_match_central_differences() {
     }
 }
 
+/// The torque of a force element with `torque = …;` and of the runtime's
+/// RigidBodySpringDamper (force and torque, full K and D, turned joint frames): the compiler's
+/// derivatives against central differences of the generated torque and force.
+#[test]
+fn torque_jacobians_match_central_differences() {
+    use joint::runtime::kernels::RigidBodySpringDamper;
+    let m = [quantities(0.1), quantities(0.45)];
+    let rotary = [30.0, 0.7];
+    let torque = RotarySpring::DEFINITION.torque.as_ref().expect("a torque");
+    let generated = torque.jacobian_with(&rotary, m);
+    let fd = differences_of(torque.torque, &rotary, m);
+    let scale = largest_difference(&fd, &ForceJacobian::default());
+    assert!(scale > 1.0, "{fd:?}");
+    assert!(
+        largest_difference(&generated, &fd) < 1e-7 * scale,
+        "{generated:?}\n{fd:?}"
+    );
+    // the force element's force is zero, and so are its derivatives
+    let force = RotarySpring::DEFINITION.jacobian_with(&rotary, m);
+    assert_eq!(largest_difference(&force, &ForceJacobian::default()), 0.0);
+
+    // RigidBodySpringDamper: K, D (3 × 3 blocks pp, pr, rp, rr), offsets, joint frames
+    let block = |s: f64| -> Vec<f64> { (0..9).map(|i| s * (1.0 + 0.1 * i as f64)).collect() };
+    let turn = |a: f64| {
+        let r = Rotation3::from_euler_angles(a, 0.5 * a, -a);
+        (0..9)
+            .map(move |i| r.matrix()[(i / 3, i % 3)])
+            .collect::<Vec<f64>>()
+    };
+    let mut p = Vec::new();
+    for s in [400.0, 20.0, 15.0, 90.0, 3.0, 0.2, 0.3, 0.9] {
+        p.extend(block(s));
+    }
+    p.extend([0.01, -0.02, 0.03, 0.1, -0.05, 0.02]);
+    p.extend(turn(0.3));
+    p.extend(turn(-0.6));
+    let def = &RigidBodySpringDamper::DEFINITION;
+    assert_eq!(p.len(), def.parameter_len());
+    let torque = def.torque.as_ref().expect("a torque");
+    for (name, generated, fd) in [
+        (
+            "force",
+            def.jacobian_with(&p, m),
+            differences_of(def.force, &p, m),
+        ),
+        (
+            "torque",
+            torque.jacobian_with(&p, m),
+            differences_of(torque.torque, &p, m),
+        ),
+    ] {
+        let scale = largest_difference(&fd, &ForceJacobian::default());
+        let diff = largest_difference(&generated, &fd);
+        assert!(
+            diff < 1e-7 * scale,
+            "{name}: {diff} (scale {scale})\n{generated:?}\n{fd:?}"
+        );
+    }
+}
+
+/// A body spinning on a RotarySpring to ground against Exudyn's
+/// ConnectorRigidBodySpringDamper with the same rotational K and D (both differentiated
+/// analytically, the user's by the compiler, the built-in by its definition in kernels.rs):
+/// the same iterations, results equal to round-off.
+#[test]
+fn user_rotary_spring_moves_as_exudyns_rigid_body_spring_damper() {
+    let (k, d) = (40.0, 0.3);
+    let mut results = Vec::new();
+    for user in [false, true] {
+        let mut mbs = MultibodySystem::new();
+        let ground = mbs.add_object(Object::ground());
+        let inertia = RigidBodyInertia::cuboid(1000.0, [0.3, 0.1, 0.05]);
+        let mut o = RigidBodyOptions::new(inertia);
+        o.initial_angular_velocity = [0.5, 1.0, 2.0];
+        let body = mbs.create_rigid_body(&o);
+        let m0 = mbs.add_marker(Marker::body_rigid(ground, [0.0; 3]));
+        let m1 = mbs.add_marker(Marker::body_rigid(body, [0.0; 3]));
+        if user {
+            mbs.add_object(Object::force::<RotarySpring>(
+                [m0, m1],
+                rotary_spring::Parameters {
+                    stiffness: k,
+                    damping: d,
+                },
+            ));
+        } else {
+            let diagonal = |x: f64| {
+                let mut m = [[0.0; 6]; 6];
+                for (i, row) in m.iter_mut().enumerate().skip(3) {
+                    row[i] = x;
+                }
+                Box::new(m)
+            };
+            let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+            mbs.add_object(Object::ConnectorRigidBodySpringDamper {
+                name: String::new(),
+                markers: [m0, m1],
+                stiffness: diagonal(k),
+                damping: diagonal(d),
+                rotation_marker0: identity,
+                rotation_marker1: identity,
+                offset: [0.0; 6],
+                intrinsic: false,
+                active: true,
+            });
+        }
+        let mut sim = mbs.assemble().unwrap();
+        sim.solve_dynamic(&settings(500)).unwrap();
+        let angles = sim
+            .body_output(body, [0.0; 3], OutputVariable::Rotation)
+            .unwrap();
+        let w = sim
+            .body_output(body, [0.0; 3], OutputVariable::AngularVelocity)
+            .unwrap();
+        let newton = sim.statistics.newton;
+        results.push((angles, w, newton.iterations, newton.jacobians));
+    }
+    let (builtin, user) = (&results[0], &results[1]);
+    // the spring turned the body back: not the free spin's angular velocity
+    assert!(largest(&builtin.1, &[0.5, 1.0, 2.0]) > 0.1, "{builtin:?}");
+    assert!(
+        largest(&builtin.0, &user.0) < 1e-11,
+        "{builtin:?} vs {user:?}"
+    );
+    assert!(
+        largest(&builtin.1, &user.1) < 1e-10,
+        "{builtin:?} vs {user:?}"
+    );
+    assert_eq!(builtin.2, user.2);
+    assert_eq!(builtin.3, user.3);
+}
+
+/// Central differences of a force or torque kernel `f` by every quantity of both markers, in
+/// the [`ForceJacobian`] layout; rotations are perturbed by exact small global rotations.
+fn differences_of(
+    f: joint::core::ForceFn,
+    parameters: &[f64],
+    m: [MarkerQuantities; 2],
+) -> ForceJacobian {
+    let h = 1e-6;
+    let eval = |m: &[MarkerQuantities; 2]| {
+        let mut out = [0.0; 3];
+        f(parameters, &m[0], &m[1], &mut out).unwrap();
+        Vector3::from(out)
+    };
+    let mut out = ForceJacobian::default();
+    for i in 0..2 {
+        for c in 0..3 {
+            let central = |perturb: &dyn Fn(&mut MarkerQuantities, f64)| {
+                let (mut plus, mut minus) = (m, m);
+                perturb(&mut plus[i], h);
+                perturb(&mut minus[i], -h);
+                (eval(&plus) - eval(&minus)) / (2.0 * h)
+            };
+            let dp = central(&|q, e| q.position[c] += e);
+            let dv = central(&|q, e| q.velocity[c] += e);
+            let dw = central(&|q, e| q.angular_velocity[c] += e);
+            let dr = central(&|q, e| {
+                let mut axis = Vector3::zeros();
+                axis[c] = e;
+                // A ← exp(skew(δπ))·A; MarkerQuantities' rotation is row-major
+                let turned = Rotation3::new(axis).matrix() * row_major(q.rotation);
+                for (r, row) in q.rotation.iter_mut().enumerate() {
+                    *row = [turned[(r, 0)], turned[(r, 1)], turned[(r, 2)]];
+                }
+            });
+            for r in 0..3 {
+                out.d_position[i][r][c] = dp[r];
+                out.d_velocity[i][r][c] = dv[r];
+                out.d_angular_velocity[i][r][c] = dw[r];
+                out.d_rotation[i][r][c] = dr[r];
+            }
+        }
+    }
+    out
+}
+
 /// Evaluate a definition's Jacobian through its type-erased kernel.
 trait JacobianWith {
     fn jacobian_with(&self, parameters: &[f64], m: [MarkerQuantities; 2]) -> ForceJacobian;
+}
+impl JacobianWith for joint::core::TorqueDefinition {
+    fn jacobian_with(&self, parameters: &[f64], m: [MarkerQuantities; 2]) -> ForceJacobian {
+        let mut j = ForceJacobian::default();
+        (self.jacobian)(parameters, &m[0], &m[1], &mut j).unwrap();
+        j
+    }
 }
 impl JacobianWith for joint::core::ForceDefinition {
     fn jacobian_with(&self, parameters: &[f64], m: [MarkerQuantities; 2]) -> ForceJacobian {

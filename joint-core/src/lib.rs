@@ -30,7 +30,9 @@ pub use definition::{
     Joint, JointDefinition, JointParameters, MarkerDeclaration, OutputInfo, ParameterInfo,
     ParameterShape, ResidualLevel,
 };
-pub use force::{Force, ForceDefinition, ForceFn, ForceJacobian, ForceJacobianFn, TorqueDefinition};
+pub use force::{
+    Force, ForceDefinition, ForceFn, ForceJacobian, ForceJacobianFn, TorqueDefinition,
+};
 pub use marker_args::MarkerArgs;
 pub use marker_kind::{Capability, MarkerKind};
 pub use marker_level::{

@@ -286,6 +286,7 @@ fn snapshot_built_in_force_kernels() {
             "CartesianSpringDamper",
             "CoordinateSpringDamper",
             "LinearSpringDamper",
+            "RigidBodySpringDamper",
             "Gravity"
         ]
     );

@@ -370,12 +370,12 @@ joint_core::joint! {
     /// Exudyn's `ObjectConnectorRigidBodySpringDamper` in its default formulation: between the
     /// joint frames `A_J0 = A₀·rotation_marker0` and `A_J1 = A₁·rotation_marker1`, the
     /// displacement `u_p = A_J0ᵀΔp` and the xyz Tait–Bryan angles `u_r` of `A_J0ᵀA_J1`
-    /// (Exudyn's `RotationMatrix2RotXYZ`, with its fallback where cos u_r,y vanishes), their
+    /// (Exudyn's `RotationMatrix2RotXYZ`, with its fallback where `cos(u_r,y)` vanishes), their
     /// rates `v = A_J0ᵀΔv` and `w = A_J0ᵀΔω` (the frame's own turning not included, as Exudyn),
     /// and `[f; τ] = K([u_p; u_r] − offset) + D[v; w]` (K, D 6 × 6 in 3 × 3 blocks `_pp`, `_pr`,
     /// `_rp`, `_rr`) act as `A_J0·f` and `A_J0·τ` on marker 0 (their negatives on marker 1).
     /// Exudyn differentiates this formulation analytically; its Jacobian is this definition's,
-    /// with the marker velocities held (spec: docs/research/connector_rigid_body_spring_damper.md).
+    /// with the marker velocities held (`docs/research/connector_rigid_body_spring_damper.md`).
     pub force RigidBodySpringDamper {
         marker m0: Rigid;
         marker m1: Rigid;

@@ -276,8 +276,10 @@ impl JointModel {
                             token,
                             "`torque = …;` belongs to a force element (`pub force Name { … }`)",
                         );
-                    } else if torque.replace((token, expr)).is_some() {
+                    } else if torque.is_some() {
                         errors.at(token, "the torque is given twice");
+                    } else {
+                        torque = Some((token, expr));
                     }
                 }
                 Item::Output { token, name, expr } => {

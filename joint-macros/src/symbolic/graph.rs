@@ -412,7 +412,8 @@ impl Graph {
                 Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => {
                     size[x.0 as usize].saturating_add(1)
                 }
-                Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) | Node::Atan2(x, y) => size[x.0 as usize]
+                Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) | Node::Atan2(x, y) => size
+                    [x.0 as usize]
                     .saturating_add(size[y.0 as usize])
                     .saturating_add(1),
                 ref n @ Node::Select { .. } => n

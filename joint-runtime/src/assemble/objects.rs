@@ -239,9 +239,11 @@ pub(super) fn joints_and_connectors(
                         intrinsic: *intrinsic,
                     },
                     active: *active,
-                    // Exudyn differentiates the intrinsic formulation numerically (and, in
-                    // this runtime so far, the other one too: object-wise forward differences)
-                    analytic_jacobian: false,
+                    // Exudyn differentiates the default formulation analytically (here: its
+                    // force definition's derivatives, kernels::RigidBodySpringDamper) where
+                    // every marker provides the Jacobian's derivative, the intrinsic one by
+                    // object-wise forward differences
+                    analytic_jacobian: !*intrinsic && analytic_connector_jacobian(idx, markers),
                     derived_jacobian: false,
                 });
             }

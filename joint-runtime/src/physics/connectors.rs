@@ -6,13 +6,14 @@
 //! derivative.
 
 use joint_core::{ForceJacobian, MarkerQuantities};
-use nalgebra::{Matrix3, Vector3};
+use nalgebra::{Matrix3, Matrix6, Vector3};
 
 use super::ForwardDifference;
 use super::{Scratch, v3};
 use crate::assemble::{ConnectorKind, Topology};
 use crate::kernels::{
-    cartesian_spring_damper, coordinate_spring_damper, gravity, linear_spring_damper, spring_damper,
+    cartesian_spring_damper, coordinate_spring_damper, gravity, linear_spring_damper,
+    rigid_body_spring_damper, spring_damper,
 };
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
@@ -265,10 +266,88 @@ impl Topology {
                     delta_v: dv,
                 }
             }
+            ConnectorKind::RigidBodySpringDamper {
+                intrinsic: false, ..
+            } => {
+                let p = rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
+                let (q0, q1) = (m0.quantities(), m1.quantities());
+                ConnectorForce {
+                    force: Vector3::from(rigid_body_spring_damper::marker_level::force(&p, &q0, &q1)),
+                    delta_p: dp,
+                    delta_v: dv,
+                }
+            }
             ConnectorKind::CoordinateSpringDamper { .. }
             | ConnectorKind::TorsionalSpringDamper { .. }
             | ConnectorKind::RigidBodySpringDamper { .. } => return None,
         })
+    }
+
+    /// The torque on marker 0 (global; marker 1 receives its negative) of a connector whose
+    /// force definition has one (RigidBodySpringDamper's default formulation, a defined force
+    /// element with `torque = …;`); `None` otherwise or if inactive.
+    pub fn connector_torque(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<Vector3<f64>> {
+        let con = &self.connectors[c];
+        if !con.active {
+            return None;
+        }
+        let quantities = |k: usize| MarkerState::new(&self.markers[con.markers[k]], qt, v).quantities();
+        match &con.kind {
+            ConnectorKind::RigidBodySpringDamper {
+                intrinsic: false, ..
+            } => {
+                let p = rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
+                Some(Vector3::from(rigid_body_spring_damper::marker_level::torque(
+                    &p,
+                    &quantities(0),
+                    &quantities(1),
+                )))
+            }
+            ConnectorKind::Defined {
+                definition,
+                parameters,
+            } => {
+                let torque = definition.torque.as_ref()?;
+                let mut t = [0.0; 3];
+                (torque.torque)(parameters, &quantities(0), &quantities(1), &mut t)
+                    .expect("parameter count checked at assemble");
+                Some(Vector3::from(t))
+            }
+            _ => None,
+        }
+    }
+
+    /// The derivatives of connector `c`'s torque by its markers' quantities (laid out as a
+    /// [`ForceJacobian`]), for the connectors [`Self::connector_torque`] serves.
+    pub fn connector_torque_jacobian(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<ForceJacobian> {
+        let con = &self.connectors[c];
+        if !con.active {
+            return None;
+        }
+        let quantities = |k: usize| MarkerState::new(&self.markers[con.markers[k]], qt, v).quantities();
+        match &con.kind {
+            ConnectorKind::RigidBodySpringDamper {
+                intrinsic: false, ..
+            } => {
+                let p = rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
+                Some(rigid_body_spring_damper::marker_level::torque_jacobian(
+                    &p,
+                    &quantities(0),
+                    &quantities(1),
+                ))
+            }
+            ConnectorKind::Defined {
+                definition,
+                parameters,
+            } => {
+                let torque = definition.torque.as_ref()?;
+                let mut j = ForceJacobian::default();
+                (torque.jacobian)(parameters, &quantities(0), &quantities(1), &mut j)
+                    .expect("parameter count checked at assemble");
+                Some(j)
+            }
+            _ => None,
+        }
     }
 
     /// The LHS of connector `c` over its markers' columns, marker 0's then marker 1's
@@ -309,10 +388,14 @@ impl Topology {
             }
             // −J_ω0ᵀ(A_J0 e_z τ), then J_ω1ᵀ(A_J0 e_z τ)
             let t = spring.frame0 * Vector3::new(0.0, 0.0, spring.torque);
-            self.jacobians_t_times(c, qt, v, &t, Jacobian::Rotation, out, jac);
+            self.jacobians_t_times(c, qt, v, &t, Jacobian::Rotation, false, out, jac);
             return true;
         }
-        if let Some(spring) = self.rigid_body_spring(c, qt, v) {
+        if let ConnectorKind::RigidBodySpringDamper {
+            intrinsic: true, ..
+        } = con.kind
+            && let Some(spring) = self.rigid_body_spring(c, qt, v)
+        {
             if !con.active {
                 return false;
             }
@@ -322,12 +405,15 @@ impl Topology {
         let Some(cf) = self.connector_force(c, qt, v) else {
             return false;
         };
-        self.jacobians_t_times(c, qt, v, &cf.force, Jacobian::Position, out, jac);
+        self.jacobians_t_times(c, qt, v, &cf.force, Jacobian::Position, false, out, jac);
+        if let Some(torque) = self.connector_torque(c, qt, v) {
+            self.jacobians_t_times(c, qt, v, &torque, Jacobian::Rotation, true, out, jac);
+        }
         true
     }
 
-    /// `−J_0ᵀx` then `J_1ᵀx` over connector `c`'s markers' columns into `out`, with the
-    /// markers' position or rotation Jacobians (`jac` their scratch).
+    /// `−J_0ᵀx` then `J_1ᵀx` over connector `c`'s markers' columns into `out` (added to it if
+    /// `add`), with the markers' position or rotation Jacobians (`jac` their scratch).
     #[allow(clippy::too_many_arguments)]
     fn jacobians_t_times(
         &self,
@@ -336,6 +422,7 @@ impl Topology {
         v: &[f64],
         x: &Vector3<f64>,
         which: Jacobian,
+        add: bool,
         out: &mut [f64],
         jac: &mut [f64],
     ) {
@@ -354,7 +441,11 @@ impl Topology {
             }
             for col in 0..n {
                 let val: f64 = (0..3).map(|r| jac[r * n + col] * x[r]).sum();
-                out[offset + col] = s * val;
+                if add {
+                    out[offset + col] += s * val;
+                } else {
+                    out[offset + col] = s * val;
+                }
             }
             offset += n;
         }
@@ -452,6 +543,11 @@ impl Topology {
             ) else {
                 continue;
             };
+            // a torque τ adds s_a·(δ_ab·∂(J_rot,aᵀ)/∂q·τ + J_rot,aᵀ·∂τ/∂q_b) and
+            // s_a·J_rot,aᵀ·∂τ/∂q̇_b, its derivatives composed as the force's
+            let torque = self
+                .connector_torque(c, qt, v)
+                .zip(self.connector_torque_jacobian(c, qt, v));
             // LHS_a = s_a·J_aᵀf (s_0 = −1, s_1 = 1): K_ab = s_a·(δ_ab·∂(J_aᵀ)/∂q·f
             // + J_aᵀ·∂f/∂q_b), D_ab = s_a·J_aᵀ·∂f/∂q̇_b, with ∂f/∂q_b = ∂f/∂p_b·J_b
             // + ∂f/∂δπ_b·G_b and ∂f/∂q̇_b = ∂f/∂v_b·J_b + ∂f/∂ω_b·G_b (the definition's
@@ -466,6 +562,17 @@ impl Topology {
                 }
                 let sa = MarkerState::new(ma, qt, v);
                 sa.position_jacobian(&mut scratch.jac_a[..3 * na]);
+                if let Some((t, _)) = &torque {
+                    sa.rotation_jacobian(&mut scratch.jac_d[..3 * na]);
+                    let t_arr = [t[0], t[1], t[2]];
+                    sa.rotation_jacobian_t_times_vector_q(&t_arr, &mut scratch.block[..na * na])
+                        .expect("analytic connector Jacobians are taken on marker kinds only");
+                    for (i, &gi) in ma.columns.iter().enumerate() {
+                        for (j, &gj) in ma.columns.iter().enumerate() {
+                            m.add(gi, gj, factor_k * sign * scratch.block[i * na + j]);
+                        }
+                    }
+                }
                 // a node coordinate's Jacobian row is constant: no ∂(J_aᵀ)/∂q·f
                 if !ma.is_coordinate() {
                     sa.position_jacobian_t_times_vector_q(
@@ -505,6 +612,20 @@ impl Topology {
                                         let gb = scratch.jac_c[t * nb + j];
                                         kk += ja * dr[r][t] * gb;
                                         dd += ja * dw[r][t] * gb;
+                                    }
+                                }
+                            }
+                            if let Some((_, tj)) = &torque {
+                                // both markers are Rigid (checked where a torque is defined)
+                                for r in 0..3 {
+                                    let ga = scratch.jac_d[r * na + i];
+                                    for t in 0..3 {
+                                        let jb = scratch.jac_b[t * nb + j];
+                                        let gb = scratch.jac_c[t * nb + j];
+                                        kk += ga * (tj.d_position[b][r][t] * jb
+                                            + tj.d_rotation[b][r][t] * gb);
+                                        dd += ga * (tj.d_velocity[b][r][t] * jb
+                                            + tj.d_angular_velocity[b][r][t] * gb);
                                     }
                                 }
                             }
@@ -583,6 +704,17 @@ impl Topology {
                 let p = gravity_parameters(&con.kind).expect("a gravity connector");
                 let j = gravity::marker_level::jacobian(&p, &m0.quantities(), &m1.quantities());
                 Some((j, [false; 2]))
+            }
+            ConnectorKind::RigidBodySpringDamper {
+                intrinsic: false, ..
+            } => {
+                let p = rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
+                let j = rigid_body_spring_damper::marker_level::jacobian(
+                    &p,
+                    &m0.quantities(),
+                    &m1.quantities(),
+                );
+                Some((j, [true, true]))
             }
             ConnectorKind::Defined {
                 definition,
@@ -723,6 +855,44 @@ fn gravity_parameters(kind: &ConnectorKind) -> Option<gravity::Parameters> {
     Some(gravity::Parameters {
         factor,
         min_distance,
+    })
+}
+
+/// A RigidBodySpringDamper's parameters as its force definition takes them (K and D by
+/// 3 × 3 blocks); `None` for another kind or the intrinsic formulation, which has none.
+fn rigid_body_spring_damper_parameters(
+    kind: &ConnectorKind,
+) -> Option<rigid_body_spring_damper::Parameters> {
+    let ConnectorKind::RigidBodySpringDamper {
+        stiffness,
+        damping,
+        offset,
+        rotation0,
+        rotation1,
+        intrinsic: false,
+    } = kind
+    else {
+        return None;
+    };
+    let block = |m: &Matrix6<f64>, r: usize, c: usize| -> [[f64; 3]; 3] {
+        std::array::from_fn(|i| std::array::from_fn(|j| m[(r + i, c + j)]))
+    };
+    let rows = |m: &Matrix3<f64>| -> [[f64; 3]; 3] {
+        std::array::from_fn(|i| std::array::from_fn(|j| m[(i, j)]))
+    };
+    Some(rigid_body_spring_damper::Parameters {
+        stiffness_pp: block(stiffness, 0, 0),
+        stiffness_pr: block(stiffness, 0, 3),
+        stiffness_rp: block(stiffness, 3, 0),
+        stiffness_rr: block(stiffness, 3, 3),
+        damping_pp: block(damping, 0, 0),
+        damping_pr: block(damping, 0, 3),
+        damping_rp: block(damping, 3, 0),
+        damping_rr: block(damping, 3, 3),
+        offset_p: [offset[0], offset[1], offset[2]],
+        offset_r: [offset[3], offset[4], offset[5]],
+        rotation_marker0: rows(rotation0),
+        rotation_marker1: rows(rotation1),
     })
 }
 

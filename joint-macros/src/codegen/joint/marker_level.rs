@@ -286,6 +286,7 @@ pub(crate) fn named_outputs(
         match lw.lower(&o.expr, errors).map(|d| d.value) {
             Some(Value::Scalar(s)) => out.push((o.name.to_string(), vec![s])),
             Some(Value::Vector(v)) => out.push((o.name.to_string(), v.to_vec())),
+            Some(Value::Rows(r)) if r.len() == 3 => out.push((o.name.to_string(), r)),
             Some(other) => errors.at(
                 &o.expr,
                 format!(

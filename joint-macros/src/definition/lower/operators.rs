@@ -17,10 +17,11 @@ impl Lowerer<'_> {
         errors: &mut Errors,
     ) -> Option<Dual> {
         use Value::*;
-        // a list of three rows beside a vector or matrix is that vector: `m * [a, b, c]`
+        // a list of three rows beside a vector, matrix or scalar is that vector:
+        // `m * [a, b, c]`, `k * [a, b, c]`, `[a, b, c] - v`
         let (l, r) = match (&l.value, &r.value) {
-            (Rows(x), Vector(_) | Matrix(_)) if x.len() == 3 => (l.into_vector(), r),
-            (Vector(_) | Matrix(_), Rows(x)) if x.len() == 3 => (l, r.into_vector()),
+            (Rows(x), Vector(_) | Matrix(_) | Scalar(_)) if x.len() == 3 => (l.into_vector(), r),
+            (Vector(_) | Matrix(_) | Scalar(_), Rows(x)) if x.len() == 3 => (l, r.into_vector()),
             _ => (l, r),
         };
         let g = &mut *self.g;
