@@ -240,6 +240,7 @@
 //!         marker m1: Position | Rigid | Coordinate;
 //!         param …; fn …; let …;                      // as in a joint
 //!         force = EXPR;                              // the force on m0: global 3-vector, or scalar
+//!         torque = EXPR;                             // optional, two Rigid markers: torque on m0
 //!         output NAME = EXPR;                        // named outputs
 //!     }
 //!
@@ -294,13 +295,16 @@
 //! parameters, bindings and function parameters: literals, `+ − * /`, unary `−`, parentheses,
 //! indexing (`v[i]` a component, `M[i]` a row, `rows[i]`; the index a constant), `[a, b, …]`
 //! (a list of scalar rows), the built-in functions `dot(a, b)`, `cross(a, b)`, `transpose(M)`,
-//! `col(M, k)`, `norm(v)`, `sqrt(x)`, `sin(x)`, `cos(x)`, and calls of the definition's functions
+//! `col(M, k)`, `norm(v)`, `sqrt(x)`, `sin(x)`, `cos(x)`, `atan2(y, x)` (the angle of the point
+//! (x, y), as Rust's `y.atan2(x)`: Tait–Bryan angles of a relative rotation, for example), and
+//! calls of the definition's functions
 //! (expanded where they are called; an argument may be a marker: `fn frame(m) = m.rotation;`),
 //! and `if a > b { x } else { y }` (`<`, `>`, `<=`, `>=` between scalars; `else if` chains): a
 //! piecewise value of the branches' common type, differentiated branch by branch (a one-sided
 //! contact, a regularization near a singularity; no `==`, whose switch has no derivative).
 //! Values are scalars, 3-vectors, 3×3 matrices (row-major) or lists of rows; `*` is scalar ·
-//! anything, matrix · vector or matrix · matrix.
+//! anything, matrix · vector or matrix · matrix. A list of three rows beside a scalar, vector
+//! or matrix is the 3-vector it writes (`K * [a, b, c] - offset`).
 //!
 //! **Residuals.** `position` is a scalar, a 3-vector or a list, with one row per axis. It may
 //! not read velocity quantities. `velocity`, when left out, is its time derivative along the
@@ -336,12 +340,18 @@
 //! element's stiffness and damping matrices, adds the term of the Jacobians' own derivative, and
 //! holds the markers' velocities where their positions move, as Exudyn does for its connectors.
 //! Between two `Coordinate` markers the force is a scalar on marker 0's coordinate (−f on
-//! marker 1's), a function of `coordinate` and `coordinate_velocity`. Exudyn's
-//! ConnectorSpringDamper, ConnectorCartesianSpringDamper, ConnectorCoordinateSpringDamper,
-//! ConnectorLinearSpringDamper and ConnectorGravity (its regularization an `if`) are defined so
+//! marker 1's), a function of `coordinate` and `coordinate_velocity`. Between two `Rigid`
+//! markers an element may also have a `torque`, the global torque on marker 0 (−τ on marker
+//! 1), which acts through the markers' rotation Jacobians and is differentiated as the force
+//! is ([`core::TorqueDefinition`]; the runtime adds ∂(J_rotᵀ)/∂q·τ from the marker kinds'
+//! generated kernels). Exudyn's ConnectorSpringDamper, ConnectorCartesianSpringDamper,
+//! ConnectorCoordinateSpringDamper, ConnectorLinearSpringDamper, ConnectorGravity (its
+//! regularization an `if`) and ConnectorRigidBodySpringDamper (default formulation: force and
+//! torque from the joint frames' relative displacement and Tait–Bryan angles) are defined so
 //! (`joint_runtime::kernels`). `Name` implements [`core::Force`]; the module `name` has
 //! `Parameters`, `DEFINITION` ([`core::ForceDefinition`]) and `marker_level` with `force`,
-//! `jacobian` and `output_NAME` (each with its `_slices` form). Add one with
+//! `jacobian`, `torque` and `torque_jacobian` if it has one, and `output_NAME` (each with its
+//! `_slices` form). Add one with
 //! [`Object::force`](runtime::Object::force) (or a [`ForceObject`](runtime::ForceObject)); in
 //! model files register it with [`JointRegistry::with_force`](runtime::JointRegistry::with_force),
 //! its keys are its parameters' names (all required), `markerNumbers`, `activeConnector`,

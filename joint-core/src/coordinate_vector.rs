@@ -6,6 +6,10 @@
 
 use crate::ResidualLevel;
 
+/// The most parameters a coordinate-vector joint may have: a runtime passes the kernels their
+/// views from the stack, without allocating. `joint!` refuses a definition with more.
+pub const MAX_DYN_PARAMETERS: usize = 16;
+
 /// A run-time-sized parameter value as the kernels take it: `rows × columns` values, row-major.
 /// A matrix with no rows or no columns is *absent*: the terms it multiplies are zero (Exudyn's
 /// empty `Matrix[]`). A `dvector` is one column; a `scalar` is 1 × 1.

@@ -24,7 +24,7 @@ mod pairing;
 pub use coordinate_vector::{
     CoordinateVectorDefinition, CoordinateVectorJoint, DynJacobianFn, DynParameter,
     DynParameterInfo, DynReactionFn, DynReactionQFn, DynResidualFn, DynRowsFn, DynSecondOrder,
-    DynShape, DynSizeError,
+    DynShape, DynSizeError, MAX_DYN_PARAMETERS,
 };
 pub use definition::{
     Joint, JointDefinition, JointParameters, MarkerDeclaration, OutputInfo, ParameterInfo,

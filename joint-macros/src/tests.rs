@@ -422,3 +422,13 @@ fn hand_written_velocity_levels() -> Vec<(String, proc_macro2::TokenStream)> {
         "../tests/fixtures/hand_written_velocity_levels.rs"
     ))
 }
+
+/// The compiler's limit on a coordinate-vector joint's parameters is the runtime's (joint-core's),
+/// which passes their views from the stack.
+#[test]
+fn coordinate_vector_parameter_limit_is_joint_cores() {
+    assert_eq!(
+        crate::definition::coordinate_vector::MAX_PARAMETERS,
+        joint_core::MAX_DYN_PARAMETERS
+    );
+}

@@ -36,6 +36,10 @@ pub fn is_coordinate_vector(input: &JointInput) -> bool {
             .any(|i| matches!(i, Item::Marker { capability, .. } if capability == "Coordinates"))
 }
 
+/// `joint_core::MAX_DYN_PARAMETERS` (this crate does not depend on joint-core; a unit test
+/// holds the two equal).
+pub const MAX_PARAMETERS: usize = 16;
+
 /// The shape of a parameter of a coordinate-vector joint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DynKind {
@@ -153,6 +157,14 @@ impl CoordinateVectorModel {
                     if params.iter().any(|p| p.name == name) || markers.contains(&name) {
                         errors.at(&name, format!("duplicate name `{name}`"));
                         continue;
+                    }
+                    if params.len() == MAX_PARAMETERS {
+                        errors.at(
+                            &name,
+                            format!(
+                                "a joint on `Coordinates` markers takes at most {MAX_PARAMETERS} parameters (a runtime passes their views from the stack)"
+                            ),
+                        );
                     }
                     params.push(DynParam {
                         name,

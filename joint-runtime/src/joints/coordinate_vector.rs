@@ -58,8 +58,8 @@ impl DynValue {
 }
 
 /// The most parameters a coordinate-vector joint may have (their views live on the stack
-/// during a kernel call).
-pub const MAX_DYN_PARAMETERS: usize = 16;
+/// during a kernel call); `joint!` refuses a definition with more.
+pub use joint_core::MAX_DYN_PARAMETERS;
 
 /// Calls `f` with the kernels' views of `values`, without allocating.
 pub(crate) fn with_views<R>(values: &[DynValue], f: impl FnOnce(&[DynParameter]) -> R) -> R {
