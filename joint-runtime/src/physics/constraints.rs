@@ -447,25 +447,22 @@ impl Topology {
                     *x = -(a + b);
                 }
             } else {
-                row.fill(0.0);
                 let base = &mut scratch.rows2[..rows];
                 joint_kernel_rows(j, ConstraintLevel::Velocity, &m0, &m1, base);
-                let pert = &mut scratch.rows3[..rows];
-                for (i, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
-                    // a column both markers share is perturbed once
-                    if v[col] == 0.0 || (i >= mk0.columns.len() && mk0.columns.contains(&col)) {
-                        continue;
-                    }
-                    let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
-                    qp[col] = qt[col] + eps;
-                    let p0 = MarkerState::new(mk0, &qp, v);
-                    let p1 = MarkerState::new(mk1, &qp, v);
-                    joint_kernel_rows(j, ConstraintLevel::Velocity, &p0, &p1, pert);
-                    qp[col] = qt[col];
-                    for r in 0..rows {
-                        row[r] -= (pert[r] - base[r]) / eps * v[col];
-                    }
-                }
+                self.forward_difference_convective(
+                    [&mk0.columns, &mk1.columns],
+                    qt,
+                    v,
+                    &mut qp,
+                    base,
+                    &mut scratch.rows3[..rows],
+                    row,
+                    |qp, pert| {
+                        let p0 = MarkerState::new(mk0, qp, v);
+                        let p1 = MarkerState::new(mk1, qp, v);
+                        joint_kernel_rows(j, ConstraintLevel::Velocity, &p0, &p1, pert);
+                    },
+                );
             }
             for k in 0..j.rows() {
                 if let Some(r) = j.row_kernel(k) {
@@ -475,6 +472,38 @@ impl Topology {
         }
         for cv in &self.coordinate_vectors {
             self.coordinate_vector_convective(cv, qt, v, c, scratch);
+        }
+    }
+
+    /// −(∂g/∂q)·v of velocity-level rows g into `out`, by Exudyn's forward differences over two
+    /// markers' columns: ε = 10⁻⁷·max(0.01, |q|) (q without its reference value), a column both
+    /// markers read perturbed once, columns at rest skipped. `base` holds g at `qt`; `rows_at`
+    /// evaluates g at the perturbed total coordinates into its second argument; `qp` is a copy
+    /// of `qt`, restored on return.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn forward_difference_convective(
+        &self,
+        columns: [&[usize]; 2],
+        qt: &[f64],
+        v: &[f64],
+        qp: &mut [f64],
+        base: &[f64],
+        pert: &mut [f64],
+        out: &mut [f64],
+        mut rows_at: impl FnMut(&[f64], &mut [f64]),
+    ) {
+        out.fill(0.0);
+        for (i, &col) in columns[0].iter().chain(columns[1]).enumerate() {
+            if v[col] == 0.0 || (i >= columns[0].len() && columns[0].contains(&col)) {
+                continue;
+            }
+            let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
+            qp[col] = qt[col] + eps;
+            rows_at(qp, pert);
+            qp[col] = qt[col];
+            for ((o, p), b) in out.iter_mut().zip(pert.iter()).zip(base) {
+                *o -= (p - b) / eps * v[col];
+            }
         }
     }
 

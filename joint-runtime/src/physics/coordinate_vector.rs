@@ -145,21 +145,18 @@ impl Topology {
         qp.clear();
         qp.extend_from_slice(qt);
         rows_at(self, c, qt, v, vel, &mut base[..rows], &mut scratch.coordinates);
-        let out = &mut c_out[c.ae..c.ae + rows];
-        out.fill(0.0);
         let (m0, m1) = (&self.markers[c.markers[0]], &self.markers[c.markers[1]]);
-        for (i, &col) in m0.columns.iter().chain(&m1.columns).enumerate() {
-            if v[col] == 0.0 || (i >= m0.columns.len() && m0.columns.contains(&col)) {
-                continue;
-            }
-            let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
-            qp[col] = qt[col] + eps;
-            rows_at(self, c, &qp, v, vel, &mut pert[..rows], &mut scratch.coordinates);
-            qp[col] = qt[col];
-            for r in 0..rows {
-                out[r] -= (pert[r] - base[r]) / eps * v[col];
-            }
-        }
+        let coordinates = &mut scratch.coordinates;
+        self.forward_difference_convective(
+            [&m0.columns, &m1.columns],
+            qt,
+            v,
+            &mut qp,
+            &base[..rows],
+            &mut pert[..rows],
+            &mut c_out[c.ae..c.ae + rows],
+            |qp, pert| rows_at(self, c, qp, v, vel, pert, coordinates),
+        );
         scratch.rows2 = base;
         scratch.rows3 = pert;
         scratch.fd_q = qp;
