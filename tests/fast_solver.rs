@@ -132,3 +132,77 @@ fn exact_mode_is_the_default() {
         SolverMode::Exact
     );
 }
+
+/// The loads the fast residual takes from `Topology::constant_loads` (summed once) are those
+/// whose generalized force does not depend on the state: evaluated at a turned, moved state
+/// they give the bits of the sum; the others are evaluated at every residual.
+#[test]
+fn constant_loads_do_not_depend_on_the_state() {
+    use joint::runtime::physics::{RhsForm, Scratch};
+    use joint::runtime::{Load, Marker, MultibodySystem, RigidBodyInertia, RigidBodyOptions};
+    let mut mbs = MultibodySystem::new();
+    let mut o = RigidBodyOptions::new(RigidBodyInertia::cuboid(1000.0, [0.3, 0.1, 0.05]));
+    o.gravity = [0.0, 0.0, -9.81];
+    let body = mbs.create_rigid_body(&o);
+    let centre = mbs.add_marker(Marker::body_rigid(body, [0.0; 3]));
+    let off = mbs.add_marker(Marker::body_position(body, [0.15, 0.02, 0.0]));
+    let force = |marker, body_fixed| Load::ForceVector {
+        name: String::new(),
+        marker,
+        load_vector: [1.0, -2.0, 3.0],
+        body_fixed,
+    };
+    mbs.add_load(force(centre, false)); // constant: J_pos = [I | 0]
+    mbs.add_load(force(off, false)); // −A·skew(b)·G depends on θ
+    mbs.add_load(force(centre, true)); // turns with the body
+    mbs.add_load(Load::TorqueVector {
+        name: String::new(),
+        marker: centre,
+        load_vector: [0.5, 0.0, 0.0],
+        body_fixed: false,
+    });
+    let sim = mbs.assemble().expect("assembles");
+    let topo = &sim.topology;
+    // gravity (a BodyMass marker at the centre of mass) comes first
+    let constant: Vec<bool> = topo.loads.iter().map(|l| l.constant).collect();
+    assert_eq!(constant, [true, true, false, false, false]);
+    let n = topo.n_ode2;
+    let mut qt = topo.reference.clone();
+    // moved and turned: θ of a unit quaternion away from the reference
+    let theta = [0.8f64, 0.1, -0.5, 0.3];
+    let norm = theta.iter().map(|x| x * x).sum::<f64>().sqrt();
+    qt[0] += 0.4;
+    for (i, t) in theta.iter().enumerate() {
+        qt[3 + i] = t / norm;
+    }
+    let v = vec![0.3; n];
+    let mut scratch = Scratch::for_topology(topo);
+    let mut at_state = vec![0.0; n];
+    for l in topo.loads.iter().filter(|l| l.constant) {
+        topo.add_load(
+            l.load,
+            &qt,
+            &v,
+            1.0,
+            &mut at_state,
+            &mut scratch,
+            RhsForm::Fast,
+        );
+    }
+    assert_eq!(at_state, topo.constant_loads);
+    assert!(topo.constant_loads.iter().any(|x| *x != 0.0));
+    // a load left out does depend on the state
+    let mut turned = vec![0.0; n];
+    let mut reference = vec![0.0; n];
+    topo.add_load(2, &qt, &v, 1.0, &mut turned, &mut scratch, RhsForm::Fast);
+    topo.add_load(
+        2,
+        &topo.reference,
+        &v,
+        1.0,
+        &mut reference,
+        &mut scratch,
+        RhsForm::Fast,
+    );
+    assert_ne!(turned, reference);
+}

@@ -96,6 +96,8 @@ pub(super) fn loads(mbs: &MultibodySystem) -> Result<Vec<LoadTopology>> {
             kind,
             vector: load.load_vector(),
             body_fixed,
+            // decided with the resolved markers (`Topology::sum_constant_loads`)
+            constant: false,
         });
     }
     Ok(loads)

@@ -215,6 +215,10 @@ pub struct LoadTopology {
     pub kind: LoadKind,
     pub vector: [f64; 3],
     pub body_fixed: bool,
+    /// Its generalized force does not depend on the state (a global force or a mass-
+    /// proportional load through a constant position Jacobian, a node coordinate's load): the
+    /// fast residual takes it from [`Topology::constant_loads`].
+    pub constant: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,6 +260,10 @@ pub struct Topology {
     pub coordinate_vectors: Vec<crate::joints::CoordinateVectorTopology>,
     pub ep_constraints: Vec<EulerParameterConstraint>,
     pub loads: Vec<LoadTopology>,
+    /// The generalized forces of the loads marked `constant`, summed once at assembly (load
+    /// factor 1): the fast residual's start, where Exudyn's order evaluates every load at
+    /// every residual.
+    pub constant_loads: Vec<f64>,
     /// For every AE equation: the item it belongs to (for singular-system messages).
     pub ae_owner: Vec<ItemRef>,
     /// For every ODE2 coordinate: its node.
@@ -386,7 +394,7 @@ impl Topology {
             .filter(|(n, _)| n.is_lie_group())
             .map(|(_, &start)| start)
             .collect();
-        Ok(Topology {
+        let mut topology = Topology {
             n_ode2,
             n_ode1: ode1_reference.len(),
             n_ae: ae_owner.len(),
@@ -412,6 +420,9 @@ impl Topology {
             max_columns,
             max_kernel_rows,
             objects,
-        })
+            constant_loads: Vec::new(),
+        };
+        topology.sum_constant_loads();
+        Ok(topology)
     }
 }

@@ -4,7 +4,7 @@
 
 use super::ForwardDifference;
 use super::{RhsForm, Scratch, v3};
-use crate::assemble::{BodyTopology, LoadKind, Topology};
+use crate::assemble::{BodyTopology, LoadKind, LoadTopology, Topology};
 use crate::linear::MatrixAccumulator;
 use crate::markers::{MarkerModel, MarkerState};
 
@@ -20,8 +20,54 @@ impl Topology {
         form: RhsForm,
     ) {
         for l in &self.loads {
+            // the fast residual starts from their sum (`constant_loads`)
+            if form == RhsForm::Fast && l.constant {
+                continue;
+            }
             self.add_load(l.load, qt, v, load_factor, f, scratch, form);
         }
+    }
+
+    /// Whether load `l`'s generalized force is independent of the state: a node coordinate's
+    /// load, or a global force or mass-proportional load at a marker whose position Jacobian is
+    /// constant (a marker kind without orientation, or one at its body's or node's reference
+    /// point: J_pos = [I | 0]).
+    fn load_is_constant(&self, l: &LoadTopology) -> bool {
+        let marker = &self.markers[l.marker];
+        match l.kind {
+            LoadKind::Coordinate => !marker.is_rotation_coordinate(),
+            LoadKind::Torque => false,
+            LoadKind::Force if l.body_fixed => false,
+            LoadKind::Force | LoadKind::MassProportional => match &marker.model {
+                MarkerModel::Kind { kind, parameters } => {
+                    !kind.has_orientation()
+                        || kind
+                            .parameter_names()
+                            .iter()
+                            .zip(parameters)
+                            .all(|(name, &b)| !name.starts_with('b') || b == 0.0)
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// Mark the loads whose generalized force is independent of the state and sum their
+    /// generalized forces (load factor 1) into `constant_loads`, once, at the reference
+    /// configuration (any configuration gives the same).
+    pub(crate) fn sum_constant_loads(&mut self) {
+        for i in 0..self.loads.len() {
+            let constant = self.load_is_constant(&self.loads[i]);
+            self.loads[i].constant = constant;
+        }
+        let mut f = vec![0.0; self.n_ode2];
+        let qt = self.reference.clone();
+        let v = vec![0.0; self.n_ode2];
+        let mut scratch = Scratch::for_topology(self);
+        for l in self.loads.iter().filter(|l| l.constant) {
+            self.add_load(l.load, &qt, &v, 1.0, &mut f, &mut scratch, RhsForm::Fast);
+        }
+        self.constant_loads = f;
     }
 
     /// One load's generalized force (by position in `self.loads`), added into `f`.

@@ -48,7 +48,14 @@ impl Topology {
         scratch: &mut Scratch,
         form: RhsForm,
     ) {
-        f.fill(0.0);
+        if form == RhsForm::Fast {
+            // the state-independent loads, summed once (`Topology::constant_loads`)
+            for (x, c) in f.iter_mut().zip(&self.constant_loads) {
+                *x = load_factor * c;
+            }
+        } else {
+            f.fill(0.0);
+        }
         self.add_loads(qt, v, load_factor, f, scratch, form);
         for body in &self.bodies {
             if let BodyTopology::Rigid {
