@@ -88,38 +88,15 @@ pub fn lower(model: &JointModel, errors: &mut Errors) -> Option<LoweredForce> {
                 );
                 None
             }
-            Some(Value::Vector(v)) => Some(v),
-            Some(Value::Rows(r)) if r.len() == 3 => Some([r[0], r[1], r[2]]),
-            Some(other) => {
-                errors.at(
-                    expr,
-                    format!(
-                        "a force is a 3-vector (global, on marker 0), found {}",
-                        other.type_name()
-                    ),
-                );
-                None
-            }
-            None => None,
+            other => vector3(other, expr, "force", errors),
         };
         let outputs = named_outputs(&mut lw, model, errors);
         let torque = match &model.torque {
             None => None,
-            Some(expr) => match lw.lower(expr, errors).map(|d| d.value) {
-                Some(Value::Vector(v)) => Some(v),
-                Some(Value::Rows(r)) if r.len() == 3 => Some([r[0], r[1], r[2]]),
-                Some(other) => {
-                    errors.at(
-                        expr,
-                        format!(
-                            "a torque is a 3-vector (global, on marker 0), found {}",
-                            other.type_name()
-                        ),
-                    );
-                    return None;
-                }
-                None => return None,
-            },
+            Some(expr) => {
+                let value = lw.lower(expr, errors).map(|d| d.value);
+                Some(vector3(value, expr, "torque", errors)?)
+            }
         };
         (force?, outputs, torque)
     };
@@ -135,6 +112,30 @@ pub fn lower(model: &JointModel, errors: &mut Errors) -> Option<LoweredForce> {
         outputs,
         torque,
     })
+}
+
+/// A force's or torque's value as its three entries (a 3-vector, or a list of three rows);
+/// anything else is an error at `expr`.
+fn vector3(
+    value: Option<Value>,
+    expr: &syn::Expr,
+    what: &str,
+    errors: &mut Errors,
+) -> Option<[Id; 3]> {
+    match value? {
+        Value::Vector(v) => Some(v),
+        Value::Rows(r) if r.len() == 3 => Some([r[0], r[1], r[2]]),
+        other => {
+            errors.at(
+                expr,
+                format!(
+                    "a {what} is a 3-vector (global, on marker 0), found {}",
+                    other.type_name()
+                ),
+            );
+            None
+        }
+    }
 }
 
 /// ∂x/∂p, ∂x/∂δπ, ∂x/∂v, ∂x/∂ω of a 3-vector `x` of the markers' quantities (in that order),

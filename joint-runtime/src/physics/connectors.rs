@@ -239,7 +239,7 @@ impl Topology {
             } => {
                 let mut f = [0.0; 3];
                 (definition.force)(parameters, &m0.quantities(), &m1.quantities(), &mut f)
-                    .expect("parameter count checked at assemble");
+                    .expect(PARAMETERS_CHECKED);
                 ConnectorForce {
                     force: Vector3::from(f),
                     delta_p: dp,
@@ -287,64 +287,74 @@ impl Topology {
     /// force definition has one (RigidBodySpringDamper's default formulation, a defined force
     /// element with `torque = …;`); `None` otherwise or if inactive.
     pub fn connector_torque(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<Vector3<f64>> {
-        let con = &self.connectors[c];
-        if !con.active {
-            return None;
-        }
-        let quantities = |k: usize| MarkerState::new(&self.markers[con.markers[k]], qt, v).quantities();
-        match &con.kind {
-            ConnectorKind::RigidBodySpringDamper {
-                intrinsic: false, ..
-            } => {
-                let p = rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
-                Some(Vector3::from(rigid_body_spring_damper::marker_level::torque(
-                    &p,
-                    &quantities(0),
-                    &quantities(1),
-                )))
-            }
-            ConnectorKind::Defined {
-                definition,
-                parameters,
-            } => {
-                let torque = definition.torque.as_ref()?;
-                let mut t = [0.0; 3];
-                (torque.torque)(parameters, &quantities(0), &quantities(1), &mut t)
-                    .expect("parameter count checked at assemble");
-                Some(Vector3::from(t))
-            }
-            _ => None,
-        }
+        self.with_torque_kernels(
+            c,
+            qt,
+            v,
+            |p, q0, q1| rigid_body_spring_damper::marker_level::torque(p, q0, q1).into(),
+            |t, parameters, q0, q1| {
+                let mut out = [0.0; 3];
+                (t.torque)(parameters, q0, q1, &mut out).expect(PARAMETERS_CHECKED);
+                out.into()
+            },
+        )
     }
 
     /// The derivatives of connector `c`'s torque by its markers' quantities (laid out as a
     /// [`ForceJacobian`]), for the connectors [`Self::connector_torque`] serves.
     pub fn connector_torque_jacobian(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<ForceJacobian> {
+        self.with_torque_kernels(
+            c,
+            qt,
+            v,
+            rigid_body_spring_damper::marker_level::torque_jacobian,
+            |t, parameters, q0, q1| {
+                let mut j = ForceJacobian::default();
+                (t.jacobian)(parameters, q0, q1, &mut j).expect(PARAMETERS_CHECKED);
+                j
+            },
+        )
+    }
+
+    /// `built_in` (RigidBodySpringDamper's typed kernels) or `defined` (a defined force
+    /// element's torque kernels) applied to active connector `c`'s marker quantities; `None`
+    /// if it is inactive or has no torque.
+    fn with_torque_kernels<R>(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+        built_in: impl FnOnce(
+            &rigid_body_spring_damper::Parameters,
+            &MarkerQuantities,
+            &MarkerQuantities,
+        ) -> R,
+        defined: impl FnOnce(
+            &joint_core::TorqueDefinition,
+            &[f64],
+            &MarkerQuantities,
+            &MarkerQuantities,
+        ) -> R,
+    ) -> Option<R> {
         let con = &self.connectors[c];
         if !con.active {
             return None;
         }
-        let quantities = |k: usize| MarkerState::new(&self.markers[con.markers[k]], qt, v).quantities();
+        let quantities =
+            |k: usize| MarkerState::new(&self.markers[con.markers[k]], qt, v).quantities();
         match &con.kind {
             ConnectorKind::RigidBodySpringDamper {
                 intrinsic: false, ..
             } => {
-                let p = rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
-                Some(rigid_body_spring_damper::marker_level::torque_jacobian(
-                    &p,
-                    &quantities(0),
-                    &quantities(1),
-                ))
+                let p = rigid_body_spring_damper_parameters(&con.kind)?;
+                Some(built_in(&p, &quantities(0), &quantities(1)))
             }
             ConnectorKind::Defined {
                 definition,
                 parameters,
             } => {
                 let torque = definition.torque.as_ref()?;
-                let mut j = ForceJacobian::default();
-                (torque.jacobian)(parameters, &quantities(0), &quantities(1), &mut j)
-                    .expect("parameter count checked at assemble");
-                Some(j)
+                Some(defined(torque, parameters, &quantities(0), &quantities(1)))
             }
             _ => None,
         }
@@ -722,7 +732,7 @@ impl Topology {
             } => {
                 let mut j = ForceJacobian::default();
                 (definition.jacobian)(parameters, &m0.quantities(), &m1.quantities(), &mut j)
-                    .expect("parameter count checked at assemble");
+                    .expect(PARAMETERS_CHECKED);
                 let rigid = definition
                     .markers
                     .map(|m| m.capability == joint_core::Capability::Rigid);
@@ -832,6 +842,9 @@ pub struct ConnectorForce {
     pub delta_p: Vector3<f64>,
     pub delta_v: Vector3<f64>,
 }
+
+/// Why a defined element's kernel cannot refuse its parameter slice.
+const PARAMETERS_CHECKED: &str = "parameter count checked at assemble";
 
 /// A coordinate marker's value and velocity as the force definitions between coordinates read
 /// them (`position[0]`, `velocity[0]`).
