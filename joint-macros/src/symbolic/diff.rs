@@ -334,6 +334,31 @@ mod tests {
         }
     }
 
+    /// At each point of `points`, ∂e/∂x and ∂e/∂y (vars `x`, `y`) by the forward derivative
+    /// against central differences, and the reverse sweep's `gradient` of w·e (w = 1.5) against
+    /// 1.5 times the forward derivative.
+    fn assert_derivatives_at(g: &mut Graph, e: Id, gradient: &[Id], points: &[[(&str, f64); 3]]) {
+        let (x, y) = (g.var("x"), g.var("y"));
+        for at in points {
+            let value = |n: &str| at.iter().find(|(k, _)| *k == n).unwrap().1;
+            assert_eq!(value("w"), 1.5, "the weight of the reverse sweep");
+            for (k, (name, var)) in [("x", x), ("y", y)].into_iter().enumerate() {
+                let d = derivative(g, e, var);
+                let exact = g.eval(d, &value);
+                let fd = central_difference(g, e, name, at);
+                assert!(
+                    (exact - fd).abs() < 1e-8,
+                    "∂/∂{name} at {at:?}: {exact} vs {fd}"
+                );
+                let reverse = g.eval(gradient[k], &value);
+                assert!(
+                    (reverse - 1.5 * exact).abs() < 1e-12,
+                    "{reverse} vs {exact}"
+                );
+            }
+        }
+    }
+
     /// `if x > y { x·x·y } else { sin(x) + y·x }`: forward and reverse derivatives are the taken
     /// branch's, on both sides of the switch.
     #[test]
@@ -347,26 +372,15 @@ mod tests {
         let otherwise = g.add(sx, yx);
         let e = g.select(x, y, true, then, otherwise);
         let gradient = weighted_gradient(&mut g, &[e], &[w], &[x, y]);
-        for at in [
-            [("x", 0.9), ("y", 0.4), ("w", 1.5)],
-            [("x", -0.3), ("y", 0.4), ("w", 1.5)],
-        ] {
-            let value = |n: &str| at.iter().find(|(k, _)| *k == n).unwrap().1;
-            for (k, (name, var)) in [("x", x), ("y", y)].into_iter().enumerate() {
-                let d = derivative(&mut g, e, var);
-                let exact = g.eval(d, &value);
-                let fd = central_difference(&g, e, name, &at);
-                assert!(
-                    (exact - fd).abs() < 1e-8,
-                    "∂/∂{name} at {at:?}: {exact} vs {fd}"
-                );
-                let reverse = g.eval(gradient[k], &value);
-                assert!(
-                    (reverse - 1.5 * exact).abs() < 1e-12,
-                    "{reverse} vs {exact}"
-                );
-            }
-        }
+        assert_derivatives_at(
+            &mut g,
+            e,
+            &gradient,
+            &[
+                [("x", 0.9), ("y", 0.4), ("w", 1.5)],
+                [("x", -0.3), ("y", 0.4), ("w", 1.5)],
+            ],
+        );
         // literals decide at build time; equal branches need no test
         let (one, two) = (g.one(), g.constant(2.0));
         assert_eq!(g.select(two, one, true, x, y), x);
@@ -386,28 +400,17 @@ mod tests {
         let den = g.sub(x, yy);
         let e = g.atan2(num, den);
         let gradient = weighted_gradient(&mut g, &[e], &[w], &[x, y]);
-        for at in [
-            [("x", 0.9), ("y", 0.4), ("w", 1.5)],
-            [("x", -0.3), ("y", 0.4), ("w", 1.5)],
-            [("x", -0.7), ("y", -0.2), ("w", 1.5)],
-            [("x", 0.2), ("y", -0.8), ("w", 1.5)],
-        ] {
-            let value = |n: &str| at.iter().find(|(k, _)| *k == n).unwrap().1;
-            for (k, (name, var)) in [("x", x), ("y", y)].into_iter().enumerate() {
-                let d = derivative(&mut g, e, var);
-                let exact = g.eval(d, &value);
-                let fd = central_difference(&g, e, name, &at);
-                assert!(
-                    (exact - fd).abs() < 1e-8,
-                    "∂/∂{name} at {at:?}: {exact} vs {fd}"
-                );
-                let reverse = g.eval(gradient[k], &value);
-                assert!(
-                    (reverse - 1.5 * exact).abs() < 1e-12,
-                    "{reverse} vs {exact}"
-                );
-            }
-        }
+        assert_derivatives_at(
+            &mut g,
+            e,
+            &gradient,
+            &[
+                [("x", 0.9), ("y", 0.4), ("w", 1.5)],
+                [("x", -0.3), ("y", 0.4), ("w", 1.5)],
+                [("x", -0.7), ("y", -0.2), ("w", 1.5)],
+                [("x", 0.2), ("y", -0.8), ("w", 1.5)],
+            ],
+        );
         let (one, minus_one) = (g.one(), g.constant(-1.0));
         let folded = g.atan2(one, minus_one);
         assert_eq!(g.as_const(folded), Some(1f64.atan2(-1.0)));

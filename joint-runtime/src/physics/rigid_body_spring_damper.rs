@@ -119,6 +119,8 @@ impl Topology {
     /// The LHS of an active RigidBodySpringDamper over its markers' columns, marker 0's then
     /// marker 1's, into `out`: ∓J_pᵀ(A_j f) + J_rᵀ(∓A_j τ + t), t = (A_j(−u_p/2)) × (A_j f) when
     /// intrinsic, else 0 (the same on both markers). `jac` holds one marker Jacobian at a time.
+    /// The runtime calls it for the intrinsic formulation; the default one's LHS comes from its
+    /// force definition (`kernels::RigidBodySpringDamper`, through `connector_lhs_local`).
     pub(super) fn rigid_body_spring_lhs(
         &self,
         c: usize,
