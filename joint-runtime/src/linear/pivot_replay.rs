@@ -61,6 +61,20 @@ pub(crate) struct PivotReplay {
     new_step: Vec<u32>,
 }
 
+/// When a refactorization keeps a recorded pivot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum PivotRule {
+    /// Only if partial pivoting would choose it (the first candidate of largest magnitude):
+    /// faer's factors bit for bit.
+    Partial,
+    /// While no other candidate is larger than it by more than 1/τ (threshold partial
+    /// pivoting, τ in (0, 1]; UMFPACK's default is 0.1). The factors are then not faer's, but
+    /// their growth stays bounded by (1 + 1/τ) per step, and the elimination is redone only
+    /// when a pivot has really become small — not each time two candidates of similar size
+    /// swap rank, as the rotated revolute joints of perf3DRigidBodies make them do.
+    Threshold(f64),
+}
+
 /// Why a recording was refused (the caller then keeps using faer's factorization).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NotReplayable {
@@ -285,7 +299,11 @@ impl PivotReplay {
     /// pivots stay partial pivoting's choice, and redo it from the first column where one does
     /// not. `Err(step)`: a zero, non-finite or missing pivot at that elimination step, as faer
     /// would find it; the recording is then unusable.
-    pub fn refactorize(&mut self, values: &[f64]) -> Result<Refactorization, usize> {
+    pub fn refactorize(
+        &mut self,
+        values: &[f64],
+        rule: PivotRule,
+    ) -> Result<Refactorization, usize> {
         assert_eq!(
             self.x.len(),
             self.n,
@@ -321,13 +339,23 @@ impl PivotReplay {
             let (l_begin, l_end) = (self.l_start[j] + 1, self.l_start[j + 1]);
             let rank = self.pivot_rank[j] as usize;
             let mut same_pivot = magnitude > 0.0 && magnitude.is_finite();
-            for (t, &i) in self.l_row[l_begin..l_end].iter().enumerate() {
-                let v = x[i as usize].abs();
-                same_pivot &= if t < rank {
-                    v < magnitude
-                } else {
-                    v <= magnitude
-                };
+            match rule {
+                PivotRule::Partial => {
+                    for (t, &i) in self.l_row[l_begin..l_end].iter().enumerate() {
+                        let v = x[i as usize].abs();
+                        same_pivot &= if t < rank {
+                            v < magnitude
+                        } else {
+                            v <= magnitude
+                        };
+                    }
+                }
+                PivotRule::Threshold(threshold) => {
+                    let limit = magnitude / threshold;
+                    for &i in &self.l_row[l_begin..l_end] {
+                        same_pivot &= x[i as usize].abs() <= limit;
+                    }
+                }
             }
             if !same_pivot {
                 x.fill(0.0);

@@ -19,7 +19,7 @@ use faer::sparse::{SparseColMatRef, SymbolicSparseColMatRef};
 use faer::{Conj, MatMut, Par};
 
 use super::dense_lu::SingularColumn;
-use super::pivot_replay::{Factorization, PivotReplay, Refactorization};
+use super::pivot_replay::{Factorization, PivotReplay, PivotRule, Refactorization};
 use super::sparse_matrix::SparseMatrix;
 
 /// The LU factors of a [`SparseMatrix`] whose pattern is fixed.
@@ -38,6 +38,8 @@ pub struct SparseLu {
     /// Set when a recording was refused (too large for its indices, or faer's factors not
     /// reproduced): a property of the pattern or of faer, so recording is not tried again.
     replay_refused: bool,
+    /// When a replay keeps a recorded pivot ([`PivotRule::Partial`] unless relaxed).
+    pivot_rule: PivotRule,
     counts: FactorizationCounts,
 }
 
@@ -112,8 +114,20 @@ impl SparseLu {
             replay: PivotReplay::default(),
             replay_ready: false,
             replay_refused: false,
+            pivot_rule: PivotRule::Partial,
             counts: FactorizationCounts::default(),
         }
+    }
+
+    /// Keep a recorded pivot while no candidate exceeds it by more than 1/`threshold`
+    /// ([`PivotRule::Threshold`]) instead of only while partial pivoting would choose it: no
+    /// longer faer's factors bit for bit (the fast path, which is judged by accuracy).
+    pub fn use_threshold_pivoting(&mut self, threshold: f64) {
+        assert!(
+            threshold > 0.0 && threshold <= 1.0,
+            "pivot threshold {threshold} outside (0, 1]"
+        );
+        self.pivot_rule = PivotRule::Threshold(threshold);
     }
 
     /// How many factorizations were full and how many replayed.
@@ -141,7 +155,7 @@ impl SparseLu {
         assert_eq!(matrix.size(), self.n, "matrix size");
         self.factorized = false;
         if self.replay_ready {
-            match self.replay.refactorize(matrix.values()) {
+            match self.replay.refactorize(matrix.values(), self.pivot_rule) {
                 Ok(Refactorization::Replayed) => self.counts.replayed += 1,
                 Ok(Refactorization::Repivoted { from }) => {
                     self.counts.repivoted += 1;
@@ -458,5 +472,49 @@ mod tests {
         reused.factorize(&m).unwrap();
         let counts = reused.counts();
         assert_eq!((counts.full, counts.replayed), (2, 1), "{counts:?}");
+    }
+
+    /// `arrow()` with A[0, 0] set to `a00`: column 0's candidates are A[0, 0] and A[4, 0] = 1.
+    fn arrow_with(a00: f64) -> SparseMatrix {
+        let mut m = arrow();
+        m.add(0, 0, a00);
+        m
+    }
+
+    /// Solves A·x = A·x_true and returns max |x − x_true|.
+    fn solve_error(lu: &mut SparseLu, m: &SparseMatrix) -> f64 {
+        let x_true = [1.0, -2.0, 0.5, 3.0, -0.25];
+        let mut b = [0.0; 5];
+        for (c, x) in x_true.iter().enumerate() {
+            for (r, b) in b.iter_mut().enumerate() {
+                *b += m.get(r, c) * x;
+            }
+        }
+        lu.solve_in_place(&mut b);
+        b.iter().zip(x_true).fold(0.0, |e, (x, t)| e.max((x - t).abs()))
+    }
+
+    #[test]
+    fn threshold_pivoting_keeps_a_pivot_that_partial_pivoting_would_swap() {
+        // recorded with A[4, 0] = 1 as column 0's pivot (A[0, 0] = 0.9 is smaller)
+        let first = arrow_with(0.9);
+        // A[0, 0] = 1.1 outgrows it: partial pivoting takes row 0, τ = 0.1 keeps row 4
+        let swapped = arrow_with(1.1);
+        let mut partial = SparseLu::new(&first);
+        let mut relaxed = SparseLu::new(&first);
+        relaxed.use_threshold_pivoting(0.1);
+        for lu in [&mut partial, &mut relaxed] {
+            lu.factorize(&first).unwrap();
+            lu.factorize(&swapped).unwrap();
+            assert!(solve_error(lu, &swapped) < 1e-14);
+        }
+        assert_eq!(partial.counts().repivoted, 1, "{:?}", partial.counts());
+        assert_eq!(relaxed.counts().repivoted, 0, "{:?}", relaxed.counts());
+        assert_eq!(relaxed.counts().replayed, 1, "{:?}", relaxed.counts());
+        // A[0, 0] = 20: the kept pivot 1 is below τ·20, and the threshold repivots too
+        let grown = arrow_with(20.0);
+        relaxed.factorize(&grown).unwrap();
+        assert_eq!(relaxed.counts().repivoted, 1, "{:?}", relaxed.counts());
+        assert!(solve_error(&mut relaxed, &grown) < 1e-14);
     }
 }

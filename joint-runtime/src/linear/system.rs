@@ -89,6 +89,15 @@ impl LinearSystem {
         }
     }
 
+    /// Let a sparse system's refactorizations keep a recorded pivot within `threshold` of
+    /// the column's largest candidate (threshold partial pivoting; the fast path, see
+    /// [`SparseLu::use_threshold_pivoting`]); a dense system is unaffected.
+    pub fn use_threshold_pivoting(&mut self, threshold: f64) {
+        if let Factors::Sparse(lu) = &mut self.factors {
+            lu.use_threshold_pivoting(threshold);
+        }
+    }
+
     /// A sparse system whose pattern is the recorded positions (plus the diagonal).
     pub fn sparse(n: usize, pattern: &PatternRecorder) -> Self {
         let matrix = SparseMatrix::from_positions(n, pattern.entries());

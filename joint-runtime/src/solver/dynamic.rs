@@ -4,7 +4,8 @@
 
 use nalgebra::{Matrix3, Vector3};
 
-use super::fast_newton::{FastNewtonProblem, fast_newton};
+use super::anderson::Anderson;
+use super::fast_newton::{ANDERSON_DEPTH, FastNewtonProblem, PIVOT_THRESHOLD, fast_newton};
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
 use super::settings::{
     LinearSolverType, NewtonSettings, SimulationSettings, SolverMode, TimeIntegrationSettings,
@@ -69,8 +70,9 @@ pub(crate) struct StepProblem<'a> {
     /// Newton–Euler form (physics/newton_euler.rs), C_qᵀλ by the pairings' generated
     /// `reaction_forces` kernels.
     fast_residual: bool,
-    /// max |Δq| of the last Newton step.
+    /// max |Δq| of the last Newton step: the solve's, and the one applied after the mixing.
     increment: f64,
+    applied_increment: f64,
     fd: ForwardDifference,
     c_err: f64,
     // step data
@@ -126,6 +128,8 @@ pub(crate) struct StepProblem<'a> {
     rhs: Vec<f64>,
     /// The iteration matrix J̄ and its factors (dense or sparse, per linearSolver.solverType).
     system: LinearSystem,
+    /// The fast path's mixing of the increments of a kept Jacobian.
+    anderson: Anderson,
     scratch: Scratch,
 }
 
@@ -153,6 +157,7 @@ impl<'a> StepProblem<'a> {
             },
             fast_residual: mode == SolverMode::Fast,
             increment: 0.0,
+            applied_increment: 0.0,
             fd: forward_difference(&settings.newton),
             c_err: settings.newton.error_weight(n),
             h: 0.0,
@@ -200,6 +205,17 @@ impl<'a> StepProblem<'a> {
             y_fd: vec![0.0; n1],
             rhs: vec![0.0; n],
             system: LinearSystem::dense(0),
+            // the fit measures the ODE2 increments (those of the multipliers are s·Δλ, of
+            // another scale); not on Lie-group nodes, whose rotations move by composition
+            anderson: Anderson::new(
+                n,
+                n2,
+                if mode == SolverMode::Fast && sim.topology.lie_nodes.is_empty() {
+                    ANDERSON_DEPTH
+                } else {
+                    0
+                },
+            ),
             scratch: Scratch::for_topology(&sim.topology),
             sim,
         };
@@ -212,6 +228,7 @@ impl<'a> StepProblem<'a> {
         });
         if mode == SolverMode::Fast {
             p.system.solve_with_explicit_inverse();
+            p.system.use_threshold_pivoting(PIVOT_THRESHOLD);
         }
         p
     }
@@ -535,6 +552,7 @@ impl NewtonProblem for StepProblem<'_> {
         assemble_into!(system.cleared_matrix(), |m| self
             .assemble_iteration_matrix(m, self.exact));
         self.system = system;
+        self.anderson.reset();
         self.system.factorize()
     }
 
@@ -543,6 +561,8 @@ impl NewtonProblem for StepProblem<'_> {
         let st = &mut self.sim.state;
         let n2 = st.q.len();
         self.increment = self.rhs[..n2].iter().fold(0.0, |m: f64, x| m.max(x.abs()));
+        self.anderson.mix(&mut self.rhs);
+        self.applied_increment = self.rhs[..n2].iter().fold(0.0, |m: f64, x| m.max(x.abs()));
         if self.lie_column.is_empty() {
             for i in 0..n2 {
                 let d = self.rhs[i];
@@ -625,6 +645,7 @@ impl FastNewtonProblem for StepProblem<'_> {
     /// has frequencies near 1/h (a long chain), the quadratic one amplifies them and the
     /// linear one wins: chosen per step, both cases get the better start.
     fn fast_start(&mut self) {
+        self.anderson.reset();
         self.restore_start_of_step();
         self.a_buf.copy_from_slice(&self.a_start);
         self.predictor();
@@ -699,6 +720,10 @@ impl FastNewtonProblem for StepProblem<'_> {
         self.increment
     }
 
+    fn applied_increment_norm(&self) -> f64 {
+        self.applied_increment
+    }
+
     fn coordinate_scale(&self) -> f64 {
         self.sim
             .state
@@ -740,7 +765,21 @@ struct TangentColumns<'a, M> {
 }
 
 impl<M: MatrixAccumulator> MatrixAccumulator for TangentColumns<'_, M> {
+    /// Without tangent operators (all but Lie-group models) a plain add, inlined into the
+    /// assembly loops: as an out-of-line call it was a tenth of a Jacobian-heavy run.
+    #[inline(always)]
     fn add(&mut self, row: usize, column: usize, value: f64) {
+        if self.nodes.is_empty() {
+            self.inner.add(row, column, value);
+        } else {
+            self.add_with_tangents(row, column, value);
+        }
+    }
+}
+
+impl<M: MatrixAccumulator> TangentColumns<'_, M> {
+    #[inline(never)]
+    fn add_with_tangents(&mut self, row: usize, column: usize, value: f64) {
         for (node, &start) in self.nodes.iter().enumerate() {
             if (start + 3..start + 6).contains(&column) {
                 let k = column - start - 3;

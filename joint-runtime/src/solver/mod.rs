@@ -1,5 +1,6 @@
 //! Exudyn's solvers: settings, Newton control, the implicit dynamic solver and the static solver.
 
+mod anderson;
 mod dynamic;
 mod explicit;
 mod fast_newton;
