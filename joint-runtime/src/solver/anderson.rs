@@ -14,42 +14,73 @@
 //! step size diverged with it), so the mixing waits until the raw increments fall and refuses
 //! coefficients above [`MAX_COEFFICIENT`].
 
-/// The mixing's history: raw and applied increments of the current Jacobian's iterations.
+/// The mixing's history: raw and applied increments of the current Jacobian's iterations, in
+/// flat ring buffers (the mixing runs at every iteration; at N = 1 it must cost a few tens of
+/// nanoseconds).
 #[derive(Clone, Debug)]
 pub(crate) struct Anderson {
     depth: usize,
+    n: usize,
     /// The leading entries that the least-squares fit measures.
     measured: usize,
-    /// The last `depth + 1` raw increments g_i, oldest first (`len` of them valid).
-    raw: Vec<Vec<f64>>,
-    /// The increments a_i applied after them, aligned with `raw`.
-    applied: Vec<Vec<f64>>,
+    /// The last `depth + 1` raw increments g_i (`n` each), a ring starting at `head`, `len`
+    /// of them valid.
+    raw: Vec<f64>,
+    /// ‖g_i‖² over the measured entries, per ring slot.
+    raw_norm: [f64; MAX_DEPTH + 1],
+    /// The increments a_i applied after them, in the same slots.
+    applied: Vec<f64>,
+    head: usize,
     len: usize,
-    /// Δg_i = g_{i+1} − g_i (scratch).
-    differences: Vec<Vec<f64>>,
+    /// Δg_i = g_{i+1} − g_i, oldest first (scratch).
+    differences: Vec<f64>,
 }
 
+/// The deepest mixing [`Anderson::new`] accepts.
+const MAX_DEPTH: usize = 4;
+
 impl Anderson {
-    /// Mixing of depth `depth` (at most 4; 0 mixes nothing) for `n` unknowns, of which the
-    /// first `measured` enter the least-squares fit.
+    /// Mixing of depth `depth` (at most [`MAX_DEPTH`]; 0 mixes nothing) for `n` unknowns, of
+    /// which the first `measured` enter the least-squares fit.
     pub(crate) fn new(n: usize, measured: usize, depth: usize) -> Self {
         assert!(
-            depth <= 4 && measured <= n,
+            depth <= MAX_DEPTH && measured <= n,
             "Anderson depth {depth}, {measured} of {n}"
         );
         Anderson {
             depth,
+            n,
             measured,
-            raw: vec![vec![0.0; n]; depth + 1],
-            applied: vec![vec![0.0; n]; depth + 1],
+            raw: vec![0.0; (depth + 1) * n],
+            raw_norm: [0.0; MAX_DEPTH + 1],
+            applied: vec![0.0; (depth + 1) * n],
+            head: 0,
             len: 0,
-            differences: vec![vec![0.0; n]; depth],
+            differences: vec![0.0; depth * n],
         }
     }
 
     /// Forget the history: a new step, or a new Jacobian (another fixed-point map).
     pub(crate) fn reset(&mut self) {
         self.len = 0;
+    }
+
+    /// The ring slot of the history's `i`-th increment (oldest first).
+    fn ring(&self, i: usize) -> usize {
+        // head, i ≤ depth: one conditional subtraction (a division costs more than the rest
+        // of the mixing at N = 1)
+        let s = self.head + i;
+        if s > self.depth {
+            s - self.depth - 1
+        } else {
+            s
+        }
+    }
+
+    /// The entries of the history's `i`-th increment in `raw` and `applied`.
+    fn slot(&self, i: usize) -> std::ops::Range<usize> {
+        let s = self.ring(i);
+        s * self.n..(s + 1) * self.n
     }
 
     /// Replace the raw Newton increment `g` (x_new = x − g) by the mixed one.
@@ -59,47 +90,51 @@ impl Anderson {
             return;
         }
         if self.len == self.depth + 1 {
-            self.raw.rotate_left(1);
-            self.applied.rotate_left(1);
+            self.head = self.ring(1);
             self.len -= 1;
         }
-        // raw[..=k] now hold g_0 … g_k (k = len), applied[..k] a_0 … a_{k-1}
-        let k = self.len;
-        self.raw[k].copy_from_slice(g);
+        // the history now holds g_0 … g_{k−1} and a_0 … a_{k−1}; g is g_k
+        let (k, m, n) = (self.len, self.measured, self.n);
+        let current = self.slot(k);
+        self.raw[current.clone()].copy_from_slice(g);
+        let norm = dot(&g[..m], &g[..m]);
+        self.raw_norm[self.ring(k)] = norm;
         // only while the kept Jacobian contracts (the raw increments fall)
-        let m = self.measured;
-        let contracting = k > 0 && norm_sq(&self.raw[k][..m]) < norm_sq(&self.raw[k - 1][..m]);
-        let mut gamma = None;
+        let contracting = k > 0 && norm < self.raw_norm[self.ring(k - 1)];
         if contracting {
             for i in 0..k {
-                let (d, raw) = (&mut self.differences[i], &self.raw);
-                for ((d, newer), older) in d.iter_mut().zip(&raw[i + 1]).zip(&raw[i]) {
-                    *d = newer - older;
+                let (newer, older) = (self.slot(i + 1), self.slot(i));
+                let d = &mut self.differences[i * n..(i + 1) * n];
+                for ((d, a), b) in d.iter_mut().zip(&self.raw[newer]).zip(&self.raw[older]) {
+                    *d = a - b;
                 }
             }
             // γ from the normal equations of min ‖g_k − Σ γ_i Δg_i‖
-            let mut gram = [[0.0f64; 4]; 4];
-            let mut rhs = [0.0f64; 4];
+            let mut gram = [[0.0f64; MAX_DEPTH]; MAX_DEPTH];
+            let mut rhs = [0.0f64; MAX_DEPTH];
+            let difference = |i: usize| &self.differences[i * n..i * n + m];
             for i in 0..k {
                 for j in 0..=i {
-                    let v = dot(&self.differences[i][..m], &self.differences[j][..m]);
+                    let v = dot(difference(i), difference(j));
                     gram[i][j] = v;
                     gram[j][i] = v;
                 }
-                rhs[i] = dot(&self.differences[i][..m], &g[..m]);
+                rhs[i] = dot(difference(i), &g[..m]);
             }
-            gamma = solve_small(&mut gram, &mut rhs, k)
-                .filter(|g| g[..k].iter().all(|c| c.abs() <= MAX_COEFFICIENT));
-        }
-        if let Some(gamma) = gamma {
-            for i in 0..k {
-                let c = gamma[i];
-                for ((g, a), d) in g.iter_mut().zip(&self.applied[i]).zip(&self.differences[i]) {
-                    *g -= c * (a + d);
+            let gamma = solve_small(&mut gram, &mut rhs, k)
+                .filter(|c| c[..k].iter().all(|c| c.abs() <= MAX_COEFFICIENT));
+            if let Some(gamma) = gamma {
+                for i in 0..k {
+                    let c = gamma[i];
+                    let applied = &self.applied[self.slot(i)];
+                    let d = &self.differences[i * n..(i + 1) * n];
+                    for ((g, a), d) in g.iter_mut().zip(applied).zip(d) {
+                        *g -= c * (a + d);
+                    }
                 }
             }
         }
-        self.applied[k].copy_from_slice(g);
+        self.applied[current].copy_from_slice(g);
         self.len = k + 1;
     }
 }
@@ -107,18 +142,18 @@ impl Anderson {
 /// The largest |γ_i| the mixing accepts.
 const MAX_COEFFICIENT: f64 = 4.0;
 
-fn norm_sq(a: &[f64]) -> f64 {
-    dot(a, a)
-}
-
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Solve the h × h (h ≤ 4) symmetric system by Gaussian elimination; `None` if it is
+/// Solve the h × h (h ≤ [`MAX_DEPTH`]) symmetric system by Gaussian elimination; `None` if it is
 /// numerically singular (the differences nearly dependent: no mixing then).
 #[allow(clippy::needless_range_loop)] // as above
-fn solve_small(a: &mut [[f64; 4]; 4], b: &mut [f64; 4], h: usize) -> Option<[f64; 4]> {
+fn solve_small(
+    a: &mut [[f64; MAX_DEPTH]; MAX_DEPTH],
+    b: &mut [f64; MAX_DEPTH],
+    h: usize,
+) -> Option<[f64; MAX_DEPTH]> {
     let scale = (0..h).map(|i| a[i][i]).fold(0.0f64, f64::max);
     if h == 0 || scale <= 0.0 || !scale.is_finite() {
         return None;
@@ -135,7 +170,7 @@ fn solve_small(a: &mut [[f64; 4]; 4], b: &mut [f64; 4], h: usize) -> Option<[f64
             b[i] -= f * b[k];
         }
     }
-    let mut x = [0.0; 4];
+    let mut x = [0.0; MAX_DEPTH];
     for k in (0..h).rev() {
         let mut s = b[k];
         for j in k + 1..h {

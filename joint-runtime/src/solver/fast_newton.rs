@@ -95,8 +95,9 @@ pub(super) const ROUNDOFF_ULPS: f64 = 4.0;
 /// depth 0, 1, 2, 3: chain N = 100 4443 / 115, 4601 / 114, 3783 / 114, 3789 / 116; N = 1000
 /// 4634 / 208, 4761 / 208, 4348 / 205, 4257 / 201; perf3DRigidBodies 4636 / 227,
 /// 4551 / 138, 4492 / 138, 4426 / 133; chain N = 1 3320 / 62, 3313 / 62, 3023 / 62,
-/// 3113 / 61. Depth 1 hardly helps: the error alternates between two modes, which two
-/// increments resolve.
+/// 3113 / 61 (but a dense system is not mixed: there the mixing costs more than the
+/// iterations it saves). Depth 1 hardly helps: the error alternates between two modes, which
+/// two increments resolve.
 pub(super) const ANDERSON_DEPTH: usize = 2;
 
 /// The relative pivot threshold τ of the fast path's sparse refactorizations
