@@ -238,10 +238,22 @@ fn runs() -> Vec<Run> {
                 let mbs = with_every_output(&model.mbs);
                 let label = format!("{base} (every output: {} sensors)", mbs.sensors.len());
                 runs.push((label, mbs, model.settings.clone(), model.solve));
-                // the fast path (tests/fast_solver.rs lists the one model it does not solve)
+                // the fast path (tests/fast_solver.rs lists the one model it does not solve),
+                // and with the sparse LU where the exact mode has that variant too (the
+                // Anderson mixing and the threshold pivoting run on sparse systems only)
                 if name != "joint_generic_rotation_marker" {
                     let mut settings = model.settings.clone();
                     settings.solver_mode = SolverMode::Fast;
+                    if variants.len() > 1 && variants[1].0 == "EigenSparse" {
+                        let mut sparse = settings.clone();
+                        sparse.linear_solver = LinearSolverType::EigenSparse;
+                        runs.push((
+                            format!("{base} (fast, EigenSparse)"),
+                            model.mbs.clone(),
+                            sparse,
+                            model.solve,
+                        ));
+                    }
                     runs.push((
                         format!("{base} (fast)"),
                         model.mbs.clone(),
