@@ -276,19 +276,10 @@ mod tests {
     #[test]
     fn solves_a_system_that_needs_row_pivots_to_round_off() {
         let m = arrow();
-        let x_true = [1.0, -2.0, 0.5, 3.0, -0.25];
-        let mut b = [0.0; 5];
-        for (c, x) in x_true.iter().enumerate() {
-            for (r, b) in b.iter_mut().enumerate() {
-                *b += m.get(r, c) * x;
-            }
-        }
         let mut lu = SparseLu::new(&m);
         lu.factorize(&m).unwrap();
-        lu.solve_in_place(&mut b);
-        for (i, (x, want)) in b.iter().zip(x_true).enumerate() {
-            assert!((x - want).abs() < 1e-14, "x[{i}] = {x}");
-        }
+        let error = solve_error(&mut lu, &m);
+        assert!(error < 1e-14, "max |x − x_true| = {error}");
     }
 
     #[test]
@@ -506,7 +497,8 @@ mod tests {
         for lu in [&mut partial, &mut relaxed] {
             lu.factorize(&first).unwrap();
             lu.factorize(&swapped).unwrap();
-            assert!(solve_error(lu, &swapped) < 1e-14);
+            let error = solve_error(lu, &swapped);
+            assert!(error < 1e-14, "max |x − x_true| = {error}");
         }
         assert_eq!(partial.counts().repivoted, 1, "{:?}", partial.counts());
         assert_eq!(relaxed.counts().repivoted, 0, "{:?}", relaxed.counts());
@@ -515,6 +507,7 @@ mod tests {
         let grown = arrow_with(20.0);
         relaxed.factorize(&grown).unwrap();
         assert_eq!(relaxed.counts().repivoted, 1, "{:?}", relaxed.counts());
-        assert!(solve_error(&mut relaxed, &grown) < 1e-14);
+        let error = solve_error(&mut relaxed, &grown);
+        assert!(error < 1e-14, "max |x − x_true| = {error}");
     }
 }

@@ -47,13 +47,15 @@ impl Anderson {
             depth <= MAX_DEPTH && measured <= n,
             "Anderson depth {depth}, {measured} of {n}"
         );
+        // no history at all without mixing (the exact mode's and dense systems')
+        let slots = if depth == 0 { 0 } else { depth + 1 };
         Anderson {
             depth,
             n,
             measured,
-            raw: vec![0.0; (depth + 1) * n],
+            raw: vec![0.0; slots * n],
             raw_norm: [0.0; MAX_DEPTH + 1],
-            applied: vec![0.0; (depth + 1) * n],
+            applied: vec![0.0; slots * n],
             head: 0,
             len: 0,
             differences: vec![0.0; depth * n],
@@ -83,11 +85,12 @@ impl Anderson {
         s * self.n..(s + 1) * self.n
     }
 
-    /// Replace the raw Newton increment `g` (x_new = x − g) by the mixed one.
+    /// Replace the raw Newton increment `g` (x_new = x − g) by the mixed one; whether it
+    /// changed `g`.
     #[allow(clippy::needless_range_loop)] // a small matrix's indices read best as indices
-    pub(crate) fn mix(&mut self, g: &mut [f64]) {
+    pub(crate) fn mix(&mut self, g: &mut [f64]) -> bool {
         if self.depth == 0 {
-            return;
+            return false;
         }
         if self.len == self.depth + 1 {
             self.head = self.ring(1);
@@ -101,6 +104,7 @@ impl Anderson {
         self.raw_norm[self.ring(k)] = norm;
         // only while the kept Jacobian contracts (the raw increments fall)
         let contracting = k > 0 && norm < self.raw_norm[self.ring(k - 1)];
+        let mut mixed = false;
         if contracting {
             for i in 0..k {
                 let (newer, older) = (self.slot(i + 1), self.slot(i));
@@ -124,6 +128,7 @@ impl Anderson {
             let gamma = solve_small(&mut gram, &mut rhs, k)
                 .filter(|c| c[..k].iter().all(|c| c.abs() <= MAX_COEFFICIENT));
             if let Some(gamma) = gamma {
+                mixed = true;
                 for i in 0..k {
                     let c = gamma[i];
                     let applied = &self.applied[self.slot(i)];
@@ -136,6 +141,7 @@ impl Anderson {
         }
         self.applied[current].copy_from_slice(g);
         self.len = k + 1;
+        mixed
     }
 }
 
@@ -187,20 +193,21 @@ mod tests {
 
     /// Modified Newton on the linear residual r(x) = (I − E)·x with J₀ = I: the raw increment
     /// is g = r(x), and the error contracts by E per plain iteration. Returns |x| after
-    /// `iterations` (the solution is 0).
-    fn iterate(e: [[f64; 2]; 2], depth: usize, iterations: usize) -> f64 {
+    /// `iterations` (the solution is 0) and how many increments were mixed.
+    fn iterate(e: [[f64; 2]; 2], depth: usize, iterations: usize) -> (f64, usize) {
         let mut mixing = Anderson::new(2, 2, depth);
         let mut x = [1.0, 0.5];
+        let mut mixed = 0;
         for _ in 0..iterations {
             let ex = [
                 e[0][0] * x[0] + e[0][1] * x[1],
                 e[1][0] * x[0] + e[1][1] * x[1],
             ];
             let mut g = [x[0] - ex[0], x[1] - ex[1]];
-            mixing.mix(&mut g);
+            mixed += usize::from(mixing.mix(&mut g));
             x = [x[0] - g[0], x[1] - g[1]];
         }
-        x[0].hypot(x[1])
+        (x[0].hypot(x[1]), mixed)
     }
 
     /// 0.6 times a rotation by 2 rad: complex eigenvalues, an error that turns as it shrinks.
@@ -219,17 +226,21 @@ mod tests {
     fn depth_two_removes_a_two_dimensional_error_in_three_iterations() {
         let start = 1.0f64.hypot(0.5);
         // plain modified Newton: 0.6 per iteration
-        let plain = iterate(TURNING, 0, 3);
+        let (plain, none) = iterate(TURNING, 0, 3);
         assert!((plain / start - 0.216).abs() < 1e-12, "{plain}");
-        // the third increment is the secant step of a two-dimensional linear map: exact
-        let mixed = iterate(TURNING, 2, 3);
+        assert_eq!(none, 0);
+        // the second and third increments are mixed; the third is the secant step of a
+        // two-dimensional linear map: exact
+        let (mixed, count) = iterate(TURNING, 2, 3);
         assert!(mixed < 1e-13 * start, "{mixed}");
+        assert_eq!(count, 2);
     }
 
     #[test]
     fn growing_increments_are_not_mixed() {
         // E = 1.5·rotation: the raw increments grow, so the mixing must leave them alone
         let growing = TURNING.map(|row| row.map(|v| v * 2.5));
-        assert_eq!(iterate(growing, 0, 4), iterate(growing, 2, 4));
+        let (plain, _) = iterate(growing, 0, 4);
+        assert_eq!(iterate(growing, 2, 4), (plain, 0));
     }
 }

@@ -559,8 +559,11 @@ impl NewtonProblem for StepProblem<'_> {
         let st = &mut self.sim.state;
         let n2 = st.q.len();
         self.increment = self.rhs[..n2].iter().fold(0.0, |m: f64, x| m.max(x.abs()));
-        self.anderson.mix(&mut self.rhs);
-        self.applied_increment = self.rhs[..n2].iter().fold(0.0, |m: f64, x| m.max(x.abs()));
+        self.applied_increment = if self.anderson.mix(&mut self.rhs) {
+            self.rhs[..n2].iter().fold(0.0, |m: f64, x| m.max(x.abs()))
+        } else {
+            self.increment
+        };
         if self.lie_column.is_empty() {
             for i in 0..n2 {
                 let d = self.rhs[i];
