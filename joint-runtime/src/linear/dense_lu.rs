@@ -114,7 +114,7 @@ impl DenseLu {
     }
 }
 
-/// A dense system's explicit inverse, formed from its LU factors (one solve per column).
+/// A dense system's explicit inverse, formed from its LU factors.
 ///
 /// The fast path solves its small systems with it: a Jacobian is kept over many steps and
 /// solved with at every Newton iteration, and A⁻¹·b is a product whose rows are independent,
@@ -127,6 +127,8 @@ pub struct DenseInverse {
     /// Column-major: column j of A⁻¹ is `columns[j·n..(j + 1)·n]`, so that A⁻¹·b adds
     /// b_j·column j to all rows at once.
     columns: Vec<f64>,
+    /// A⁻¹ by rows while it is formed.
+    rows: Vec<f64>,
 }
 
 /// Rows of A⁻¹·b summed together in registers by [`DenseInverse::solve_in_place`].
@@ -137,16 +139,59 @@ impl DenseInverse {
         DenseInverse {
             n,
             columns: vec![0.0; n * n],
+            rows: vec![0.0; n * n],
         }
     }
 
-    /// A⁻¹ from the factors of A; `scratch` of length n.
-    pub fn compute_from(&mut self, lu: &DenseLu, scratch: &mut [f64]) {
+    /// A⁻¹ from the factors of A (P·A = L·U): U⁻¹·L⁻¹·P by row operations on all n columns at
+    /// once. Solving for one column of the identity after another, as an LU solve does, chains
+    /// every operation to the one before; here each row operation updates n independent
+    /// entries (at N = 1 on the chain, forming the inverse by n solves cost as much as all the
+    /// products with it).
+    pub fn compute_from(&mut self, lu: &DenseLu) {
         let n = self.n;
-        for (j, column) in self.columns.chunks_exact_mut(n).enumerate() {
-            column.fill(0.0);
-            column[j] = 1.0;
-            lu.solve_in_place(column, scratch);
+        let a = &lu.lu;
+        let w = &mut self.rows;
+        w.fill(0.0);
+        for (i, &p) in lu.perm.iter().enumerate() {
+            w[i * n + p] = 1.0;
+        }
+        // L⁻¹: row i −= L_ik · row k for k < i
+        for i in 1..n {
+            let (done, rest) = w.split_at_mut(i * n);
+            let row_i = &mut rest[..n];
+            for (k, row_k) in done.chunks_exact(n).enumerate() {
+                let l = a[i * n + k];
+                if l != 0.0 {
+                    for (x, r) in row_i.iter_mut().zip(row_k) {
+                        *x -= l * r;
+                    }
+                }
+            }
+        }
+        // U⁻¹: row i = (row i − Σ U_ik · row k for k > i) / U_ii, from the last row
+        for i in (0..n).rev() {
+            let (head, later) = w.split_at_mut((i + 1) * n);
+            let row_i = &mut head[i * n..];
+            for (u, row_k) in a[i * n + i + 1..(i + 1) * n]
+                .iter()
+                .zip(later.chunks_exact(n))
+            {
+                if *u != 0.0 {
+                    for (x, r) in row_i.iter_mut().zip(row_k) {
+                        *x -= u * r;
+                    }
+                }
+            }
+            let d = 1.0 / a[i * n + i];
+            for x in row_i.iter_mut() {
+                *x *= d;
+            }
+        }
+        for (i, row) in w.chunks_exact(n).enumerate() {
+            for (j, &x) in row.iter().enumerate() {
+                self.columns[j * n + i] = x;
+            }
         }
     }
 
@@ -211,7 +256,7 @@ mod tests {
             lu.factorize(&a).unwrap();
             let mut scratch = vec![0.0; n];
             let mut inverse = DenseInverse::new(n);
-            inverse.compute_from(&lu, &mut scratch);
+            inverse.compute_from(&lu);
             let b: Vec<f64> = (0..n).map(|i| (i as f64 * 1.7).sin() * 3.0).collect();
             let (mut x_lu, mut x_inv) = (b.clone(), b.clone());
             lu.solve_in_place(&mut x_lu, &mut scratch);

@@ -185,17 +185,10 @@ impl LinearSystem {
     /// Factorize the assembled matrix.
     pub fn factorize(&mut self) -> Result<(), SingularColumn> {
         match (&self.matrix, &mut self.factors) {
-            (
-                SystemMatrix::Dense(m),
-                Factors::Dense {
-                    lu,
-                    scratch,
-                    inverse,
-                },
-            ) => {
+            (SystemMatrix::Dense(m), Factors::Dense { lu, inverse, .. }) => {
                 lu.factorize(m.values())?;
                 if let Some(inverse) = inverse {
-                    inverse.compute_from(lu, scratch);
+                    inverse.compute_from(lu);
                 }
                 Ok(())
             }

@@ -725,6 +725,10 @@ impl FastNewtonProblem for StepProblem<'_> {
         self.applied_increment
     }
 
+    fn cheap_jacobian(&self) -> bool {
+        !self.system.is_sparse()
+    }
+
     fn coordinate_scale(&self) -> f64 {
         self.sim
             .state

@@ -27,7 +27,8 @@
 //! - **Jacobian.** Kept across steps and renewed at the current iterate when an iteration
 //!   contracts by less than [`RENEW_CONTRACTION`] (the first the residual, later ones the
 //!   increment), or would need more than
-//!   [`MAX_PREDICTED_ITERATIONS`] iterations at its contraction, or when the step size changed
+//!   [`MAX_PREDICTED_ITERATIONS`] iterations at its contraction (a dense system's Jacobian,
+//!   cheap beside its iterations: [`MAX_PREDICTED_ITERATIONS_DENSE`]), or when the step size changed
 //!   since it was built (its entries hold s, β', γ'). Exudyn renews only after two iterations
 //!   and restarts the step.
 //! - **Mixing.** The increments of a kept Jacobian are mixed by Anderson's method
@@ -51,6 +52,16 @@ pub(super) const RENEW_CONTRACTION: f64 = 0.5;
 /// A Jacobian that contracts well enough but would still need more than this many iterations
 /// to reach the tolerance (far from the solution: a large first correction) is renewed too.
 pub(super) const MAX_PREDICTED_ITERATIONS: i32 = 4;
+
+/// [`MAX_PREDICTED_ITERATIONS`] for a dense system (≤ 40 unknowns, `FastNewtonProblem::
+/// cheap_jacobian`), whose Jacobian costs few iterations: a small block assembly, an LU and
+/// its inverse formed by row operations. Measured (`jointsim run FILE --solver fast`,
+/// iterations / Jacobians / solver seconds) with 4, 3, 2, 1: chain N = 1 with 50 000 steps
+/// 170 479 / 2605 / 0.057, 150 712 / 3460 / 0.053, 127 418 / 5812 / 0.052, 103 100 / 15 450 /
+/// 0.067 (alternated, best of 7: 2 against 4 1.09×). On the sparse chains and
+/// perf3DRigidBodies 2 cost 9–60 % (chain N = 1000 2.55 s against 2.22, perf3D 1.76 against
+/// 1.11), 3 nothing measurable.
+pub(super) const MAX_PREDICTED_ITERATIONS_DENSE: i32 = 2;
 
 /// The fast path's residual test: ‖r‖ ≤ this × max(`relativeTolerance` × ‖f‖,
 /// `absoluteTolerance`) (after at least one iteration). Exudyn stops at `relativeTolerance` ×
@@ -126,6 +137,9 @@ pub(super) trait FastNewtonProblem: NewtonProblem {
     /// max(1, max |q_ref + q|) at the last residual evaluation: the scale of round-off in the
     /// positions ([`ROUNDOFF_ULPS`]).
     fn total_coordinate_scale(&self) -> f64;
+    /// Whether a Jacobian costs few iterations (a dense system):
+    /// [`MAX_PREDICTED_ITERATIONS_DENSE`] then limits the iterations a kept one may still need.
+    fn cheap_jacobian(&self) -> bool;
 }
 
 /// One step's Newton solve on the fast path. `jacobian_stale` persists across steps: the
@@ -143,6 +157,11 @@ pub(super) fn fast_newton(
         * (s.relative_tolerance * reference).max(s.absolute_tolerance);
     let increment_tolerance =
         (INCREMENT_FACTOR * s.relative_tolerance).max(INCREMENT_FLOOR) * p.coordinate_scale();
+    let horizon = if p.cheap_jacobian() {
+        MAX_PREDICTED_ITERATIONS_DENSE
+    } else {
+        MAX_PREDICTED_ITERATIONS
+    };
     let mut it = 0;
     let mut last = res;
     let mut last_increment = f64::INFINITY;
@@ -198,16 +217,15 @@ pub(super) fn fast_newton(
         };
         last = res;
         last_increment = p.applied_increment_norm();
-        // more than MAX_PREDICTED_ITERATIONS still needed, each test predicted by its own
-        // contraction c < 1 (res·c^k > tolerance for k = MAX; no logarithms in the iteration:
+        // more than `horizon` iterations still needed, each test predicted by its own
+        // contraction c < 1 (res·c^k > tolerance for k = horizon; no logarithms in the iteration:
         // they cost 5 % at N = 1). From the second iteration on both tests must predict it:
         // the residual contraction alone alternates with the increments' (0.03, then 0.4)
         // and renewed the Jacobian at N = 1000 in a fifth of the steps one iteration before
         // the step converged.
-        let slow_residual = res > tolerance
-            && res * residual_contraction.powi(MAX_PREDICTED_ITERATIONS) > tolerance;
+        let slow_residual = res > tolerance && res * residual_contraction.powi(horizon) > tolerance;
         let slow_increment = increment > increment_tolerance
-            && increment * contraction.powi(MAX_PREDICTED_ITERATIONS) > increment_tolerance;
+            && increment * contraction.powi(horizon) > increment_tolerance;
         let slow = slow_residual && (it < 2 || slow_increment);
         // a step that has converged keeps its Jacobian, whatever the contraction of residuals
         // at round-off level says (a linear model renewed it in 16 % of its steps)
