@@ -26,11 +26,10 @@
 //!   1000 steps instead of 686).
 //! - **Jacobian.** Kept across steps and renewed at the current iterate when an iteration
 //!   contracts by less than [`RENEW_CONTRACTION`] (the first the residual, later ones the
-//!   increment), or would need more than
-//!   [`MAX_PREDICTED_ITERATIONS`] iterations at its contraction (a dense system's Jacobian,
-//!   cheap beside its iterations: [`MAX_PREDICTED_ITERATIONS_DENSE`]), or when the step size changed
-//!   since it was built (its entries hold s, β', γ'). Exudyn renews only after two iterations
-//!   and restarts the step.
+//!   increment), or would need more than [`MAX_PREDICTED_ITERATIONS`] iterations at its
+//!   contraction ([`MAX_PREDICTED_ITERATIONS_DENSE`] for a dense system, whose Jacobian is
+//!   cheap beside its iterations), or when the step size changed since it was built (its
+//!   entries hold s, β', γ'). Exudyn renews only after two iterations and restarts the step.
 //! - **Mixing.** The increments of a kept Jacobian are mixed by Anderson's method
 //!   ([`ANDERSON_DEPTH`], `solver/anderson.rs`): the modified Newton iteration contracts
 //!   linearly, and the last increments tell which combination removes most of its error.
@@ -53,9 +52,9 @@ pub(super) const RENEW_CONTRACTION: f64 = 0.5;
 /// to reach the tolerance (far from the solution: a large first correction) is renewed too.
 pub(super) const MAX_PREDICTED_ITERATIONS: i32 = 4;
 
-/// [`MAX_PREDICTED_ITERATIONS`] for a dense system (≤ 40 unknowns, `FastNewtonProblem::
-/// cheap_jacobian`), whose Jacobian costs few iterations: a small block assembly, an LU and
-/// its inverse formed by row operations. Measured (`jointsim run FILE --solver fast`,
+/// [`MAX_PREDICTED_ITERATIONS`] for a dense system (≤ 40 unknowns;
+/// `FastNewtonProblem::cheap_jacobian`), whose Jacobian costs few iterations: a small block
+/// assembly, an LU and its inverse formed by row operations. Measured (`jointsim run FILE --solver fast`,
 /// iterations / Jacobians / solver seconds) with 4, 3, 2, 1: chain N = 1 with 50 000 steps
 /// 170 479 / 2605 / 0.057, 150 712 / 3460 / 0.053, 127 418 / 5812 / 0.052, 103 100 / 15 450 /
 /// 0.067 (alternated, best of 7: 2 against 4 1.09×). On the sparse chains and
