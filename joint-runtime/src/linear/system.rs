@@ -98,6 +98,15 @@ impl LinearSystem {
         }
     }
 
+    /// Let a sparse system eliminate a chain-like pattern as two interleaved halves
+    /// ([`SparseLu::use_two_way_ordering`]; the fast path); a dense one is unaffected. Before
+    /// the first factorization.
+    pub fn use_two_way_ordering(&mut self) {
+        if let (Factors::Sparse(lu), SystemMatrix::Sparse(m)) = (&mut self.factors, &self.matrix) {
+            lu.use_two_way_ordering(m);
+        }
+    }
+
     /// A sparse system whose pattern is the recorded positions (plus the diagonal).
     pub fn sparse(n: usize, pattern: &PatternRecorder) -> Self {
         let matrix = SparseMatrix::from_positions(n, pattern.entries());

@@ -219,6 +219,9 @@ impl<'a> StepProblem<'a> {
         if mode == SolverMode::Fast {
             p.system.solve_with_explicit_inverse();
             p.system.use_threshold_pivoting(PIVOT_THRESHOLD);
+            // two independent chains of dependent operations in the sparse elimination and
+            // solves instead of one (1.03–1.06× on the benchmarks)
+            p.system.use_two_way_ordering();
             // the fit measures the ODE2 increments (those of the multipliers are s·Δλ, of
             // another scale); not on Lie-group nodes, whose rotations move by composition, and
             // not on dense systems (≤ 40 unknowns), where the mixing costs about a third of an
