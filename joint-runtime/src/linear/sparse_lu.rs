@@ -81,6 +81,9 @@ impl std::fmt::Debug for SparseLu {
 /// columns or there are fewer than [`MIN_LEVELS`] levels.
 fn two_way_order(pattern: &SparseMatrix, fill_order: &[usize]) -> Option<Vec<usize>> {
     let n = pattern.size();
+    if n < MIN_LEVELS || fill_order.len() != n {
+        return None;
+    }
     let (starts, rows) = (pattern.column_starts(), pattern.row_indices());
     // A + Aᵀ as adjacency lists
     let mut degree = vec![0usize; n + 1];
@@ -636,6 +639,12 @@ mod tests {
         let colamd = lu.column_order.clone();
         assert!(!lu.use_two_way_ordering(&m));
         assert_eq!(lu.column_order, colamd);
+        // and a system too small to split, down to none at all
+        for n in [0, 1, 5] {
+            let diagonal: Vec<(usize, usize)> = (0..n).map(|i| (i, i)).collect();
+            let m = SparseMatrix::from_positions(n, &diagonal);
+            assert!(two_way_order(&m, &(0..n).collect::<Vec<_>>()).is_none(), "n = {n}");
+        }
     }
 
     #[test]
