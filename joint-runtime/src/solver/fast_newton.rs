@@ -54,12 +54,12 @@ pub(super) const MAX_PREDICTED_ITERATIONS: i32 = 4;
 
 /// [`MAX_PREDICTED_ITERATIONS`] for a dense system (≤ 40 unknowns;
 /// `FastNewtonProblem::cheap_jacobian`), whose Jacobian costs few iterations: a small block
-/// assembly, an LU and its inverse formed by row operations. Measured (`jointsim run FILE --solver fast`,
-/// iterations / Jacobians / solver seconds) with 4, 3, 2, 1: chain N = 1 with 50 000 steps
-/// 170 479 / 2605 / 0.057, 150 712 / 3460 / 0.053, 127 418 / 5812 / 0.052, 103 100 / 15 450 /
-/// 0.067 (alternated, best of 7: 2 against 4 1.09×). On the sparse chains and
-/// perf3DRigidBodies 2 cost 9–60 % (chain N = 1000 2.55 s against 2.22, perf3D 1.76 against
-/// 1.11), 3 nothing measurable.
+/// assembly, an LU and its inverse formed by row operations. Measured with 4, 3, 2, 1
+/// (`jointsim run FILE --solver fast`; iterations / Jacobians / solver seconds): chain N = 1
+/// with 50 000 steps 170 479 / 2605 / 0.057, 150 712 / 3460 / 0.053, 127 418 / 5812 / 0.052,
+/// 103 100 / 15 450 / 0.067 (alternated, best of 7: 2 against 4 1.09×). On the sparse chains
+/// and perf3DRigidBodies 2 cost 9–60 % (chain N = 1000 2.55 s against 2.22, perf3D 1.76
+/// against 1.11), 3 nothing measurable.
 pub(super) const MAX_PREDICTED_ITERATIONS_DENSE: i32 = 2;
 
 /// The fast path's residual test: ‖r‖ ≤ this × max(`relativeTolerance` × ‖f‖,
