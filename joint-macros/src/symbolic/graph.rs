@@ -253,6 +253,19 @@ impl Graph {
         if self.as_const(b).is_some() {
             return self.mul(b, a);
         }
+        // A power of two goes into a sum of two products, onto each product's first operand:
+        // 2·(x·y ± u·v) = (2x)·y ± (2u)·v. Scaling by it is exact, so both round alike; A(θ)'s
+        // nine entries 2(θ1θ3 + θ0θ2), 1 − 2(θ2² + θ3²), … then share the four doubled θᵢ
+        // (which Ḡ uses anyway) instead of doubling each entry.
+        if let Some(c) = self.as_const(a)
+            && is_power_of_two(c)
+            && let Node::Add(x, y) = self.node(b).clone()
+            && let (Some(x_product), Some(y_product)) = (self.product(x), self.product(y))
+        {
+            let x = self.scale_product(c, x_product);
+            let y = self.scale_product(c, y_product);
+            return self.add(x, y);
+        }
         // Constant factors float to the top: x·(c·y) = c·(x·y). Not powers of two: scaling by
         // one is exact, so x·(c·y) rounds as c·(x·y) does, and keeping the scaled operand (often
         // a shared entry such as A(θ)'s 2(θ1θ2 − θ0θ3)) saves a multiplication at every use.
@@ -273,6 +286,26 @@ impl Graph {
             return self.intern(Node::Mul(a, b));
         }
         self.intern(Node::Mul(a, b))
+    }
+
+    /// `x` as a product: whether it is negated, and its two operands.
+    fn product(&self, x: Id) -> Option<(bool, Id, Id)> {
+        match *self.node(x) {
+            Node::Mul(u, v) => Some((false, u, v)),
+            Node::Neg(p) => match *self.node(p) {
+                Node::Mul(u, v) => Some((true, u, v)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `c·(±u·v)` as `±(c·u)·v`.
+    fn scale_product(&mut self, c: f64, (negated, u, v): (bool, Id, Id)) -> Id {
+        let c = self.constant(c);
+        let cu = self.mul(c, u);
+        let p = self.mul(cu, v);
+        if negated { self.neg(p) } else { p }
     }
 
     pub fn div(&mut self, a: Id, b: Id) -> Id {
@@ -611,6 +644,62 @@ mod tests {
                     (x * (c * y)).to_bits(),
                     (c * (x * y)).to_bits(),
                     "{x} {y} {c}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn power_of_two_goes_into_a_sum_of_two_products() {
+        let mut g = Graph::new();
+        let (x, y, u, v, w) = (g.var("x"), g.var("y"), g.var("u"), g.var("v"), g.var("w"));
+        let two = g.constant(2.0);
+        let (xy, uv) = (g.mul(x, y), g.mul(u, v));
+        let (two_x, two_u) = (g.mul(two, x), g.mul(two, u));
+        let (two_x_y, two_u_v) = (g.mul(two_x, y), g.mul(two_u, v));
+        // 2·(xy + uv) = (2x)·y + (2u)·v, and 2·(xy − uv) shares both doubled products
+        let sum = g.add(xy, uv);
+        let plus = g.mul(two, sum);
+        let expected = g.add(two_x_y, two_u_v);
+        assert_eq!(plus, expected);
+        let difference = g.sub(xy, uv);
+        let minus = g.mul(two, difference);
+        let expected = g.sub(two_x_y, two_u_v);
+        assert_eq!(minus, expected);
+        // A sum with an addend that is not a product keeps its factor outside.
+        let mixed = g.add(xy, w);
+        let scaled = g.mul(two, mixed);
+        assert_eq!(g.node(scaled), &Node::Mul(two, mixed));
+        // Other constants are not distributed.
+        let three = g.constant(3.0);
+        let scaled = g.mul(three, sum);
+        assert_eq!(g.node(scaled), &Node::Mul(three, sum));
+    }
+
+    /// Why distributing a power of two over a sum of products is safe: c·(x·y ± u·v) and
+    /// (c·x)·y ± (c·u)·v round to the same bits (each product and the sum scale exactly).
+    #[test]
+    fn power_of_two_distributes_over_a_sum_of_products_to_the_bit() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            f64::from_bits((state & ((1u64 << 52) - 1)) | ((1023 - 60 + (state >> 57)) << 52))
+                * if state & 1 == 0 { 1.0 } else { -1.0 }
+        };
+        for _ in 0..100_000 {
+            let (x, y, u, v) = (next(), next(), next(), next());
+            for c in [2.0, 0.5, -2.0, 8.0] {
+                assert_eq!(
+                    (c * (x * y + u * v)).to_bits(),
+                    ((c * x) * y + (c * u) * v).to_bits(),
+                    "{x} {y} {u} {v} {c}"
+                );
+                assert_eq!(
+                    (c * (x * y - u * v)).to_bits(),
+                    ((c * x) * y - (c * u) * v).to_bits(),
+                    "{x} {y} {u} {v} {c}"
                 );
             }
         }
