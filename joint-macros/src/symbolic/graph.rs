@@ -4,7 +4,9 @@
 //! common subexpressions are shared structurally from the start. The smart constructors fold
 //! constants and drop the neutral elements (`x + 0`, `1 · x`, `0 · x`), so neither the derivatives
 //! nor the emitted code ever multiply by a literal 0 or 1. Commutative operands are ordered by id,
-//! which makes `a·b` and `b·a` the same node.
+//! which makes `a·b` and `b·a` the same node. A power-of-two factor stays on an operand and goes
+//! into a sum of two products (x·(2y), 2·(xy + uv) = x·(2y) + u·(2v)): scaling by it is exact,
+//! so the bits are those of the expression as written, and a doubled operand is shared.
 //!
 //! Determinism: ids are handed out in creation order, maps are keyed by node contents only, and
 //! no pass depends on hashing order, so the emitted code is stable across runs.
@@ -627,19 +629,24 @@ mod tests {
         }
     }
 
+    /// Normal numbers with a random mantissa and sign, magnitudes between 2^-60 and 2^68
+    /// (xorshift from `seed`): their products and sums neither overflow nor underflow.
+    fn random_normals(seed: u64) -> impl FnMut() -> f64 {
+        let mut state = seed;
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            f64::from_bits((state & ((1u64 << 52) - 1)) | ((1023 - 60 + (state >> 57)) << 52))
+                * if state & 1 == 0 { 1.0 } else { -1.0 }
+        }
+    }
+
     /// Why keeping x·(2y) is safe: away from overflow and underflow, scaling by a power of two
     /// is exact, so x·(c·y) and c·(x·y) round to the same bits.
     #[test]
     fn scaling_by_a_power_of_two_commutes_with_rounding() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            // a normal number with a random mantissa and sign, magnitude between 2^-60 and 2^68
-            f64::from_bits((state & ((1u64 << 52) - 1)) | ((1023 - 60 + (state >> 57)) << 52))
-                * if state & 1 == 0 { 1.0 } else { -1.0 }
-        };
+        let mut next = random_normals(0x2545_f491_4f6c_dd1d);
         for _ in 0..100_000 {
             let (x, y) = (next(), next());
             for c in [2.0, 0.5, -2.0, 8.0] {
@@ -683,14 +690,7 @@ mod tests {
     /// x·(c·y) ± u·(c·v) round to the same bits (each product and the sum scale exactly).
     #[test]
     fn power_of_two_distributes_over_a_sum_of_products_to_the_bit() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            f64::from_bits((state & ((1u64 << 52) - 1)) | ((1023 - 60 + (state >> 57)) << 52))
-                * if state & 1 == 0 { 1.0 } else { -1.0 }
-        };
+        let mut next = random_normals(0x9e37_79b9_7f4a_7c15);
         for _ in 0..100_000 {
             let (x, y, u, v) = (next(), next(), next(), next());
             for c in [2.0, 0.5, -2.0, 8.0] {
