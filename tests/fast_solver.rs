@@ -24,12 +24,7 @@ const FLOOR: f64 = 1e-12;
 
 /// Model files the fast path does not solve, and why. Each is checked to still fail: a fix
 /// shows up as a test failure that asks for the entry to be removed.
-const EXCEPTIONS: &[(&str, &str)] = &[(
-    "own_cases/joint_generic_rotation_marker.json",
-    "a free Rxyz body whose Tait–Bryan angle θ_y passes within 3e-5 of π/2 (gimbal lock) at \
-     t = 0.5: Exudyn's iteration path gets through, the fast path's (within 2e-9 of it at \
-     t = 0.48) meets the singular Jacobian and fails even with full Newton at the minimum step",
-)];
+const EXCEPTIONS: &[(&str, &str)] = &[];
 
 fn solve_fast(path: &str) -> Result<Simulation, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?;

@@ -5,7 +5,10 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::anderson::Anderson;
-use super::fast_newton::{ANDERSON_DEPTH, FastNewtonProblem, PIVOT_THRESHOLD, fast_newton};
+use super::extrapolation::Extrapolation;
+use super::fast_newton::{
+    ANDERSON_DEPTH, FastNewtonProblem, PIVOT_THRESHOLD, fast_newton, increment_within_roundoff,
+};
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
 use super::settings::{
     LinearSolverType, NewtonSettings, SimulationSettings, SolverMode, TimeIntegrationSettings,
@@ -70,9 +73,13 @@ pub(crate) struct StepProblem<'a> {
     /// Newton–Euler form (physics/newton_euler.rs), C_qᵀλ by the pairings' generated
     /// `reaction_forces` kernels.
     fast_residual: bool,
+    /// The fast path (`SolverMode::Fast`): its start extrapolates ä and λ.
+    fast_path: bool,
     /// max |Δq| of the last Newton step: the solve's, and the one applied after the mixing.
     increment: f64,
     applied_increment: f64,
+    /// Whether the last Newton step was within round-off of every coordinate (fast path).
+    increment_at_roundoff: bool,
     fd: ForwardDifference,
     c_err: f64,
     // step data
@@ -102,6 +109,14 @@ pub(crate) struct StepProblem<'a> {
     predicted_linear: Vec<f64>,
     predicted_quadratic: Vec<f64>,
     h_done: f64,
+    /// On uniform steps, the start's ä and λ (`solver/extrapolation.rs`), and their values
+    /// extrapolated (also the evaluations' scratch).
+    acc_extrapolation: Extrapolation,
+    lambda_extrapolation: Extrapolation,
+    acc_extrapolated: Vec<f64>,
+    lambda_extrapolated: Vec<f64>,
+    /// Whether `predicted_linear` and `predicted_quadratic` are the last start's.
+    variable_step_predictions: bool,
     a_start: Vec<f64>,
     /// The algorithmic-acceleration buffer (see the reset quirk in spec/solver.md §5).
     a_buf: Vec<f64>,
@@ -156,8 +171,10 @@ impl<'a> StepProblem<'a> {
                 ConstraintJacobian::Exudyn
             },
             fast_residual: mode == SolverMode::Fast,
+            fast_path: mode == SolverMode::Fast,
             increment: 0.0,
             applied_increment: 0.0,
+            increment_at_roundoff: false,
             fd: forward_difference(&settings.newton),
             c_err: settings.newton.error_weight(n),
             h: 0.0,
@@ -179,6 +196,11 @@ impl<'a> StepProblem<'a> {
             predicted_linear: vec![0.0; n2],
             predicted_quadratic: vec![f64::NAN; n2],
             h_done: 0.0,
+            acc_extrapolation: Extrapolation::new(n2),
+            lambda_extrapolation: Extrapolation::new(nae),
+            acc_extrapolated: vec![0.0; n2],
+            lambda_extrapolated: vec![0.0; nae],
+            variable_step_predictions: false,
             a_start: vec![0.0; n2],
             a_buf: vec![0.0; n2],
             lie_column: if sim.topology.lie_nodes.is_empty() {
@@ -254,6 +276,12 @@ impl<'a> StepProblem<'a> {
         std::mem::swap(&mut self.lambda_prev, &mut self.lambda_n);
         self.acc_n.copy_from_slice(&st.a);
         self.lambda_n.copy_from_slice(&st.lambda);
+        if self.fast_path && self.h_done > 0.0 {
+            self.acc_extrapolation
+                .push(&st.a, self.h_done, &mut self.acc_extrapolated);
+            self.lambda_extrapolation
+                .push(&st.lambda, self.h_done, &mut self.lambda_extrapolated);
+        }
         self.h_prev2 = self.h_prev;
         self.h_prev = self.h_done;
         self.a_start.copy_from_slice(&self.a_buf);
@@ -562,6 +590,10 @@ impl NewtonProblem for StepProblem<'_> {
         let st = &mut self.sim.state;
         let n2 = st.q.len();
         self.increment = self.rhs[..n2].iter().fold(0.0, |m: f64, x| m.max(x.abs()));
+        if self.fast_path {
+            // qt: the total coordinates of the iterate the step was solved at
+            self.increment_at_roundoff = increment_within_roundoff(&self.rhs[..n2], &self.qt);
+        }
         self.applied_increment = if self.anderson.mix(&mut self.rhs) {
             self.rhs[..n2].iter().fold(0.0, |m: f64, x| m.max(x.abs()))
         } else {
@@ -655,8 +687,16 @@ impl FastNewtonProblem for StepProblem<'_> {
         self.predictor();
         let (bp, gp) = (self.beta_p, self.gamma_p);
         let (h, h1, h2) = (self.h, self.h_prev, self.h_prev2);
+        // on uniform steps the chosen extrapolations (solver/extrapolation.rs), else the
+        // variable-step formulas: quadratic if that predicted the last step's ä better
+        let acc_extrapolated = self
+            .acc_extrapolation
+            .predict(h, &mut self.acc_extrapolated);
+        let lambda_extrapolated = self
+            .lambda_extrapolation
+            .predict(h, &mut self.lambda_extrapolated);
         let quadratic_known = h1 > 0.0 && h2 > 0.0;
-        let quadratic = quadratic_known && {
+        let quadratic = quadratic_known && self.variable_step_predictions && {
             let error = |predicted: &[f64]| {
                 predicted
                     .iter()
@@ -666,20 +706,25 @@ impl FastNewtonProblem for StepProblem<'_> {
             // NaN (no quadratic prediction last step) compares false: linear
             error(&self.predicted_quadratic) < error(&self.predicted_linear)
         };
+        self.variable_step_predictions = !acc_extrapolated;
         let st = &mut self.sim.state;
         for i in 0..st.q.len() {
-            let history = [self.acc_n[i], self.acc_prev[i], self.acc_prev2[i]];
-            let linear = extrapolate_linear(history, h, h1);
-            self.predicted_linear[i] = linear;
-            self.predicted_quadratic[i] = if quadratic_known {
-                extrapolate_quadratic(history, h, h1, h2)
+            let a = if acc_extrapolated {
+                self.acc_extrapolated[i]
             } else {
-                f64::NAN
-            };
-            let a = if quadratic {
-                self.predicted_quadratic[i]
-            } else {
-                linear
+                let history = [self.acc_n[i], self.acc_prev[i], self.acc_prev2[i]];
+                let linear = extrapolate_linear(history, h, h1);
+                self.predicted_linear[i] = linear;
+                self.predicted_quadratic[i] = if quadratic_known {
+                    extrapolate_quadratic(history, h, h1, h2)
+                } else {
+                    f64::NAN
+                };
+                if quadratic {
+                    self.predicted_quadratic[i]
+                } else {
+                    linear
+                }
             };
             st.a[i] = a;
             if self.lie_column.is_empty() || self.lie_column[i] != LieColumn::Rotation {
@@ -705,19 +750,22 @@ impl FastNewtonProblem for StepProblem<'_> {
                 st.q[r..r + 3].copy_from_slice(nu.as_slice());
             }
         }
-        for (k, l) in st.lambda.iter_mut().enumerate() {
-            let history = [self.lambda_n[k], self.lambda_prev[k], self.lambda_prev2[k]];
-            *l = if quadratic {
-                extrapolate_quadratic(history, h, h1, h2)
-            } else {
-                extrapolate_linear(history, h, h1)
-            };
+        if lambda_extrapolated {
+            st.lambda.copy_from_slice(&self.lambda_extrapolated);
+        } else {
+            for (k, l) in st.lambda.iter_mut().enumerate() {
+                let history = [self.lambda_n[k], self.lambda_prev[k], self.lambda_prev2[k]];
+                *l = if quadratic {
+                    extrapolate_quadratic(history, h, h1, h2)
+                } else {
+                    extrapolate_linear(history, h, h1)
+                };
+            }
         }
     }
 
-    fn total_coordinate_scale(&self) -> f64 {
-        // the total coordinates of the last residual evaluation
-        self.qt.iter().fold(1.0, |m: f64, x| m.max(x.abs()))
+    fn increment_at_roundoff(&self) -> bool {
+        self.increment_at_roundoff
     }
 
     fn increment_norm(&self) -> f64 {

@@ -3,6 +3,7 @@
 mod anderson;
 mod dynamic;
 mod explicit;
+mod extrapolation;
 mod fast_newton;
 mod newton;
 pub mod settings;
