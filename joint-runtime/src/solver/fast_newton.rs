@@ -6,9 +6,11 @@
 //! What differs from [`newton`](super::newton::newton), and why:
 //! - **Start.** Exudyn starts each step from its predictor with ä = 0 and λ = 0, so its first
 //!   residual is about ‖f‖ and Newton has to remove 8 orders of magnitude. The fast path starts
-//!   from the same predictor moved to ä and λ extrapolated from the last steps (linearly or
-//!   quadratically, whichever predicted the last step better), whose residual is smaller by
-//!   orders of magnitude.
+//!   from the same predictor moved to ä and λ extrapolated from the last steps, whose residual
+//!   is smaller by orders of magnitude: on uniform steps by the extrapolation that predicted
+//!   best among polynomials of degree 1–4 and polynomials of degree 2–4 plus an alternating
+//!   term, which ä and λ carry (`solver/extrapolation.rs`); off them linearly or quadratically,
+//!   whichever predicted the last step better.
 //! - **Stopping.** The residual test refers to ‖f‖ at the start of the step (Exudyn's first
 //!   residual is about that), not to the start's own residual, which would ask more of a
 //!   better start. It is stricter than Exudyn's ([`TOLERANCE_FACTOR`]), and the last Newton
