@@ -675,14 +675,15 @@ impl FastNewtonProblem for StepProblem<'_> {
     /// every iterate of the step satisfies ä = β'(q − q_P) and v = v_P + γ'(q − q_P)
     /// (spec/solver.md §2.3), so q = q_P + ä₀/β', v = v_P + (γ'/β')·ä₀.
     ///
-    /// The extrapolation is quadratic in time if that predicted the last step's ä better than
-    /// the linear one did (max-norm), else linear; just ä_n, λ_n at the first step. On a
-    /// smooth motion the quadratic start's residual is smaller by about h·ω; where the motion
-    /// has frequencies near 1/h (a long chain), the quadratic one amplifies them and the
-    /// linear one wins: chosen per step, both cases get the better start.
+    /// On uniform steps the extrapolation is the one of `solver/extrapolation.rs` that
+    /// predicted best. Off them it is quadratic in time if that predicted the last step's ä
+    /// better than the linear one did (max-norm), else linear; just ä_n, λ_n at the first
+    /// step.
+    ///
+    /// The predictor writes all of q, v, ä, y and ẏ from the step's start, so nothing is
+    /// restored first (a restart of the step comes here too).
     fn fast_start(&mut self) {
         self.anderson.reset();
-        self.restore_start_of_step();
         self.a_buf.copy_from_slice(&self.a_start);
         self.predictor();
         let (bp, gp) = (self.beta_p, self.gamma_p);
