@@ -69,11 +69,10 @@ pub(crate) struct StepProblem<'a> {
     /// The AE rows' Jacobian: Exudyn's, or (fast path, index 3) ∂g/∂q of the position level,
     /// consistent with the residual: with Exudyn's, Newton converges linearly off |θ| = 1.
     constraint_rows: ConstraintJacobian,
-    /// The fast path's residual, not in Exudyn's order of operations: rigid bodies in
-    /// Newton–Euler form (physics/newton_euler.rs), C_qᵀλ by the pairings' generated
-    /// `reaction_forces` kernels.
-    fast_residual: bool,
-    /// The fast path (`SolverMode::Fast`): its start extrapolates ä and λ.
+    /// The fast path (`SolverMode::Fast`): its residual not in Exudyn's order of operations
+    /// (rigid bodies in Newton–Euler form, physics/newton_euler.rs; C_qᵀλ by the pairings'
+    /// generated `reaction_forces` kernels), its start extrapolated (`solver/extrapolation.rs`)
+    /// and its round-off stop judged per coordinate.
     fast_path: bool,
     /// max |Δq| of the last Newton step: the solve's, and the one applied after the mixing.
     increment: f64,
@@ -170,7 +169,6 @@ impl<'a> StepProblem<'a> {
             } else {
                 ConstraintJacobian::Exudyn
             },
-            fast_residual: mode == SolverMode::Fast,
             fast_path: mode == SolverMode::Fast,
             increment: 0.0,
             applied_increment: 0.0,
@@ -420,7 +418,7 @@ impl StepProblem<'_> {
                 &st.v,
                 s,
                 factor_d,
-                self.fast_residual,
+                self.fast_path,
                 &mut k_acc,
                 &mut self.scratch,
             );
@@ -432,7 +430,7 @@ impl StepProblem<'_> {
                 s,
                 factor_d,
                 self.fd,
-                self.fast_residual,
+                self.fast_path,
                 &mut k_acc,
                 &mut self.scratch,
             );
@@ -453,7 +451,7 @@ impl StepProblem<'_> {
                 &st.v,
                 0.0,
                 s * gp,
-                self.fast_residual,
+                self.fast_path,
                 m,
                 &mut self.scratch,
             );
@@ -465,7 +463,7 @@ impl StepProblem<'_> {
                 0.0,
                 s * gp,
                 self.fd,
-                self.fast_residual,
+                self.fast_path,
                 m,
                 &mut self.scratch,
             );
@@ -523,7 +521,7 @@ impl NewtonProblem for StepProblem<'_> {
         for ((r, f1), y_t) in ry.iter_mut().zip(&self.f1).zip(&st.y_t) {
             *r = f1 - y_t;
         }
-        if self.fast_residual {
+        if self.fast_path {
             topo.newton_euler_residual(
                 &self.qt,
                 &st.v,
@@ -547,7 +545,7 @@ impl NewtonProblem for StepProblem<'_> {
             }
             topo.add_mass_times(&self.qt, &st.a, rq, &mut self.scratch);
         }
-        if self.fast_residual && !self.index2 {
+        if self.fast_path && !self.index2 {
             topo.constraint_residual_and_reaction_forces(
                 &self.qt,
                 &st.v,
@@ -557,7 +555,7 @@ impl NewtonProblem for StepProblem<'_> {
                 &mut self.scratch,
             );
         } else {
-            if self.fast_residual {
+            if self.fast_path {
                 topo.add_reaction_forces_by_kernels(&self.qt, &st.lambda, rq, &mut self.scratch);
             } else {
                 topo.add_reaction_forces(&self.qt, &st.lambda, rq, &mut self.scratch);

@@ -10,11 +10,11 @@
 //! perf3DRigidBodies is 5–13 times the fourth. And ä and λ carry a component that alternates
 //! from step to step: on the one-body chain the fourth differences of all eleven unknowns
 //! alternate in sign with a ratio of −0.99 between steps and are as large as the third
-//! differences (docs/performance.md has the measurements). An extrapolation that is exact for polynomials multiplies such a component by
-//! 2^(degree+1) − 1 instead of predicting it. Both are covered by extrapolations that are exact
-//! for a polynomial of degree d plus c·(−1)ⁿ: on uniform steps, sequences annihilated by
-//! (E − 1)^(d+1)·(E + 1) (E the shift), which gives x_{n+1} as a fixed combination of the last
-//! d + 3 values ([`CANDIDATES`]).
+//! differences (docs/performance.md has the measurements). An extrapolation that is exact for
+//! polynomials multiplies such a component by 2^(degree+1) − 1 instead of predicting it. Both
+//! are covered by extrapolations that are exact for a polynomial of degree d plus c·(−1)ⁿ: on
+//! uniform steps, sequences annihilated by (E − 1)^(d+1)·(E + 1) (E the shift), which gives
+//! x_{n+1} as a fixed combination of the last d + 3 values ([`CANDIDATES`]).
 //!
 //! Which fits best differs between models and between ä and λ (the chains' λ take degree 3 or
 //! 4 with the alternating term; perf3DRigidBodies' ä degree 4 without), so each is chosen by
