@@ -9,9 +9,11 @@
 //! were sized beforehand.
 
 mod accumulate;
+mod block_lu;
 mod dense_lu;
 mod full_piv_lu;
 mod pivot_replay;
+mod small_dense;
 mod sparse_lu;
 mod sparse_matrix;
 mod system;

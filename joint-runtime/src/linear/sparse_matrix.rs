@@ -90,6 +90,15 @@ impl SparseMatrix {
         &self.values
     }
 
+    /// The positions the symbolic pass recorded, in its order (repeats included; without the
+    /// diagonal this matrix adds to every column). Empty for a matrix too large to record them
+    /// (more than `u32::MAX` unknowns or entries).
+    pub fn recorded_positions(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.sequence
+            .iter()
+            .map(|&(r, c, _)| (r as usize, c as usize))
+    }
+
     /// Set every stored value to zero (the pattern stays).
     pub fn clear(&mut self) {
         self.values.fill(0.0);

@@ -1,6 +1,7 @@
 //! The iteration matrix and its factorization, dense or sparse, behind one interface.
 
 use super::accumulate::{DenseMatrix, PatternRecorder};
+use super::block_lu::BlockLu;
 use super::dense_lu::{DenseInverse, DenseLu, SingularColumn};
 use super::full_piv_lu::FullPivLu;
 use super::sparse_lu::SparseLu;
@@ -54,7 +55,12 @@ enum Factors {
         /// ([`LinearSystem::solve_with_explicit_inverse`]).
         inverse: Option<DenseInverse>,
     },
-    Sparse(Box<SparseLu>),
+    Sparse {
+        lu: Box<SparseLu>,
+        /// The block elimination ([`LinearSystem::use_block_elimination`]): while set, it
+        /// factorizes and solves, and `lu` waits as the fallback.
+        blocks: Option<Box<BlockLu>>,
+    },
     FullPivot {
         lu: FullPivLu,
         scratch: Vec<f64>,
@@ -93,7 +99,7 @@ impl LinearSystem {
     /// the column's largest candidate (threshold partial pivoting; the fast path, see
     /// [`SparseLu::use_threshold_pivoting`]); a dense system is unaffected.
     pub fn use_threshold_pivoting(&mut self, threshold: f64) {
-        if let Factors::Sparse(lu) = &mut self.factors {
+        if let Factors::Sparse { lu, .. } = &mut self.factors {
             lu.use_threshold_pivoting(threshold);
         }
     }
@@ -102,9 +108,33 @@ impl LinearSystem {
     /// ([`SparseLu::use_two_way_ordering`]; the fast path); a dense one is unaffected. Before
     /// the first factorization.
     pub fn use_two_way_ordering(&mut self) {
-        if let (Factors::Sparse(lu), SystemMatrix::Sparse(m)) = (&mut self.factors, &self.matrix) {
+        if let (Factors::Sparse { lu, .. }, SystemMatrix::Sparse(m)) =
+            (&mut self.factors, &self.matrix)
+        {
             lu.use_two_way_ordering(m);
         }
+    }
+
+    /// Let a sparse system be factorized by blocks along its body–joint graph ([`BlockLu`]; the
+    /// fast path) where its pattern allows; the sparse LU stays as the fallback for a pattern
+    /// it does not take and for a factorization that finds a diagonal block singular (from then
+    /// on). A dense system is unaffected. Whether the block elimination was taken.
+    pub fn use_block_elimination(&mut self) -> bool {
+        if let (Factors::Sparse { blocks, .. }, SystemMatrix::Sparse(m)) =
+            (&mut self.factors, &self.matrix)
+        {
+            let recorded: Vec<(usize, usize)> = m.recorded_positions().collect();
+            *blocks = BlockLu::new(m, &recorded).map(Box::new);
+
+            return blocks.is_some();
+        }
+        false
+    }
+
+    /// Whether the block elimination factorizes this system (see
+    /// [`LinearSystem::use_block_elimination`]).
+    pub fn uses_block_elimination(&self) -> bool {
+        matches!(&self.factors, Factors::Sparse { blocks: Some(_), .. })
     }
 
     /// A sparse system whose pattern is the recorded positions (plus the diagonal).
@@ -113,7 +143,10 @@ impl LinearSystem {
         let lu = SparseLu::new(&matrix);
         LinearSystem {
             matrix: SystemMatrix::Sparse(matrix),
-            factors: Factors::Sparse(Box::new(lu)),
+            factors: Factors::Sparse {
+                lu: Box::new(lu),
+                blocks: None,
+            },
         }
     }
 
@@ -155,7 +188,11 @@ impl LinearSystem {
     pub fn factor_nonzeros(&self) -> usize {
         match &self.factors {
             Factors::Dense { .. } | Factors::FullPivot { .. } => 0,
-            Factors::Sparse(lu) => lu.factor_nonzeros(),
+            Factors::Sparse {
+                blocks: Some(blocks),
+                ..
+            } => blocks.stored_values(),
+            Factors::Sparse { lu, .. } => lu.factor_nonzeros(),
         }
     }
 
@@ -165,7 +202,7 @@ impl LinearSystem {
             Factors::Dense { .. } | Factors::FullPivot { .. } => {
                 super::FactorizationCounts::default()
             }
-            Factors::Sparse(lu) => lu.counts(),
+            Factors::Sparse { lu, .. } => lu.counts(),
         }
     }
 
@@ -201,7 +238,16 @@ impl LinearSystem {
                 }
                 Ok(())
             }
-            (SystemMatrix::Sparse(m), Factors::Sparse(lu)) => lu.factorize(m),
+            (SystemMatrix::Sparse(m), Factors::Sparse { lu, blocks }) => {
+                if let Some(b) = blocks {
+                    if b.factorize(m).is_ok() {
+                        return Ok(());
+                    }
+                    // a diagonal block singular within itself: the general LU from now on
+                    *blocks = None;
+                }
+                lu.factorize(m)
+            }
             (SystemMatrix::Dense(m), Factors::FullPivot { lu, .. }) => {
                 lu.factorize(m.values());
                 Ok(())
@@ -219,7 +265,11 @@ impl LinearSystem {
                 ..
             } => inverse.solve_in_place(x, scratch),
             Factors::Dense { lu, scratch, .. } => lu.solve_in_place(x, scratch),
-            Factors::Sparse(lu) => lu.solve_in_place(x),
+            Factors::Sparse {
+                blocks: Some(blocks),
+                ..
+            } => blocks.solve_in_place(x),
+            Factors::Sparse { lu, .. } => lu.solve_in_place(x),
             Factors::FullPivot { lu, scratch } => lu.solve_in_place(x, scratch),
         }
     }
@@ -292,5 +342,40 @@ mod tests {
         assert!(
             !LinearSystem::for_solver_type(big, LinearSolverType::EigenDense, record).is_sparse()
         );
+    }
+
+    #[test]
+    fn a_singular_diagonal_block_falls_back_to_the_sparse_lu() {
+        // bodies {0, 1} (a singular block), {2, 3} and {4, 5}; joints 6 (between coordinates 1
+        // and 2) and 7 (between 3 and 4): the block elimination fails on the first body, the
+        // sparse LU pivots across it
+        let mut entries = vec![(0, 0, 1.0), (0, 1, 1.0), (1, 0, 1.0), (1, 1, 1.0)];
+        for b in [2, 4] {
+            entries.extend([(b, b, 2.0), (b, b + 1, 0.5), (b + 1, b, 0.5), (b + 1, b + 1, 2.0)]);
+        }
+        for (joint, a, b) in [(6, 1, 2), (7, 3, 4)] {
+            entries.extend([(a, joint, 1.0), (joint, a, 1.0), (b, joint, -1.0), (joint, b, -1.0)]);
+        }
+        let fill = |m: &mut dyn FnMut(usize, usize, f64)| {
+            for &(r, c, v) in &entries {
+                m(r, c, v);
+            }
+        };
+        let mut recorder = PatternRecorder::new();
+        fill(&mut |r, c, v| recorder.add(r, c, v));
+        let mut systems = [LinearSystem::dense(8), LinearSystem::sparse(8, &recorder)];
+        assert!(systems[1].use_block_elimination());
+        let mut solutions = Vec::new();
+        for s in &mut systems {
+            assemble_into!(s.cleared_matrix(), |m| fill(&mut |r, c, v| m.add(r, c, v)));
+            s.factorize().unwrap();
+            let mut x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+            s.solve_in_place(&mut x);
+            solutions.push(x);
+        }
+        assert!(!systems[1].uses_block_elimination(), "fell back");
+        for i in 0..8 {
+            assert!((solutions[0][i] - solutions[1][i]).abs() < 1e-14, "{solutions:?}");
+        }
     }
 }
