@@ -486,15 +486,7 @@ fn merged_blocks(n: usize, starts: &[usize], rows: &[usize]) -> Blocks {
                 })
                 .max_by_key(|&b| (members[b].len(), Reverse(b)));
             let Some(b) = into else { continue };
-            let moved = std::mem::take(&mut members[a]);
-            members[b].extend(moved);
-            members[b].sort_unstable();
-            for x in std::mem::take(&mut neighbours[a]) {
-                let list = &mut neighbours[x as usize];
-                if let Ok(at) = list.binary_search(&(a as u32)) {
-                    list.remove(at);
-                }
-            }
+            absorb(a, b, &mut members, &mut neighbours);
             alive[a] = false;
             merged = true;
         }
@@ -514,15 +506,7 @@ fn merged_blocks(n: usize, starts: &[usize], rows: &[usize]) -> Blocks {
                 by_neighbours.insert(key, a);
                 continue;
             }
-            let moved = std::mem::take(&mut members[a]);
-            members[b].extend(moved);
-            members[b].sort_unstable();
-            for x in std::mem::take(&mut neighbours[a]) {
-                let list = &mut neighbours[x as usize];
-                if let Ok(at) = list.binary_search(&(a as u32)) {
-                    list.remove(at);
-                }
-            }
+            absorb(a, b, &mut members, &mut neighbours);
             alive[a] = false;
             merged = true;
         }
@@ -541,6 +525,19 @@ fn merged_blocks(n: usize, starts: &[usize], rows: &[usize]) -> Blocks {
     Blocks {
         members: blocks,
         block_of,
+    }
+}
+
+/// Merge supervariable `a` into `b`, whose neighbours include all of `a`'s (but `b`).
+fn absorb(a: usize, b: usize, members: &mut [Vec<usize>], neighbours: &mut [Vec<u32>]) {
+    let moved = std::mem::take(&mut members[a]);
+    members[b].extend(moved);
+    members[b].sort_unstable();
+    for x in std::mem::take(&mut neighbours[a]) {
+        let list = &mut neighbours[x as usize];
+        if let Ok(at) = list.binary_search(&(a as u32)) {
+            list.remove(at);
+        }
     }
 }
 

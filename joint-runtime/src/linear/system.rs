@@ -133,6 +133,7 @@ impl LinearSystem {
 
     /// Whether the block elimination factorizes this system (see
     /// [`LinearSystem::use_block_elimination`]).
+    #[cfg(test)]
     pub fn uses_block_elimination(&self) -> bool {
         matches!(&self.factors, Factors::Sparse { blocks: Some(_), .. })
     }
