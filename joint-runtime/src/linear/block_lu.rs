@@ -360,7 +360,8 @@ fn disjoint(
 /// Invert the row-major `s × s` block `a` in place: Gauss–Jordan elimination with partial
 /// pivoting, each column of the inverse stored where the eliminated column was, then the row
 /// interchanges undone as column interchanges in reverse order ((P·A)⁻¹·P = A⁻¹). The error is
-/// the elimination step (local column) whose pivot column was zero or not finite.
+/// the elimination step (local column) whose best pivot was not finite or at most 1e-14 of the
+/// block's largest entry (singular within the block).
 fn invert_in_place(a: &mut [f64], s: usize, pivots: &mut [usize]) -> Result<(), usize> {
     let largest = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     for k in 0..s {
@@ -463,7 +464,6 @@ fn merged_blocks(n: usize, starts: &[usize], rows: &[usize]) -> Blocks {
         a.sort_unstable();
         a.dedup();
     }
-    drop(by_neighbours);
     // merge, smallest first, until nothing merges
     let mut alive = vec![true; count];
     loop {

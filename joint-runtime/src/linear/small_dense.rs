@@ -57,45 +57,52 @@ macro_rules! by_inner_dimension {
 }
 
 #[inline(always)]
-fn mat_vec_sub_k<const K: usize>(a: &[f64], x: &[f64], y: &mut [f64]) {
+fn mat_vec_k<const K: usize, const SUBTRACT: bool>(a: &[f64], x: &[f64], y: &mut [f64]) {
     let x: &[f64; K] = x[..K].try_into().expect("vector of the inner dimension");
     let a = &a[..y.len() * K];
     for (r, y) in y.iter_mut().enumerate() {
         let row: &[f64; K] = a[r * K..r * K + K].try_into().expect("row");
-        *y -= dot(row, x);
+        let product = dot(row, x);
+        if SUBTRACT {
+            *y -= product;
+        } else {
+            *y = product;
+        }
     }
+}
+
+fn mat_vec_dyn<const SUBTRACT: bool>(a: &[f64], x: &[f64], y: &mut [f64]) {
+    let k = x.len();
+    for (r, y) in y.iter_mut().enumerate() {
+        let product = dot_dyn(&a[r * k..r * k + k], x);
+        if SUBTRACT {
+            *y -= product;
+        } else {
+            *y = product;
+        }
+    }
+}
+
+#[inline(always)]
+fn mat_vec_sub_k<const K: usize>(a: &[f64], x: &[f64], y: &mut [f64]) {
+    mat_vec_k::<K, true>(a, x, y)
+}
+
+#[inline(always)]
+fn mat_vec_set_k<const K: usize>(a: &[f64], x: &[f64], y: &mut [f64]) {
+    mat_vec_k::<K, false>(a, x, y)
 }
 
 /// y −= A·x, with A row-major of `y.len()` rows and `x.len()` columns.
 #[inline]
 pub fn mat_vec_sub(a: &[f64], x: &[f64], y: &mut [f64]) {
-    let k = x.len();
-    by_inner_dimension!(k, mat_vec_sub_k(a, x, y), {
-        for (r, y) in y.iter_mut().enumerate() {
-            *y -= dot_dyn(&a[r * k..r * k + k], x);
-        }
-    })
-}
-
-#[inline(always)]
-fn mat_vec_k<const K: usize>(a: &[f64], x: &[f64], y: &mut [f64]) {
-    let x: &[f64; K] = x[..K].try_into().expect("vector of the inner dimension");
-    let a = &a[..y.len() * K];
-    for (r, y) in y.iter_mut().enumerate() {
-        let row: &[f64; K] = a[r * K..r * K + K].try_into().expect("row");
-        *y = dot(row, x);
-    }
+    by_inner_dimension!(x.len(), mat_vec_sub_k(a, x, y), mat_vec_dyn::<true>(a, x, y))
 }
 
 /// y = A·x, with A row-major of `y.len()` rows and `x.len()` columns.
 #[inline]
 pub fn mat_vec(a: &[f64], x: &[f64], y: &mut [f64]) {
-    let k = x.len();
-    by_inner_dimension!(k, mat_vec_k(a, x, y), {
-        for (r, y) in y.iter_mut().enumerate() {
-            *y = dot_dyn(&a[r * k..r * k + k], x);
-        }
-    })
+    by_inner_dimension!(x.len(), mat_vec_set_k(a, x, y), mat_vec_dyn::<false>(a, x, y))
 }
 
 #[inline(always)]
