@@ -23,10 +23,16 @@
 //! - **Numeric, at each Jacobian** ([`BlockLu::factorize`]): the matrix's entries are scattered
 //!   into their blocks, each diagonal block inverted (Gauss–Jordan, partial pivoting within the
 //!   block), and the couplings and Schur complements formed by small dense products.
-//! - **Solve** ([`BlockLu::solve_in_place`]): forward and back substitution by block products.
-//!   Every block row of a product is independent of the others, where a scalar sparse LU's
-//!   substitution is one chain of dependent operations (docs/performance.md, "Supernodal
-//!   triangular solves").
+//! - **Solve** ([`BlockLu::solve_in_place`]): forward and back substitution by block products,
+//!   the back substitution by columns (a block's unknowns, once known, subtracted from the
+//!   earlier blocks'). Every block row of a product is independent of the others, where a scalar
+//!   sparse LU's substitution is one chain of dependent operations (docs/performance.md,
+//!   "Supernodal triangular solves").
+//!
+//! Every product of one block's elimination step, in the factorization and in both
+//! substitutions, has that block's size as its inner dimension, so each step is written once,
+//! generic over the size as a constant, and dispatched once per block
+//! ([`small_dense::with_block_size!`](super::small_dense)).
 //!
 //! Pivoting is confined to the diagonal blocks, so a diagonal block that turns out singular is
 //! reported ([`SingularColumn`]) and the caller falls back to the general sparse LU. A pattern
@@ -37,7 +43,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use super::dense_lu::SingularColumn;
-use super::small_dense::{mat_mul, mat_mul_sub, mat_vec, mat_vec_sub};
+use super::small_dense::{mat_mul, mat_vec, with_block_size};
 use super::sparse_matrix::SparseMatrix;
 
 /// Supervariables are merged into blocks of at most this many unknowns (an Euler-parameter body
@@ -63,15 +69,25 @@ struct Coupling {
     upper: usize,
 }
 
+/// An upper coupling seen from its later block j: U_kj of an earlier block k, which the back
+/// substitution subtracts from block k's unknowns once block j's are known.
+#[derive(Clone, Copy, Debug)]
+struct EarlierCoupling {
+    /// Block k's first position among the unknowns and its size.
+    start: u32,
+    len: u32,
+    /// Offset of U_kj (s_k × s_j, row-major).
+    upper: usize,
+}
+
 /// A Schur-complement update of the elimination of block k: A_ij −= L_ik · U_kj.
 #[derive(Clone, Copy, Debug)]
 struct Update {
     lower: usize,
     upper: usize,
     target: usize,
-    /// s_i, s_k, s_j.
+    /// s_i and s_j (s_k is the eliminated block's size).
     rows: u32,
-    inner: u32,
     columns: u32,
 }
 
@@ -88,6 +104,10 @@ pub struct BlockLu {
     /// Block k's couplings to later blocks: `couplings[coupling_starts[k]..coupling_starts[k + 1]]`.
     coupling_starts: Vec<usize>,
     couplings: Vec<Coupling>,
+    /// Block j's upper couplings from earlier blocks:
+    /// `earlier[earlier_starts[j]..earlier_starts[j + 1]]`.
+    earlier_starts: Vec<usize>,
+    earlier: Vec<EarlierCoupling>,
     /// Block k's Schur updates: `updates[update_starts[k]..update_starts[k + 1]]`.
     update_starts: Vec<usize>,
     updates: Vec<Update>,
@@ -180,11 +200,27 @@ impl BlockLu {
         for c in &mut couplings {
             c.start = block_starts[c.block as usize] as u32;
         }
+        let mut earlier_of: Vec<Vec<EarlierCoupling>> = vec![Vec::new(); nb];
+        for k in 0..nb {
+            for c in &couplings[coupling_starts[k]..coupling_starts[k + 1]] {
+                earlier_of[c.block as usize].push(EarlierCoupling {
+                    start: block_starts[k] as u32,
+                    len: (block_starts[k + 1] - block_starts[k]) as u32,
+                    upper: c.upper,
+                });
+            }
+        }
+        let mut earlier_starts = Vec::with_capacity(nb + 1);
+        let mut earlier = Vec::with_capacity(couplings.len());
+        for list in earlier_of {
+            earlier_starts.push(earlier.len());
+            earlier.extend(list);
+        }
+        earlier_starts.push(earlier.len());
         let mut update_starts = Vec::with_capacity(nb + 1);
         let mut updates = Vec::new();
-        for (k, &b) in order.sequence.iter().enumerate() {
+        for k in 0..nb {
             update_starts.push(updates.len());
-            let sk = size(b) as u32;
             let ks = &couplings[coupling_starts[k]..coupling_starts[k + 1]];
             for ci in ks {
                 let i = order.sequence[ci.block as usize];
@@ -200,7 +236,6 @@ impl BlockLu {
                         upper: cj.upper,
                         target,
                         rows: size(i) as u32,
-                        inner: sk,
                         columns: size(j) as u32,
                     });
                 }
@@ -229,6 +264,8 @@ impl BlockLu {
             diagonal,
             coupling_starts,
             couplings,
+            earlier_starts,
+            earlier,
             update_starts,
             updates,
             scatter,
@@ -264,26 +301,15 @@ impl BlockLu {
         }
         for k in 0..self.diagonal.len() {
             let sk = self.block_starts[k + 1] - self.block_starts[k];
-            let d = self.diagonal[k];
-            invert_in_place(&mut self.values[d..d + sk * sk], sk, &mut self.pivots)
+            let step = EliminationStep {
+                diagonal: self.diagonal[k],
+                size: sk,
+                couplings: &self.couplings[self.coupling_starts[k]..self.coupling_starts[k + 1]],
+                updates: &self.updates[self.update_starts[k]..self.update_starts[k + 1]],
+            };
+            let (values, scratch, pivots) = (&mut self.values, &mut self.scratch, &mut self.pivots);
+            with_block_size!(sk, eliminate(step, values, scratch, pivots))
                 .map_err(|l| SingularColumn(self.columns[self.block_starts[k] + l]))?;
-            for c in &self.couplings[self.coupling_starts[k]..self.coupling_starts[k + 1]] {
-                // L_ik = A_ik · D_k⁻¹
-                let a = &mut self.scratch[..c.len as usize * sk];
-                a.copy_from_slice(&self.values[c.lower..c.lower + a.len()]);
-                let (head, tail) = self.values.split_at_mut(c.lower);
-                mat_mul(&mut tail[..a.len()], a, &head[d..d + sk * sk], sk, sk);
-            }
-            for u in &self.updates[self.update_starts[k]..self.update_starts[k + 1]] {
-                let (m, p, q) = (u.rows as usize, u.inner as usize, u.columns as usize);
-                let (target, lower, upper) = disjoint(
-                    &mut self.values,
-                    (u.target, m * q),
-                    (u.lower, m * p),
-                    (u.upper, p * q),
-                );
-                mat_mul_sub(target, lower, upper, p, q);
-            }
         }
         self.factorized = true;
         Ok(())
@@ -297,35 +323,105 @@ impl BlockLu {
             *w = x[c];
         }
         let nb = self.diagonal.len();
-        let values = &self.values;
+        let (values, work) = (&self.values, &mut self.work);
         // forward: w_i −= L_ik · w_k for the later blocks i
         for k in 0..nb {
             let (k0, k1) = (self.block_starts[k], self.block_starts[k + 1]);
-            let sk = k1 - k0;
-            let (head, tail) = self.work.split_at_mut(k1);
-            let wk = &head[k0..];
-            for c in &self.couplings[self.coupling_starts[k]..self.coupling_starts[k + 1]] {
-                let (i0, si) = (c.start as usize - k1, c.len as usize);
-                mat_vec_sub(&values[c.lower..c.lower + si * sk], wk, &mut tail[i0..i0 + si]);
-            }
+            let couplings = &self.couplings[self.coupling_starts[k]..self.coupling_starts[k + 1]];
+            with_block_size!(k1 - k0, forward(values, couplings, k0, k1, work));
         }
-        // backward: w_k = D_k⁻¹ (w_k − Σ U_kj · w_j)
-        for k in (0..nb).rev() {
-            let (k0, k1) = (self.block_starts[k], self.block_starts[k + 1]);
-            let sk = k1 - k0;
-            let (head, tail) = self.work.split_at_mut(k1);
-            let row = &mut self.scratch[..sk];
-            row.copy_from_slice(&head[k0..]);
-            for c in &self.couplings[self.coupling_starts[k]..self.coupling_starts[k + 1]] {
-                let (j0, sj) = (c.start as usize - k1, c.len as usize);
-                mat_vec_sub(&values[c.upper..c.upper + sk * sj], &tail[j0..j0 + sj], row);
-            }
-            let d = self.diagonal[k];
-            mat_vec(&values[d..d + sk * sk], row, &mut head[k0..]);
+        // backward, by columns: w_j = D_j⁻¹ w_j, then w_k −= U_kj · w_j for the earlier blocks k
+        for j in (0..nb).rev() {
+            let (j0, j1) = (self.block_starts[j], self.block_starts[j + 1]);
+            let earlier = &self.earlier[self.earlier_starts[j]..self.earlier_starts[j + 1]];
+            let (d, scratch) = (self.diagonal[j], &mut self.scratch);
+            with_block_size!(j1 - j0, backward(values, d, earlier, j0, j1, work, scratch));
         }
         for (&w, &c) in self.work.iter().zip(&self.columns) {
             x[c] = w;
         }
+    }
+}
+
+/// What the factorization does when it eliminates one block.
+#[derive(Clone, Copy)]
+struct EliminationStep<'a> {
+    diagonal: usize,
+    size: usize,
+    couplings: &'a [Coupling],
+    updates: &'a [Update],
+}
+
+/// Eliminate one block of `K` unknowns (`K = 0`: `step.size`, known at run time): invert its
+/// diagonal block, form L_ik = A_ik · D_k⁻¹ and the Schur updates A_ij −= L_ik · U_kj. Every
+/// product has the block's size as inner dimension. The error is the local column whose pivot
+/// failed.
+#[inline(always)]
+fn eliminate<const K: usize>(
+    step: EliminationStep,
+    values: &mut [f64],
+    scratch: &mut [f64],
+    pivots: &mut [usize],
+) -> Result<(), usize> {
+    let (d, sk) = (step.diagonal, step.size);
+    invert_in_place(&mut values[d..d + sk * sk], sk, pivots)?;
+    for c in step.couplings {
+        let a = &mut scratch[..c.len as usize * sk];
+        a.copy_from_slice(&values[c.lower..c.lower + a.len()]);
+        let (head, tail) = values.split_at_mut(c.lower);
+        mat_mul::<K, false>(&mut tail[..a.len()], a, &head[d..d + sk * sk], sk, sk);
+    }
+    for u in step.updates {
+        let (m, q) = (u.rows as usize, u.columns as usize);
+        let (target, lower, upper) =
+            disjoint(values, (u.target, m * q), (u.lower, m * sk), (u.upper, sk * q));
+        mat_mul::<K, true>(target, lower, upper, sk, q);
+    }
+    Ok(())
+}
+
+/// Forward substitution of the block at positions `k0..k1` (`K` unknowns, or 0: run time):
+/// w_i −= L_ik · w_k for its later blocks i.
+#[inline(always)]
+fn forward<const K: usize>(
+    values: &[f64],
+    couplings: &[Coupling],
+    k0: usize,
+    k1: usize,
+    work: &mut [f64],
+) {
+    let sk = k1 - k0;
+    let (head, tail) = work.split_at_mut(k1);
+    let wk = &head[k0..];
+    for c in couplings {
+        let (i0, si) = (c.start as usize - k1, c.len as usize);
+        mat_vec::<K, true>(&values[c.lower..c.lower + si * sk], wk, &mut tail[i0..i0 + si]);
+    }
+}
+
+/// Back substitution of the block at positions `j0..j1` (`K` unknowns, or 0: run time), whose
+/// later blocks are done: w_j = D_j⁻¹ w_j, then w_k −= U_kj · w_j for its earlier blocks k.
+#[inline(always)]
+fn backward<const K: usize>(
+    values: &[f64],
+    diagonal: usize,
+    earlier: &[EarlierCoupling],
+    j0: usize,
+    j1: usize,
+    work: &mut [f64],
+    scratch: &mut [f64],
+) {
+    let sj = j1 - j0;
+    // the earlier blocks lie before j0
+    let (before, rest) = work.split_at_mut(j0);
+    let wj = &mut rest[..sj];
+    let rhs = &mut scratch[..sj];
+    rhs.copy_from_slice(wj);
+    mat_vec::<K, false>(&values[diagonal..diagonal + sj * sj], rhs, wj);
+    let wj = &*wj;
+    for c in earlier {
+        let (k0, sk) = (c.start as usize, c.len as usize);
+        mat_vec::<K, true>(&values[c.upper..c.upper + sk * sj], wj, &mut before[k0..k0 + sk]);
     }
 }
 

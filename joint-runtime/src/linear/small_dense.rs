@@ -1,13 +1,46 @@
 //! Products of small dense row-major blocks, specialized by their inner dimension.
 //!
-//! The block elimination ([`super::block_lu`]) multiplies blocks of 1–16 rows and columns. With
-//! the inner dimension a constant, each row's dot product is unrolled into four independent
-//! partial sums and the rows are independent of one another, so the processor overlaps them; a
-//! loop over a run-time length spends more on its control (and on dividing lengths into rows)
-//! than on the products. Inner dimensions above [`UNROLLED`] take the same loops unspecialized.
+//! The block elimination ([`super::block_lu`]) multiplies blocks of 1–16 rows and columns, and
+//! every product of one elimination step has the same inner dimension: the size of the block
+//! being eliminated. The step is therefore written once, generic over that size as a constant
+//! `K`, and dispatched once per block ([`with_block_size!`]); `K = 0` stands for a size known
+//! only at run time (above [`UNROLLED`]). With the inner dimension a constant, each row's dot
+//! product is unrolled into four independent partial sums and the rows are independent of one
+//! another, so the processor overlaps them; a loop over a run-time length spends more on its
+//! control (and on dividing lengths into rows) than on the products.
 
-/// Inner dimensions up to this one have an unrolled form.
-const UNROLLED: usize = 16;
+/// Block sizes up to this one have an unrolled form.
+pub const UNROLLED: usize = 16;
+
+/// Run `$f::<K>(args)` with `K` the block size `$s` as a constant, or `K = 0` (run-time size)
+/// above [`UNROLLED`].
+macro_rules! with_block_size {
+    ($s:expr, $f:ident ( $($arg:expr),* )) => {
+        match $s {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            9 => $f::<9>($($arg),*),
+            10 => $f::<10>($($arg),*),
+            11 => $f::<11>($($arg),*),
+            12 => $f::<12>($($arg),*),
+            13 => $f::<13>($($arg),*),
+            14 => $f::<14>($($arg),*),
+            15 => $f::<15>($($arg),*),
+            16 => $f::<16>($($arg),*),
+            _ => {
+                debug_assert!($s > $crate::linear::small_dense::UNROLLED);
+                $f::<0>($($arg),*)
+            }
+        }
+    };
+}
+pub(crate) use with_block_size;
 
 /// Σ a[k]·x[k] over a constant length, as four interleaved partial sums.
 #[inline(always)]
@@ -28,94 +61,53 @@ fn dot_dyn(a: &[f64], x: &[f64]) -> f64 {
     (s[0] + s[1]) + (s[2] + s[3])
 }
 
-/// Dispatch `$f::<K>` on the inner dimension `$k`, or `$fallback` above [`UNROLLED`].
-macro_rules! by_inner_dimension {
-    ($k:expr, $f:ident ( $($arg:expr),* ), $fallback:expr) => {
-        match $k {
-            1 => $f::<1>($($arg),*),
-            2 => $f::<2>($($arg),*),
-            3 => $f::<3>($($arg),*),
-            4 => $f::<4>($($arg),*),
-            5 => $f::<5>($($arg),*),
-            6 => $f::<6>($($arg),*),
-            7 => $f::<7>($($arg),*),
-            8 => $f::<8>($($arg),*),
-            9 => $f::<9>($($arg),*),
-            10 => $f::<10>($($arg),*),
-            11 => $f::<11>($($arg),*),
-            12 => $f::<12>($($arg),*),
-            13 => $f::<13>($($arg),*),
-            14 => $f::<14>($($arg),*),
-            15 => $f::<15>($($arg),*),
-            16 => $f::<16>($($arg),*),
-            _ => {
-                debug_assert!($k > UNROLLED);
-                $fallback
-            }
+/// y −= A·x (`SUBTRACT`) or y = A·x, A row-major with `y.len()` rows and `x.len()` columns;
+/// `K` is `x.len()` as a constant, or 0.
+#[inline(always)]
+pub fn mat_vec<const K: usize, const SUBTRACT: bool>(a: &[f64], x: &[f64], y: &mut [f64]) {
+    let store = |y: &mut f64, product: f64| {
+        if SUBTRACT {
+            *y -= product;
+        } else {
+            *y = product;
         }
     };
-}
-
-#[inline(always)]
-fn mat_vec_k<const K: usize, const SUBTRACT: bool>(a: &[f64], x: &[f64], y: &mut [f64]) {
-    let x: &[f64; K] = x[..K].try_into().expect("vector of the inner dimension");
-    let a = &a[..y.len() * K];
-    for (r, y) in y.iter_mut().enumerate() {
-        let row: &[f64; K] = a[r * K..r * K + K].try_into().expect("row");
-        let product = dot(row, x);
-        if SUBTRACT {
-            *y -= product;
-        } else {
-            *y = product;
+    if K == 0 {
+        let k = x.len();
+        for (r, y) in y.iter_mut().enumerate() {
+            store(y, dot_dyn(&a[r * k..r * k + k], x));
+        }
+    } else {
+        let x: &[f64; K] = x[..K].try_into().expect("vector of the inner dimension");
+        let a = &a[..y.len() * K];
+        for (r, y) in y.iter_mut().enumerate() {
+            let row: &[f64; K] = a[r * K..r * K + K].try_into().expect("row");
+            store(y, dot(row, x));
         }
     }
 }
 
-fn mat_vec_dyn<const SUBTRACT: bool>(a: &[f64], x: &[f64], y: &mut [f64]) {
-    let k = x.len();
-    for (r, y) in y.iter_mut().enumerate() {
-        let product = dot_dyn(&a[r * k..r * k + k], x);
-        if SUBTRACT {
-            *y -= product;
-        } else {
-            *y = product;
-        }
-    }
-}
-
+/// T −= L·U (`SUBTRACT`) or T = L·U: T is m × q, L m × p, U p × q, all row-major (m from T's
+/// length); `P` is p as a constant, or 0.
 #[inline(always)]
-fn mat_vec_sub_k<const K: usize>(a: &[f64], x: &[f64], y: &mut [f64]) {
-    mat_vec_k::<K, true>(a, x, y)
-}
-
-#[inline(always)]
-fn mat_vec_set_k<const K: usize>(a: &[f64], x: &[f64], y: &mut [f64]) {
-    mat_vec_k::<K, false>(a, x, y)
-}
-
-/// y −= A·x, with A row-major of `y.len()` rows and `x.len()` columns.
-#[inline]
-pub fn mat_vec_sub(a: &[f64], x: &[f64], y: &mut [f64]) {
-    by_inner_dimension!(x.len(), mat_vec_sub_k(a, x, y), mat_vec_dyn::<true>(a, x, y))
-}
-
-/// y = A·x, with A row-major of `y.len()` rows and `x.len()` columns.
-#[inline]
-pub fn mat_vec(a: &[f64], x: &[f64], y: &mut [f64]) {
-    by_inner_dimension!(x.len(), mat_vec_set_k(a, x, y), mat_vec_dyn::<false>(a, x, y))
-}
-
-#[inline(always)]
-fn mat_mul_k<const P: usize, const SUBTRACT: bool>(t: &mut [f64], l: &[f64], u: &[f64], q: usize) {
+pub fn mat_mul<const P: usize, const SUBTRACT: bool>(
+    t: &mut [f64],
+    l: &[f64],
+    u: &[f64],
+    p: usize,
+    q: usize,
+) {
+    debug_assert!(P == 0 || P == p);
+    let p = if P == 0 { p } else { P };
     let m = t.len() / q.max(1);
-    let (l, u) = (&l[..m * P], &u[..P * q]);
+    let (l, u) = (&l[..m * p], &u[..p * q]);
     for r in 0..m {
-        let lr: &[f64; P] = l[r * P..r * P + P].try_into().expect("row");
+        let lr = &l[r * p..r * p + p];
         let tr = &mut t[r * q..r * q + q];
         for (c, t) in tr.iter_mut().enumerate() {
             let mut s = [0.0f64; 4];
-            for p in 0..P {
-                s[p % 4] += lr[p] * u[p * q + c];
+            for k in 0..p {
+                s[k % 4] += lr[k] * u[k * q + c];
             }
             let product = (s[0] + s[1]) + (s[2] + s[3]);
             if SUBTRACT {
@@ -125,45 +117,6 @@ fn mat_mul_k<const P: usize, const SUBTRACT: bool>(t: &mut [f64], l: &[f64], u: 
             }
         }
     }
-}
-
-fn mat_mul_dyn<const SUBTRACT: bool>(t: &mut [f64], l: &[f64], u: &[f64], p: usize, q: usize) {
-    let m = t.len() / q.max(1);
-    for r in 0..m {
-        for c in 0..q {
-            let mut s = 0.0;
-            for k in 0..p {
-                s += l[r * p + k] * u[k * q + c];
-            }
-            if SUBTRACT {
-                t[r * q + c] -= s;
-            } else {
-                t[r * q + c] = s;
-            }
-        }
-    }
-}
-
-#[inline(always)]
-fn mat_mul_sub_k<const P: usize>(t: &mut [f64], l: &[f64], u: &[f64], q: usize) {
-    mat_mul_k::<P, true>(t, l, u, q)
-}
-
-#[inline(always)]
-fn mat_mul_set_k<const P: usize>(t: &mut [f64], l: &[f64], u: &[f64], q: usize) {
-    mat_mul_k::<P, false>(t, l, u, q)
-}
-
-/// T −= L·U: T is m × q, L m × p, U p × q, all row-major (m from T's length).
-#[inline]
-pub fn mat_mul_sub(t: &mut [f64], l: &[f64], u: &[f64], p: usize, q: usize) {
-    by_inner_dimension!(p, mat_mul_sub_k(t, l, u, q), mat_mul_dyn::<true>(t, l, u, p, q))
-}
-
-/// T = L·U: T is m × q, L m × p, U p × q, all row-major (m from T's length).
-#[inline]
-pub fn mat_mul(t: &mut [f64], l: &[f64], u: &[f64], p: usize, q: usize) {
-    by_inner_dimension!(p, mat_mul_set_k(t, l, u, q), mat_mul_dyn::<false>(t, l, u, p, q))
 }
 
 #[cfg(test)]
@@ -180,37 +133,44 @@ mod tests {
             .collect()
     }
 
+    /// The four products at inner dimension `K` (0: run time) against the textbook sums.
+    fn check<const K: usize>(k: usize) {
+        for m in [1, 3, 8] {
+            let a = numbers(m * k, k as u64);
+            let x = numbers(k, 100 + k as u64);
+            let want: Vec<f64> = (0..m)
+                .map(|r| (0..k).map(|j| a[r * k + j] * x[j]).sum::<f64>())
+                .collect();
+            let mut y = vec![0.0; m];
+            mat_vec::<K, false>(&a, &x, &mut y);
+            let mut z = vec![1.0; m];
+            mat_vec::<K, true>(&a, &x, &mut z);
+            for r in 0..m {
+                assert!((y[r] - want[r]).abs() < 1e-14, "k = {k}");
+                assert!((z[r] - (1.0 - want[r])).abs() < 1e-14, "k = {k}");
+            }
+            let q = 5;
+            let u = numbers(k * q, 200 + k as u64);
+            let mut t = vec![2.0; m * q];
+            mat_mul::<K, true>(&mut t, &a, &u, k, q);
+            let mut product = vec![2.0; m * q];
+            mat_mul::<K, false>(&mut product, &a, &u, k, q);
+            for r in 0..m {
+                for c in 0..q {
+                    let s: f64 = (0..k).map(|j| a[r * k + j] * u[j * q + c]).sum();
+                    assert!((t[r * q + c] - (2.0 - s)).abs() < 1e-14, "k = {k}");
+                    assert!((product[r * q + c] - s).abs() < 1e-14, "k = {k}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_inner_dimension_computes_the_textbook_products() {
         for k in 1..=UNROLLED + 3 {
-            for m in [1, 3, 8] {
-                let a = numbers(m * k, k as u64);
-                let x = numbers(k, 100 + k as u64);
-                let want: Vec<f64> = (0..m)
-                    .map(|r| (0..k).map(|j| a[r * k + j] * x[j]).sum::<f64>())
-                    .collect();
-                let mut y = vec![0.0; m];
-                mat_vec(&a, &x, &mut y);
-                let mut z = vec![1.0; m];
-                mat_vec_sub(&a, &x, &mut z);
-                for r in 0..m {
-                    assert!((y[r] - want[r]).abs() < 1e-14, "k = {k}");
-                    assert!((z[r] - (1.0 - want[r])).abs() < 1e-14, "k = {k}");
-                }
-                let q = 5;
-                let u = numbers(k * q, 200 + k as u64);
-                let mut t = vec![2.0; m * q];
-                mat_mul_sub(&mut t, &a, &u, k, q);
-                let mut product = vec![2.0; m * q];
-                mat_mul(&mut product, &a, &u, k, q);
-                for r in 0..m {
-                    for c in 0..q {
-                        let s: f64 = (0..k).map(|j| a[r * k + j] * u[j * q + c]).sum();
-                        assert!((t[r * q + c] - (2.0 - s)).abs() < 1e-14, "k = {k}");
-                        assert!((product[r * q + c] - s).abs() < 1e-14, "k = {k}");
-                    }
-                }
-            }
+            with_block_size!(k, check(k));
+            // the run-time form at every size too
+            check::<0>(k);
         }
     }
 }
