@@ -220,6 +220,9 @@ pub(super) fn rigid_newton_euler(
     inertial: &mut [f64],
     lhs: &mut [f64],
 ) {
+    if rotation == Rotation::EulerParameters {
+        return ep_newton_euler(mass, inertia, qt, v, a, inertial, lhs);
+    }
     let st = rigid_state(rotation, qt, v);
     let nr = st.n_rot;
     let g = |r: usize, c: usize| st.g_local[r * nr + c];
@@ -244,9 +247,69 @@ pub(super) fn rigid_newton_euler(
     }
 }
 
+/// Ḡ of an Euler-parameter node (ω̄ = Ḡ·θ̇), 3 × 4 row-major:
+/// 2·[−e1 e0 e3 −e2; −e2 −e3 e0 e1; −e3 e2 −e1 e0], the generated node kinematics' Ḡ written
+/// out (`ep_g_local_is_the_generated_rotation_jacobian`) so that [`ep_newton_euler`] forms it
+/// once, without the generic kernel's 3 × 7 Jacobian and its second pass for ω̄.
+#[inline(always)]
+fn ep_g_local(e: [f64; 4]) -> [[f64; 4]; 3] {
+    let [e0, e1, e2, e3] = e.map(|x| 2.0 * x);
+    [[-e1, e0, e3, -e2], [-e2, -e3, e0, e1], [-e3, e2, -e1, e0]]
+}
+
+/// [`rigid_newton_euler`] for an Euler-parameter node (Ḡ_t·θ̇ = 0): Ḡ formed once and ω̄ = Ḡ·θ̇,
+/// α = Ḡ·θ̈ taken from it, every loop of constant length.
+#[inline]
+fn ep_newton_euler(
+    mass: f64,
+    inertia: &Matrix3<f64>,
+    qt: &[f64],
+    v: &[f64],
+    a: &[f64],
+    inertial: &mut [f64],
+    lhs: &mut [f64],
+) {
+    let g = ep_g_local([qt[3], qt[4], qt[5], qt[6]]);
+    let times = |x: &[f64]| Vector3::from_fn(|r, _| (0..4).map(|c| g[r][c] * x[3 + c]).sum());
+    let w = times(v);
+    let lhs_torque = w.cross(&(inertia * w));
+    let torque = inertia * times(a) + lhs_torque;
+    for i in 0..3 {
+        inertial[i] = mass * a[i];
+        lhs[i] = 0.0;
+    }
+    for c in 0..4 {
+        inertial[3 + c] = (0..3).map(|r| g[r][c] * torque[r]).sum();
+        lhs[3 + c] = (0..3).map(|r| g[r][c] * lhs_torque[r]).sum();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The written-out Ḡ of [`ep_newton_euler`] is the generated kernel's, to the bit, at
+    /// normalized and unnormalized parameters.
+    #[test]
+    fn ep_g_local_is_the_generated_rotation_jacobian() {
+        for qt in [
+            [0.1, -0.2, 0.3, 0.9, 0.1, -0.3, 0.2],
+            [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+            [5.0, 1.0, -2.0, -0.31, 0.72, 0.55, -0.28],
+        ] {
+            let generated = rigid_g_local(Rotation::EulerParameters, &qt);
+            let written = ep_g_local([qt[3], qt[4], qt[5], qt[6]]);
+            for r in 0..3 {
+                for c in 0..4 {
+                    assert_eq!(
+                        written[r][c].to_bits(),
+                        generated[r * 4 + c].to_bits(),
+                        "Ḡ[{r}][{c}] at {qt:?}"
+                    );
+                }
+            }
+        }
+    }
 
     /// `add_body_jacobians_fd` skips evaluating a rigid body's LHS for perturbed positions and
     /// translational velocities, taking the unperturbed LHS instead. That is only exact if the
