@@ -289,18 +289,53 @@ pub struct MarkerState<'a> {
     model: Model<'a>,
 }
 
+/// A marker's own coordinates and velocities within `qt` and `v` (its columns are contiguous).
+#[inline]
+fn own_coordinates<'a>(
+    marker: &ResolvedMarker,
+    qt: &'a [f64],
+    v: &'a [f64],
+) -> (&'a [f64], &'a [f64]) {
+    match marker.columns.first() {
+        Some(&start) => {
+            let r = start..start + marker.columns.len();
+            (&qt[r.clone()], &v[r])
+        }
+        None => (&[], &[]),
+    }
+}
+
+/// What [`MarkerState::kernel_args`] gives for `marker` at `qt`, `v`, without building the
+/// state: the fast residual's loop over joints calls the pairing kernels with nothing else.
+#[inline]
+pub fn kernel_args_at<'a>(
+    marker: &'a ResolvedMarker,
+    qt: &'a [f64],
+    v: &'a [f64],
+) -> MarkerArgs<'a> {
+    match &marker.model {
+        MarkerModel::Kind { parameters, .. } => {
+            let (coordinates, velocities) = own_coordinates(marker, qt, v);
+            MarkerArgs {
+                parameters,
+                coordinates,
+                velocities,
+            }
+        }
+        _ => MarkerArgs {
+            parameters: &[],
+            coordinates: &[],
+            velocities: &[],
+        },
+    }
+}
+
 impl<'a> MarkerState<'a> {
     /// The marker at total coordinates `qt` and velocities `v`.
     pub fn new(marker: &'a ResolvedMarker, qt: &'a [f64], v: &'a [f64]) -> Self {
         let model = match &marker.model {
             MarkerModel::Kind { kind, parameters } => {
-                let (coordinates, velocities): (&[f64], &[f64]) = match marker.columns.first() {
-                    Some(&start) => {
-                        let r = start..start + marker.columns.len();
-                        (&qt[r.clone()], &v[r])
-                    }
-                    None => (&[], &[]),
-                };
+                let (coordinates, velocities) = own_coordinates(marker, qt, v);
                 Model::Kind(KindMarker {
                     kind: kind.index(),
                     parameters,

@@ -9,6 +9,7 @@ use crate::assemble::Topology;
 use crate::joints::{ConstraintLevel, JointKernel, JointTopology, SIZES_CHECKED, joint_kernel_rows};
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
+use crate::markers::state::kernel_args_at;
 
 /// The factors that turn C into the constraint rows of an iteration matrix, the rows'
 /// derivatives by the Newton unknowns (the positions): C for a position-level row g(q), γ'·C for
@@ -212,14 +213,12 @@ impl Topology {
                     j.kernel_row_multipliers(lambda, &mut scratch.rows);
                     let l = &scratch.rows[..rows];
                     let kernel_rows = &mut scratch.rows2[..rows];
-                    let m0 = MarkerState::new(mk0, qt, v);
-                    let m1 = MarkerState::new(mk1, qt, v);
                     let (f0, f1) = (&mut scratch.jac_a[..n0], &mut scratch.jac_b[..n1]);
                     (p.position_residual_and_reaction_forces)(
                         &j.parameters,
                         l,
-                        m0.kernel_args(),
-                        m1.kernel_args(),
+                        kernel_args_at(mk0, qt, v),
+                        kernel_args_at(mk1, qt, v),
                         kernel_rows,
                         f0,
                         f1,
