@@ -14,26 +14,30 @@
 //! step size diverged with it), so the mixing waits until the raw increments fall and refuses
 //! coefficients above [`MAX_COEFFICIENT`].
 
-/// The mixing's history: raw and applied increments of the current Jacobian's iterations, in
-/// flat ring buffers (the mixing runs at every iteration; at N = 1 it must cost a few tens of
-/// nanoseconds).
+/// The mixing's history, kept as what the mixing reads: the differences Δg_i of the raw
+/// increments and the combinations a_i + Δg_i it subtracts, each formed once, when g_{i+1}
+/// arrives (one pass over the unknowns), in flat ring buffers of `depth` slots; and the last
+/// raw and applied increments they are formed from. The mixing runs at every iteration (at
+/// N = 1 it must cost a few tens of nanoseconds; at N = 1000 its vectors leave the cache), so
+/// no difference is formed twice and nothing is copied but the two increments.
 #[derive(Clone, Debug)]
 pub(crate) struct Anderson {
     depth: usize,
     n: usize,
     /// The leading entries that the least-squares fit measures.
     measured: usize,
-    /// The last `depth + 1` raw increments g_i (`n` each), a ring starting at `head`, `len`
-    /// of them valid.
-    raw: Vec<f64>,
-    /// ‖g_i‖² over the measured entries, per ring slot.
-    raw_norm: [f64; MAX_DEPTH + 1],
-    /// The increments a_i applied after them, in the same slots.
-    applied: Vec<f64>,
+    /// Δg_i = g_{i+1} − g_i (`n` each), a ring of `depth` slots starting at `head`, `len` of
+    /// them valid, oldest first.
+    differences: Vec<f64>,
+    /// a_i + Δg_i, in the same slots.
+    combined: Vec<f64>,
     head: usize,
     len: usize,
-    /// Δg_i = g_{i+1} − g_i, oldest first (scratch).
-    differences: Vec<f64>,
+    /// The last raw increment g_{k−1}, ‖g_{k−1}‖² over the measured entries, and the increment
+    /// a_{k−1} applied after it; `None` after a reset.
+    last_raw: Vec<f64>,
+    last_raw_norm: Option<f64>,
+    last_applied: Vec<f64>,
 }
 
 /// The deepest mixing [`Anderson::new`] accepts.
@@ -48,40 +52,34 @@ impl Anderson {
             "Anderson depth {depth}, {measured} of {n}"
         );
         // no history at all without mixing (the exact mode's and dense systems')
-        let slots = if depth == 0 { 0 } else { depth + 1 };
+        let last = if depth == 0 { 0 } else { n };
         Anderson {
             depth,
             n,
             measured,
-            raw: vec![0.0; slots * n],
-            raw_norm: [0.0; MAX_DEPTH + 1],
-            applied: vec![0.0; slots * n],
+            differences: vec![0.0; depth * n],
+            combined: vec![0.0; depth * n],
             head: 0,
             len: 0,
-            differences: vec![0.0; depth * n],
+            last_raw: vec![0.0; last],
+            last_raw_norm: None,
+            last_applied: vec![0.0; last],
         }
     }
 
     /// Forget the history: a new step, or a new Jacobian (another fixed-point map).
     pub(crate) fn reset(&mut self) {
         self.len = 0;
+        self.last_raw_norm = None;
     }
 
-    /// The ring slot of the history's `i`-th increment (oldest first).
-    fn ring(&self, i: usize) -> usize {
-        // head, i ≤ depth: one conditional subtraction (a division costs more than the rest
+    /// The entries of the history's `i`-th difference (oldest first) in `differences` and
+    /// `combined`.
+    fn slot(&self, i: usize) -> std::ops::Range<usize> {
+        // head, i < depth: one conditional subtraction (a division costs more than the rest
         // of the mixing at N = 1)
         let s = self.head + i;
-        if s > self.depth {
-            s - self.depth - 1
-        } else {
-            s
-        }
-    }
-
-    /// The entries of the history's `i`-th increment in `raw` and `applied`.
-    fn slot(&self, i: usize) -> std::ops::Range<usize> {
-        let s = self.ring(i);
+        let s = if s >= self.depth { s - self.depth } else { s };
         s * self.n..(s + 1) * self.n
     }
 
@@ -92,31 +90,43 @@ impl Anderson {
         if self.depth == 0 {
             return false;
         }
-        if self.len == self.depth + 1 {
-            self.head = self.ring(1);
-            self.len -= 1;
-        }
-        // the history now holds g_0 … g_{k−1} and a_0 … a_{k−1}; g is g_k
-        let (k, m, n) = (self.len, self.measured, self.n);
-        let current = self.slot(k);
-        self.raw[current.clone()].copy_from_slice(g);
+        let m = self.measured;
         let norm = dot(&g[..m], &g[..m]);
-        self.raw_norm[self.ring(k)] = norm;
+        let last_norm = self.last_raw_norm;
+        if last_norm.is_some() {
+            // Δg_{k−1} = g_k − g_{k−1} and a_{k−1} + Δg_{k−1} into the ring (the oldest
+            // dropped when it is full); g_k becomes the last raw increment
+            if self.len == self.depth {
+                self.head = if self.head + 1 == self.depth {
+                    0
+                } else {
+                    self.head + 1
+                };
+                self.len -= 1;
+            }
+            let at = self.slot(self.len);
+            self.len += 1;
+            let (d, c) = (&mut self.differences[at.clone()], &mut self.combined[at]);
+            let history = d.iter_mut().zip(c.iter_mut());
+            let last = self.last_raw.iter_mut().zip(&self.last_applied);
+            for (((d, c), (raw, a)), g) in history.zip(last).zip(g.iter()) {
+                *d = g - *raw;
+                *c = a + *d;
+                *raw = *g;
+            }
+        } else {
+            self.last_raw.copy_from_slice(g);
+        }
+        self.last_raw_norm = Some(norm);
         // only while the kept Jacobian contracts (the raw increments fall)
-        let contracting = k > 0 && norm < self.raw_norm[self.ring(k - 1)];
+        let contracting = last_norm.is_some_and(|last| norm < last);
         let mut mixed = false;
         if contracting {
-            for i in 0..k {
-                let (newer, older) = (self.slot(i + 1), self.slot(i));
-                let d = &mut self.differences[i * n..(i + 1) * n];
-                for ((d, a), b) in d.iter_mut().zip(&self.raw[newer]).zip(&self.raw[older]) {
-                    *d = a - b;
-                }
-            }
+            let k = self.len;
             // γ from the normal equations of min ‖g_k − Σ γ_i Δg_i‖
             let mut gram = [[0.0f64; MAX_DEPTH]; MAX_DEPTH];
             let mut rhs = [0.0f64; MAX_DEPTH];
-            let difference = |i: usize| &self.differences[i * n..i * n + m];
+            let difference = |i: usize| &self.differences[self.slot(i)][..m];
             for i in 0..k {
                 for j in 0..=i {
                     let v = dot(difference(i), difference(j));
@@ -131,16 +141,13 @@ impl Anderson {
                 mixed = true;
                 for i in 0..k {
                     let c = gamma[i];
-                    let applied = &self.applied[self.slot(i)];
-                    let d = &self.differences[i * n..(i + 1) * n];
-                    for ((g, a), d) in g.iter_mut().zip(applied).zip(d) {
-                        *g -= c * (a + d);
+                    for (g, s) in g.iter_mut().zip(&self.combined[self.slot(i)]) {
+                        *g -= c * s;
                     }
                 }
             }
         }
-        self.applied[current].copy_from_slice(g);
-        self.len = k + 1;
+        self.last_applied.copy_from_slice(g);
         mixed
     }
 }
