@@ -173,7 +173,7 @@ impl BlockLu {
             diagonal[k] = offset;
             offset += size(b) * size(b);
         }
-        let mut place: HashMap<(u32, u32), usize> = HashMap::new();
+        let mut place = Places(vec![Vec::new(); nb]);
         let mut coupling_starts = Vec::with_capacity(nb + 1);
         let mut couplings = Vec::new();
         for (k, &b) in order.sequence.iter().enumerate() {
@@ -185,8 +185,8 @@ impl BlockLu {
                 let lower = offset;
                 let upper = offset + si * sk;
                 offset += 2 * si * sk;
-                place.insert((i, b), lower);
-                place.insert((b, i), upper);
+                place.insert(i, b, lower);
+                place.insert(b, i, upper);
                 couplings.push(Coupling {
                     block: rank[i as usize],
                     start: 0,
@@ -229,7 +229,7 @@ impl BlockLu {
                     let target = if i == j {
                         diagonal[ci.block as usize]
                     } else {
-                        place[&(i, j)]
+                        place.get(i, j)
                     };
                     updates.push(Update {
                         lower: ci.lower,
@@ -251,7 +251,7 @@ impl BlockLu {
                 let at = if br == bc {
                     diagonal[rank[br as usize] as usize] + local[r] * size(br) + local[c]
                 } else {
-                    place[&(br, bc)] + local[r] * size(bc) + local[c]
+                    place.get(br, bc) + local[r] * size(bc) + local[c]
                 };
                 scatter.push(at);
             }
@@ -340,6 +340,25 @@ impl BlockLu {
         for (&w, &c) in self.work.iter().zip(&self.columns) {
             x[c] = w;
         }
+    }
+}
+
+/// Where each off-diagonal block (i, j) is stored: per block row i, its (j, offset) pairs. A
+/// block couples to a few others, so a scan beats hashing (the scatter looks up every entry of
+/// the sparse pattern).
+struct Places(Vec<Vec<(u32, usize)>>);
+
+impl Places {
+    fn insert(&mut self, i: u32, j: u32, offset: usize) {
+        self.0[i as usize].push((j, offset));
+    }
+
+    fn get(&self, i: u32, j: u32) -> usize {
+        let row = &self.0[i as usize];
+        row.iter()
+            .find(|&&(c, _)| c == j)
+            .map(|&(_, offset)| offset)
+            .expect("every coupled pair of blocks has its place")
     }
 }
 

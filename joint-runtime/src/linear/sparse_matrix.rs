@@ -27,27 +27,38 @@ pub struct SparseMatrix {
 impl SparseMatrix {
     /// The pattern of the given positions (repeats allowed) plus the whole diagonal, all values 0.
     pub fn from_positions(n: usize, positions: &[(usize, usize)]) -> Self {
-        let mut by_column: Vec<(usize, usize)> = positions
-            .iter()
-            .map(|&(r, c)| {
-                assert!(
-                    r < n && c < n,
-                    "position ({r}, {c}) outside a {n} × {n} matrix"
-                );
-                (c, r)
-            })
-            .chain((0..n).map(|i| (i, i)))
-            .collect();
-        by_column.sort_unstable();
-        by_column.dedup();
-        let mut column_starts = vec![0; n + 1];
-        for &(c, _) in &by_column {
-            column_starts[c + 1] += 1;
+        // bucket the positions (and the diagonal) by column, then sort and deduplicate each
+        // column's rows: linear in the positions, where one sort of all of them was most of
+        // the set-up of a 1000-body chain (the assembly records every entry it adds)
+        let mut bucket_starts = vec![0usize; n + 1];
+        for &(r, c) in positions {
+            assert!(
+                r < n && c < n,
+                "position ({r}, {c}) outside a {n} × {n} matrix"
+            );
+            bucket_starts[c + 1] += 1;
         }
         for c in 0..n {
-            column_starts[c + 1] += column_starts[c];
+            bucket_starts[c + 1] += bucket_starts[c] + 1;
         }
-        let row_indices: Vec<usize> = by_column.iter().map(|&(_, r)| r).collect();
+        let mut buckets = vec![0usize; bucket_starts[n]];
+        let mut fill = bucket_starts.clone();
+        for (r, c) in positions.iter().copied().chain((0..n).map(|i| (i, i))) {
+            buckets[fill[c]] = r;
+            fill[c] += 1;
+        }
+        let mut column_starts = vec![0; n + 1];
+        let mut row_indices: Vec<usize> = Vec::with_capacity(buckets.len());
+        for c in 0..n {
+            let rows = &mut buckets[bucket_starts[c]..bucket_starts[c + 1]];
+            rows.sort_unstable();
+            for (k, &r) in rows.iter().enumerate() {
+                if k == 0 || rows[k - 1] != r {
+                    row_indices.push(r);
+                }
+            }
+            column_starts[c + 1] = row_indices.len();
+        }
         let values = vec![0.0; row_indices.len()];
         let mut m = SparseMatrix {
             n,

@@ -56,7 +56,11 @@ enum Factors {
         inverse: Option<DenseInverse>,
     },
     Sparse {
-        lu: Box<SparseLu>,
+        /// Built at the first factorization that needs it: its ordering (COLAMD, and the
+        /// two-way reordering) cost a 1000-body chain's set-up a fifth, and with the block
+        /// elimination it is only the fallback.
+        lu: Option<Box<SparseLu>>,
+        options: SparseOptions,
         /// The block elimination ([`LinearSystem::use_block_elimination`]): while set, it
         /// factorizes and solves, and `lu` waits as the fallback.
         blocks: Option<Box<BlockLu>>,
@@ -65,6 +69,34 @@ enum Factors {
         lu: FullPivLu,
         scratch: Vec<f64>,
     },
+}
+
+/// How the sparse LU is to be built ([`LinearSystem::use_threshold_pivoting`],
+/// [`LinearSystem::use_two_way_ordering`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct SparseOptions {
+    pivot_threshold: Option<f64>,
+    two_way_ordering: bool,
+}
+
+impl SparseOptions {
+    /// The sparse LU of `pattern` with these options, built if it is not yet.
+    fn lu<'a>(self, lu: &'a mut Option<Box<SparseLu>>, pattern: &SparseMatrix) -> &'a mut SparseLu {
+        lu.get_or_insert_with(|| {
+            let mut built = SparseLu::new(pattern);
+            self.apply(&mut built, pattern);
+            Box::new(built)
+        })
+    }
+
+    fn apply(self, lu: &mut SparseLu, pattern: &SparseMatrix) {
+        if let Some(threshold) = self.pivot_threshold {
+            lu.use_threshold_pivoting(threshold);
+        }
+        if self.two_way_ordering {
+            lu.use_two_way_ordering(pattern);
+        }
+    }
 }
 
 /// An `n × n` linear system: matrix storage, factors and the solve's workspace, all sized at
@@ -99,8 +131,11 @@ impl LinearSystem {
     /// the column's largest candidate (threshold partial pivoting; the fast path, see
     /// [`SparseLu::use_threshold_pivoting`]); a dense system is unaffected.
     pub fn use_threshold_pivoting(&mut self, threshold: f64) {
-        if let Factors::Sparse { lu, .. } = &mut self.factors {
-            lu.use_threshold_pivoting(threshold);
+        if let Factors::Sparse { lu, options, .. } = &mut self.factors {
+            options.pivot_threshold = Some(threshold);
+            if let Some(lu) = lu {
+                lu.use_threshold_pivoting(threshold);
+            }
         }
     }
 
@@ -108,10 +143,13 @@ impl LinearSystem {
     /// ([`SparseLu::use_two_way_ordering`]; the fast path); a dense one is unaffected. Before
     /// the first factorization.
     pub fn use_two_way_ordering(&mut self) {
-        if let (Factors::Sparse { lu, .. }, SystemMatrix::Sparse(m)) =
+        if let (Factors::Sparse { lu, options, .. }, SystemMatrix::Sparse(m)) =
             (&mut self.factors, &self.matrix)
         {
-            lu.use_two_way_ordering(m);
+            options.two_way_ordering = true;
+            if let Some(lu) = lu {
+                lu.use_two_way_ordering(m);
+            }
         }
     }
 
@@ -141,11 +179,11 @@ impl LinearSystem {
     /// A sparse system whose pattern is the recorded positions (plus the diagonal).
     pub fn sparse(n: usize, pattern: &PatternRecorder) -> Self {
         let matrix = SparseMatrix::from_positions(n, pattern.entries());
-        let lu = SparseLu::new(&matrix);
         LinearSystem {
             matrix: SystemMatrix::Sparse(matrix),
             factors: Factors::Sparse {
-                lu: Box::new(lu),
+                lu: None,
+                options: SparseOptions::default(),
                 blocks: None,
             },
         }
@@ -193,7 +231,7 @@ impl LinearSystem {
                 blocks: Some(blocks),
                 ..
             } => blocks.stored_values(),
-            Factors::Sparse { lu, .. } => lu.factor_nonzeros(),
+            Factors::Sparse { lu, .. } => lu.as_ref().map_or(0, |lu| lu.factor_nonzeros()),
         }
     }
 
@@ -203,7 +241,7 @@ impl LinearSystem {
             Factors::Dense { .. } | Factors::FullPivot { .. } => {
                 super::FactorizationCounts::default()
             }
-            Factors::Sparse { lu, .. } => lu.counts(),
+            Factors::Sparse { lu, .. } => lu.as_ref().map(|lu| lu.counts()).unwrap_or_default(),
         }
     }
 
@@ -239,7 +277,14 @@ impl LinearSystem {
                 }
                 Ok(())
             }
-            (SystemMatrix::Sparse(m), Factors::Sparse { lu, blocks }) => {
+            (
+                SystemMatrix::Sparse(m),
+                Factors::Sparse {
+                    lu,
+                    options,
+                    blocks,
+                },
+            ) => {
                 if let Some(b) = blocks {
                     if b.factorize(m).is_ok() {
                         return Ok(());
@@ -247,7 +292,7 @@ impl LinearSystem {
                     // a diagonal block singular within itself: the general LU from now on
                     *blocks = None;
                 }
-                lu.factorize(m)
+                options.lu(lu, m).factorize(m)
             }
             (SystemMatrix::Dense(m), Factors::FullPivot { lu, .. }) => {
                 lu.factorize(m.values());
@@ -270,7 +315,8 @@ impl LinearSystem {
                 blocks: Some(blocks),
                 ..
             } => blocks.solve_in_place(x),
-            Factors::Sparse { lu, .. } => lu.solve_in_place(x),
+            Factors::Sparse { lu: Some(lu), .. } => lu.solve_in_place(x),
+            Factors::Sparse { lu: None, .. } => panic!("solve before a factorization"),
             Factors::FullPivot { lu, scratch } => lu.solve_in_place(x, scratch),
         }
     }
