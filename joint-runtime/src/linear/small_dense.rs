@@ -42,23 +42,42 @@ macro_rules! with_block_size {
 }
 pub(crate) use with_block_size;
 
-/// Σ a[k]·x[k] over a constant length, as four interleaved partial sums.
+/// Σ p(k) over k < `len`, as four interleaved partial sums ((s₀ + s₁) + (s₂ + s₃), sᵢ the
+/// sum of p(k) with k ≡ i mod 4). Each partial sum starts from its first product, not from
+/// 0.0, and only the partial sums that exist are combined: adding 0.0 is not an identity the
+/// compiler may drop (−0.0 + 0.0 = +0.0), so the textbook form spent an addition per partial
+/// sum on it, a third of a dot product of length 3. The same bits but for the sign of a zero
+/// (`partial_sums_start_from_their_first_product`).
+#[inline(always)]
+fn interleaved_sum(len: usize, p: impl Fn(usize) -> f64) -> f64 {
+    let lanes = len.min(4);
+    let mut s = [0.0f64; 4];
+    for (k, s) in s.iter_mut().enumerate().take(lanes) {
+        *s = p(k);
+    }
+    for k in lanes..len {
+        s[k % 4] += p(k);
+    }
+    match lanes {
+        0 => 0.0,
+        1 => s[0],
+        2 => s[0] + s[1],
+        3 => (s[0] + s[1]) + s[2],
+        _ => (s[0] + s[1]) + (s[2] + s[3]),
+    }
+}
+
+/// Σ a[k]·x[k] over a constant length.
 #[inline(always)]
 fn dot<const K: usize>(a: &[f64; K], x: &[f64; K]) -> f64 {
-    let mut s = [0.0f64; 4];
-    for k in 0..K {
-        s[k % 4] += a[k] * x[k];
-    }
-    (s[0] + s[1]) + (s[2] + s[3])
+    interleaved_sum(K, |k| a[k] * x[k])
 }
 
 #[inline(always)]
 fn dot_dyn(a: &[f64], x: &[f64]) -> f64 {
-    let mut s = [0.0f64; 4];
-    for (k, (a, x)) in a.iter().zip(x).enumerate() {
-        s[k % 4] += a * x;
-    }
-    (s[0] + s[1]) + (s[2] + s[3])
+    let len = a.len().min(x.len());
+    let (a, x) = (&a[..len], &x[..len]);
+    interleaved_sum(len, |k| a[k] * x[k])
 }
 
 /// y −= A·x (`SUBTRACT`) or y = A·x, A row-major with `y.len()` rows and `x.len()` columns;
@@ -105,11 +124,7 @@ pub fn mat_mul<const P: usize, const SUBTRACT: bool>(
         let lr = &l[r * p..r * p + p];
         let tr = &mut t[r * q..r * q + q];
         for (c, t) in tr.iter_mut().enumerate() {
-            let mut s = [0.0f64; 4];
-            for k in 0..p {
-                s[k % 4] += lr[k] * u[k * q + c];
-            }
-            let product = (s[0] + s[1]) + (s[2] + s[3]);
+            let product = interleaved_sum(p, |k| lr[k] * u[k * q + c]);
             if SUBTRACT {
                 *t -= product;
             } else {
@@ -162,6 +177,25 @@ mod tests {
                     assert!((product[r * q + c] - s).abs() < 1e-14, "k = {k}");
                 }
             }
+        }
+    }
+
+    /// The partial sums of a product start from their first term instead of 0.0 and only the
+    /// ones that exist are added: the same bits as the form with four sums from 0.0 (up to the
+    /// sign of a zero), at every length.
+    #[test]
+    fn partial_sums_start_from_their_first_product() {
+        for len in 0..=UNROLLED + 3 {
+            let a = numbers(len, 7 + len as u64);
+            let x = numbers(len, 300 + len as u64);
+            let mut s = [0.0f64; 4];
+            for k in 0..len {
+                s[k % 4] += a[k] * x[k];
+            }
+            let textbook = (s[0] + s[1]) + (s[2] + s[3]);
+            let sum = interleaved_sum(len, |k| a[k] * x[k]);
+            assert_eq!(sum.to_bits(), textbook.to_bits(), "length {len}");
+            assert_eq!(dot_dyn(&a, &x).to_bits(), textbook.to_bits(), "length {len}");
         }
     }
 
