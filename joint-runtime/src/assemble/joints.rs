@@ -311,6 +311,8 @@ pub(super) fn assemble_joint(
             ));
         }
     };
+    let rows_are_kernel_rows =
+        JointTopology::equations_are_kernel_rows(&equations, definition.rows());
     Ok(JointTopology {
         object,
         markers: idx,
@@ -320,5 +322,6 @@ pub(super) fn assemble_joint(
         ae: 0,
         equations,
         active: joint.active,
+        rows_are_kernel_rows,
     })
 }

@@ -45,9 +45,19 @@ pub struct JointTopology {
     pub equations: Vec<Option<usize>>,
     /// `activeConnector`: an inactive joint's rows are `λ = 0`.
     pub active: bool,
+    /// AE row k is kernel row k for every row, and there are no other kernel rows (no free
+    /// axis): the kernel's multipliers are the joint's λ and its rows are the joint's `g`, with
+    /// no gather or scatter (`equations_are_kernel_rows`, computed with `equations`).
+    pub rows_are_kernel_rows: bool,
 }
 
 impl JointTopology {
+    /// Whether `equations` maps AE row k to kernel row k for all of a definition's
+    /// `kernel_rows` rows ([`JointTopology::rows_are_kernel_rows`]).
+    pub fn equations_are_kernel_rows(equations: &[Option<usize>], kernel_rows: usize) -> bool {
+        equations.len() == kernel_rows && equations.iter().enumerate().all(|(k, e)| *e == Some(k))
+    }
+
     /// Number of AE rows (algebraic equations and free λ rows).
     pub fn rows(&self) -> usize {
         self.equations.len()

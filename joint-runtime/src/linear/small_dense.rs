@@ -52,8 +52,9 @@ pub(crate) use with_block_size;
 fn interleaved_sum(len: usize, p: impl Fn(usize) -> f64) -> f64 {
     let lanes = len.min(4);
     let mut s = [0.0f64; 4];
-    for (k, s) in s.iter_mut().enumerate().take(lanes) {
-        *s = p(k);
+    #[allow(clippy::needless_range_loop)] // k is also the term's index
+    for k in 0..lanes {
+        s[k] = p(k);
     }
     for k in lanes..len {
         s[k % 4] += p(k);

@@ -210,24 +210,27 @@ impl Topology {
                     let mk1 = &self.markers[j.markers[1]];
                     let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
                     let rows = j.kernel_rows();
-                    j.kernel_row_multipliers(lambda, &mut scratch.rows);
-                    let l = &scratch.rows[..rows];
-                    let kernel_rows = &mut scratch.rows2[..rows];
                     let (f0, f1) = (&mut scratch.jac_a[..n0], &mut scratch.jac_b[..n1]);
-                    (p.position_residual_and_reaction_forces)(
-                        &j.parameters,
-                        l,
-                        kernel_args_at(mk0, qt, v),
-                        kernel_args_at(mk1, qt, v),
-                        kernel_rows,
-                        f0,
-                        f1,
-                    )
-                    .expect(SIZES_CHECKED);
-                    j.scatter_rows(kernel_rows, lambda, g);
+                    let (m0, m1) = (kernel_args_at(mk0, qt, v), kernel_args_at(mk1, qt, v));
+                    let fused = p.position_residual_and_reaction_forces;
+                    if j.rows_are_kernel_rows {
+                        // the joint's λ and g are the kernel's multipliers and rows
+                        let (l, out) = (&lambda[j.ae..j.ae + rows], &mut g[j.ae..j.ae + rows]);
+                        fused(&j.parameters, l, m0, m1, out, f0, f1).expect(SIZES_CHECKED);
+                    } else {
+                        j.kernel_row_multipliers(lambda, &mut scratch.rows);
+                        let l = &scratch.rows[..rows];
+                        let kernel_rows = &mut scratch.rows2[..rows];
+                        fused(&j.parameters, l, m0, m1, kernel_rows, f0, f1).expect(SIZES_CHECKED);
+                        j.scatter_rows(kernel_rows, lambda, g);
+                    }
+                    // a kind marker's columns are contiguous (`kernel_args_at`)
                     for (cols, f) in [(&mk0.columns, &*f0), (&mk1.columns, &*f1)] {
-                        for (c, x) in cols.iter().zip(f) {
-                            r[*c] += x;
+                        debug_assert!(cols.windows(2).all(|w| w[1] == w[0] + 1));
+                        if let Some(&first) = cols.first() {
+                            for (r, x) in r[first..first + f.len()].iter_mut().zip(f) {
+                                *r += x;
+                            }
                         }
                     }
                 }
