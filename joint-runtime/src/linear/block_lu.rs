@@ -538,37 +538,67 @@ struct Blocks {
 /// into a neighbour whenever all their other neighbours are the neighbour's too and the
 /// neighbour is at least as large ([`MAX_MERGED_BLOCK`] at most).
 fn merged_blocks(n: usize, starts: &[usize], rows: &[usize]) -> Blocks {
-    let mut adjacency: Vec<Vec<u32>> = (0..n).map(|c| vec![c as u32]).collect();
+    // each unknown's neighbours in A + Aᵀ and itself, sorted, in one flat array (one small
+    // vector per unknown, grown by pushes, was a third of a 1000-body chain's symbolic part)
+    let mut degree = vec![1usize; n];
     for c in 0..n {
         for &r in &rows[starts[c]..starts[c + 1]] {
             if r != c {
-                adjacency[c].push(r as u32);
-                adjacency[r].push(c as u32);
+                degree[c] += 1;
+                degree[r] += 1;
             }
         }
     }
-    for a in &mut adjacency {
-        a.sort_unstable();
-        a.dedup();
+    let mut bucket_starts = vec![0usize; n + 1];
+    for c in 0..n {
+        bucket_starts[c + 1] = bucket_starts[c] + degree[c];
     }
+    let mut buckets = vec![0u32; bucket_starts[n]];
+    let mut fill = bucket_starts[..n].to_vec();
+    let mut put = |at: usize, x: usize| {
+        buckets[fill[at]] = x as u32;
+        fill[at] += 1;
+    };
+    for c in 0..n {
+        put(c, c);
+        for &r in &rows[starts[c]..starts[c + 1]] {
+            if r != c {
+                put(c, r);
+                put(r, c);
+            }
+        }
+    }
+    let mut adjacency_starts = vec![0usize; n + 1];
+    let mut adjacency_flat: Vec<u32> = Vec::with_capacity(buckets.len());
+    for c in 0..n {
+        let bucket = &mut buckets[bucket_starts[c]..bucket_starts[c + 1]];
+        bucket.sort_unstable();
+        for (k, &x) in bucket.iter().enumerate() {
+            if k == 0 || bucket[k - 1] != x {
+                adjacency_flat.push(x);
+            }
+        }
+        adjacency_starts[c + 1] = adjacency_flat.len();
+    }
+    let adjacency = |c: usize| &adjacency_flat[adjacency_starts[c]..adjacency_starts[c + 1]];
     // supervariables, numbered by their first unknown
     let mut by_neighbours: HashMap<&[u32], u32> = HashMap::new();
     let mut group = vec![0u32; n];
     let mut members: Vec<Vec<usize>> = Vec::new();
-    for c in 0..n {
+    for (c, group) in group.iter_mut().enumerate() {
         let next = members.len() as u32;
-        let g = *by_neighbours.entry(&adjacency[c]).or_insert(next);
+        let g = *by_neighbours.entry(adjacency(c)).or_insert(next);
         if g == next {
             members.push(Vec::new());
         }
         members[g as usize].push(c);
-        group[c] = g;
+        *group = g;
     }
     let count = members.len();
     let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); count];
     for c in 0..n {
         let g = group[c];
-        for &r in &adjacency[c] {
+        for &r in adjacency(c) {
             let h = group[r as usize];
             if h != g {
                 neighbours[g as usize].push(h);
