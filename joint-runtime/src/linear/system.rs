@@ -100,7 +100,8 @@ impl SparseOptions {
 }
 
 /// An `n × n` linear system: matrix storage, factors and the solve's workspace, all sized at
-/// construction, so that assembling, factorizing and solving do not allocate.
+/// construction (a sparse system's LU at its first factorization), so that assembling,
+/// factorizing and solving do not allocate after that.
 #[derive(Debug)]
 pub struct LinearSystem {
     matrix: SystemMatrix,
