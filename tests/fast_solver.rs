@@ -201,3 +201,88 @@ fn constant_loads_do_not_depend_on_the_state() {
     );
     assert_ne!(turned, reference);
 }
+
+/// The exact residual adds a constant load's force formed once (`LoadTopology::exact_force`)
+/// instead of forming it at every residual: in every state the load rows come out bit for
+/// bit as forming each load there gives them (±0 included), so the exact mode's results do
+/// not change.
+#[test]
+fn exact_loads_formed_once_are_the_bits_formed_in_every_state() {
+    use joint::runtime::physics::{RhsForm, Scratch};
+    use joint::runtime::{Load, Marker, MultibodySystem, RigidBodyInertia, RigidBodyOptions};
+    let mut mbs = MultibodySystem::new();
+    let mut o = RigidBodyOptions::new(RigidBodyInertia::cuboid(1000.0, [0.3, 0.1, 0.05]));
+    o.gravity = [0.0, 0.0, -9.81];
+    let body = mbs.create_rigid_body(&o);
+    let centre = mbs.add_marker(Marker::body_rigid(body, [0.0; 3]));
+    let off = mbs.add_marker(Marker::body_position(body, [0.15, 0.02, 0.0]));
+    mbs.add_load(Load::ForceVector {
+        name: String::new(),
+        marker: centre,
+        load_vector: [1.0, -2.0, 0.0],
+        body_fixed: false,
+    });
+    mbs.add_load(Load::ForceVector {
+        name: String::new(),
+        marker: off,
+        load_vector: [0.0, 0.5, 3.0],
+        body_fixed: false,
+    });
+    let sim = mbs.assemble().expect("assembles");
+    let topo = &sim.topology;
+    // gravity and the force at the centre are formed once, the force off the centre is not
+    let formed_once: Vec<bool> = topo
+        .loads
+        .iter()
+        .map(|l| !l.exact_force.is_empty())
+        .collect();
+    assert_eq!(formed_once, [true, true, false]);
+    let n = topo.n_ode2;
+    let mut scratch = Scratch::for_topology(topo);
+    for (k, theta) in [
+        [0.8f64, 0.1, -0.5, 0.3],
+        [-0.2, 0.9, 0.3, -0.1],
+        [1.0, 0.0, 0.0, 0.0],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let mut qt = topo.reference.clone();
+        let norm = theta.iter().map(|x| x * x).sum::<f64>().sqrt();
+        qt[0] += 0.4 * k as f64;
+        qt[2] -= 1.3;
+        for (i, t) in theta.iter().enumerate() {
+            qt[3 + i] = t / norm;
+        }
+        let v: Vec<f64> = (0..n).map(|i| 0.3 - 0.1 * i as f64).collect();
+        for load_factor in [1.0, 0.5] {
+            let mut summed = vec![0.0; n];
+            topo.add_loads(
+                &qt,
+                &v,
+                load_factor,
+                &mut summed,
+                &mut scratch,
+                RhsForm::Exudyn,
+            );
+            let mut formed = vec![0.0; n];
+            for l in &topo.loads {
+                topo.add_load(
+                    l.load,
+                    &qt,
+                    &v,
+                    load_factor,
+                    &mut formed,
+                    &mut scratch,
+                    RhsForm::Exudyn,
+                );
+            }
+            let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&summed),
+                bits(&formed),
+                "state {k}, load factor {load_factor}"
+            );
+        }
+    }
+}

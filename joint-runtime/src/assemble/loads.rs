@@ -98,6 +98,7 @@ pub(super) fn loads(mbs: &MultibodySystem) -> Result<Vec<LoadTopology>> {
             body_fixed,
             // decided with the resolved markers (`Topology::sum_constant_loads`)
             constant: false,
+            exact_force: Vec::new(),
         });
     }
     Ok(loads)

@@ -219,6 +219,11 @@ pub struct LoadTopology {
     /// proportional load through a constant position Jacobian, a node coordinate's load): the
     /// fast residual takes it from [`Topology::constant_loads`].
     pub constant: bool,
+    /// A constant load's generalized force over its marker's columns in Exudyn's rounding at
+    /// load factor 1, formed once when it comes out the same bits in every state (checked at
+    /// assembly, `Topology::sum_constant_loads`); empty otherwise. The exact residual adds
+    /// it in place of forming the load's Jacobian again at every iteration.
+    pub exact_force: Vec<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

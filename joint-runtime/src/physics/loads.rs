@@ -20,9 +20,19 @@ impl Topology {
         form: RhsForm,
     ) {
         for l in &self.loads {
-            // the fast residual starts from their sum (`constant_loads`)
-            if form == RhsForm::Fast && l.constant {
-                continue;
+            if l.constant {
+                // the fast residual starts from their sum (`constant_loads`)
+                if form == RhsForm::Fast {
+                    continue;
+                }
+                // the same bits as forming it (`exact_force`)
+                if load_factor == 1.0 && !l.exact_force.is_empty() {
+                    let columns = &self.markers[l.marker].columns;
+                    for (c, x) in columns.iter().zip(&l.exact_force) {
+                        f[*c] += x;
+                    }
+                    continue;
+                }
             }
             self.add_load(l.load, qt, v, load_factor, f, scratch, form);
         }
@@ -54,7 +64,11 @@ impl Topology {
 
     /// Mark the loads whose generalized force is independent of the state and sum their
     /// generalized forces (load factor 1) into `constant_loads`, once, at the reference
-    /// configuration (any configuration gives the same).
+    /// configuration (any configuration gives the same). Each constant load's force in
+    /// Exudyn's rounding is kept too (`LoadTopology::exact_force`) if two other states give
+    /// it bit for bit: the rotation columns of J_pos = [I | 0] come out as ±0, whose sign
+    /// depends on the state but not the sum (the residual's load rows start at +0, and
+    /// +0 + ±0 = +0, x + ±0 = x), and the position columns are the load itself.
     pub(crate) fn sum_constant_loads(&mut self) {
         for i in 0..self.loads.len() {
             let constant = self.load_is_constant(&self.loads[i]);
@@ -68,6 +82,37 @@ impl Topology {
             self.add_load(l.load, &qt, &v, 1.0, &mut f, &mut scratch, RhsForm::Fast);
         }
         self.constant_loads = f;
+        // two states unlike the reference: every coordinate moved, every velocity nonzero
+        let states: Vec<(Vec<f64>, Vec<f64>)> = [0.3, -0.7]
+            .iter()
+            .map(|&a| {
+                let q = (self.reference.iter().enumerate())
+                    .map(|(i, r)| r + a * (i as f64 + 1.0).sin())
+                    .collect();
+                let v = (0..self.n_ode2).map(|i| a * (i as f64 + 0.5).cos()).collect();
+                (q, v)
+            })
+            .collect();
+        for i in 0..self.loads.len() {
+            let l = &self.loads[i];
+            let n = self.markers[l.marker].columns.len();
+            if !l.constant || n == 0 {
+                continue;
+            }
+            let force = |qt: &[f64], v: &[f64], scratch: &mut Scratch| {
+                let mut out = vec![0.0; n];
+                self.load_vector_local(i, qt, v, 1.0, &mut out, scratch, RhsForm::Exudyn);
+                out
+            };
+            let at_reference = force(&qt, &v, &mut scratch);
+            // `==`: ±0 are equal, as they are in the sum; NaN is not
+            let same = states
+                .iter()
+                .all(|(q, v)| force(q, v, &mut scratch) == at_reference);
+            if same {
+                self.loads[i].exact_force = at_reference;
+            }
+        }
     }
 
     /// One load's generalized force (by position in `self.loads`), added into `f`.
