@@ -17,9 +17,11 @@ mod small_dense;
 mod sparse_lu;
 mod sparse_matrix;
 mod system;
+mod vector_sums;
 
 pub use accumulate::MatrixAccumulator;
 pub use dense_lu::SingularColumn;
 pub use sparse_lu::FactorizationCounts;
 pub(crate) use system::assemble_into;
 pub use system::{LinearSolverType, LinearSystem, SystemMatrix};
+pub(crate) use vector_sums::dot;

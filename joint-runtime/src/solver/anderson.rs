@@ -14,6 +14,8 @@
 //! step size diverged with it), so the mixing waits until the raw increments fall and refuses
 //! coefficients above [`MAX_COEFFICIENT`].
 
+use crate::linear::dot;
+
 /// The mixing's history, kept as what the mixing reads: the differences Δg_i of the raw
 /// increments and the combinations a_i + Δg_i it subtracts, each formed once, when g_{i+1}
 /// arrives (one pass over the unknowns), in flat ring buffers of `depth` slots; and the last
@@ -155,25 +157,6 @@ impl Anderson {
 /// The largest |γ_i| the mixing accepts.
 const MAX_COEFFICIENT: f64 = 4.0;
 
-/// Σ a_i·b_i in four interleaved partial sums: a sum in one accumulator waits for each
-/// addition (a chain as long as the vector, 700–7000 entries on the chains), four let the
-/// additions overlap and the compiler pair them in vector registers. The mixing's
-/// coefficients only weigh increments, so their rounding is free.
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let len = a.len().min(b.len());
-    let (a, b) = (a[..len].chunks_exact(4), b[..len].chunks_exact(4));
-    let tail: f64 = (a.remainder().iter().zip(b.remainder()))
-        .map(|(x, y)| x * y)
-        .sum();
-    let mut s = [0.0f64; 4];
-    for (x, y) in a.zip(b) {
-        for k in 0..4 {
-            s[k] += x[k] * y[k];
-        }
-    }
-    ((s[0] + s[1]) + (s[2] + s[3])) + tail
-}
-
 /// Solve the h × h (h ≤ [`MAX_DEPTH`]) symmetric system by Gaussian elimination; `None` if it is
 /// numerically singular (the differences nearly dependent: no mixing then).
 #[allow(clippy::needless_range_loop)] // as above
@@ -256,20 +239,6 @@ mod tests {
         let (mixed, count) = iterate(TURNING, 2, 3);
         assert!(mixed < 1e-13 * start, "{mixed}");
         assert_eq!(count, 2);
-    }
-
-    /// The partial sums cover every entry, the tail after the last group of four included:
-    /// on integers every order of summation is exact.
-    #[test]
-    fn dot_sums_every_entry_at_every_length() {
-        for len in 0..13 {
-            let a: Vec<f64> = (0..len).map(|i| f64::from(i + 1)).collect();
-            let b: Vec<f64> = (0..len).map(|i| f64::from(2 * i - 3)).collect();
-            let expected: i32 = (0..len).map(|i| (i + 1) * (2 * i - 3)).sum();
-            assert_eq!(dot(&a, &b), f64::from(expected), "length {len}");
-        }
-        // the shorter operand's length
-        assert_eq!(dot(&[1.0, 2.0, 3.0], &[1.0, 1.0]), 3.0);
     }
 
     #[test]
