@@ -128,19 +128,30 @@ fn exact_mode_is_the_default() {
     );
 }
 
-/// The loads the fast residual takes from `Topology::constant_loads` (summed once) are those
-/// whose generalized force does not depend on the state: evaluated at a turned, moved state
-/// they give the bits of the sum; the others are evaluated at every residual.
-#[test]
-fn constant_loads_do_not_depend_on_the_state() {
-    use joint::runtime::physics::{RhsForm, Scratch};
-    use joint::runtime::{Load, Marker, MultibodySystem, RigidBodyInertia, RigidBodyOptions};
+/// A rigid body under gravity with a marker at its centre and one off it (the loads' tests).
+fn body_under_gravity() -> (
+    joint::runtime::MultibodySystem,
+    joint::runtime::MarkerIndex,
+    joint::runtime::MarkerIndex,
+) {
+    use joint::runtime::{Marker, MultibodySystem, RigidBodyInertia, RigidBodyOptions};
     let mut mbs = MultibodySystem::new();
     let mut o = RigidBodyOptions::new(RigidBodyInertia::cuboid(1000.0, [0.3, 0.1, 0.05]));
     o.gravity = [0.0, 0.0, -9.81];
     let body = mbs.create_rigid_body(&o);
     let centre = mbs.add_marker(Marker::body_rigid(body, [0.0; 3]));
     let off = mbs.add_marker(Marker::body_position(body, [0.15, 0.02, 0.0]));
+    (mbs, centre, off)
+}
+
+/// The loads the fast residual takes from `Topology::constant_loads` (summed once) are those
+/// whose generalized force does not depend on the state: evaluated at a turned, moved state
+/// they give the bits of the sum; the others are evaluated at every residual.
+#[test]
+fn constant_loads_do_not_depend_on_the_state() {
+    use joint::runtime::Load;
+    use joint::runtime::physics::{RhsForm, Scratch};
+    let (mut mbs, centre, off) = body_under_gravity();
     let force = |marker, body_fixed| Load::ForceVector {
         name: String::new(),
         marker,
@@ -208,14 +219,9 @@ fn constant_loads_do_not_depend_on_the_state() {
 /// not change.
 #[test]
 fn exact_loads_formed_once_are_the_bits_formed_in_every_state() {
+    use joint::runtime::Load;
     use joint::runtime::physics::{RhsForm, Scratch};
-    use joint::runtime::{Load, Marker, MultibodySystem, RigidBodyInertia, RigidBodyOptions};
-    let mut mbs = MultibodySystem::new();
-    let mut o = RigidBodyOptions::new(RigidBodyInertia::cuboid(1000.0, [0.3, 0.1, 0.05]));
-    o.gravity = [0.0, 0.0, -9.81];
-    let body = mbs.create_rigid_body(&o);
-    let centre = mbs.add_marker(Marker::body_rigid(body, [0.0; 3]));
-    let off = mbs.add_marker(Marker::body_position(body, [0.15, 0.02, 0.0]));
+    let (mut mbs, centre, off) = body_under_gravity();
     mbs.add_load(Load::ForceVector {
         name: String::new(),
         marker: centre,
