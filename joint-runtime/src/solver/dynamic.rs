@@ -660,8 +660,8 @@ impl NewtonProblem for StepProblem<'_> {
     fn diverged(&self, max_norm: f64) -> bool {
         let st = &self.sim.state;
         // in partial sums (`linear::dot`): three passes over every unknown at every iteration,
-        // which summed in order cost 4 % of a run at N = 1000; a NaN anywhere makes its sum
-        // NaN in any order
+        // whose sums in order were most of `fast_newton`'s own 3.9 % in a time profile of
+        // chain N = 1000; a NaN anywhere makes its sum NaN in any order
         let q2 = dot(&st.q, &st.q);
         let v2 = dot(&st.v, &st.v);
         q2 >= max_norm
