@@ -118,6 +118,12 @@ fn snapshot_kinematic_tree_kernels() {
     insta::assert_snapshot!(module_text(&text, "kinematic_tree"));
 }
 
+#[test]
+fn snapshot_rigid_body_terms() {
+    let text = pretty(crate::codegen::kinematics::expand());
+    insta::assert_snapshot!(module_text(&text, "rigid_body_terms"));
+}
+
 /// The joints the runtime defines, read from joint-runtime/src/kernels.rs itself (so the
 /// snapshots are of exactly what ships): `(name, definition tokens)` of every `joint!` there.
 fn built_in_joints() -> Vec<(String, proc_macro2::TokenStream)> {

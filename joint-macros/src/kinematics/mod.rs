@@ -36,6 +36,7 @@ pub mod marker_level;
 pub mod mass_point;
 pub mod node;
 pub mod rigid_body;
+pub mod rigid_body_lhs;
 pub mod rotation;
 pub mod tree_joint;
 

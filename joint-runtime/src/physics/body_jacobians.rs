@@ -1,6 +1,10 @@
 //! The bodies' Jacobians ∂LHS/∂q and ∂LHS/∂q̇ by forward differences, as Exudyn computes them
-//! (rigid bodies, GenericODE2, kinematic trees, and FFRF objects with their own increments).
+//! (rigid bodies, GenericODE2, kinematic trees, and FFRF objects with their own increments); on
+//! the fast path the rigid bodies' from the compiler's derivatives instead
+//! (`marker_kinematics::rigid_body_terms`).
 
+
+use nalgebra::Matrix3;
 
 use super::ForwardDifference;
 use super::rigid_body::rigid_lhs;
@@ -8,11 +12,14 @@ use super::Scratch;
 use super::beam_2d::beam_2d_lhs_jacobian;
 use super::rigid_body_2d::rigid_2d_lhs;
 use crate::assemble::{BodyTopology, Rotation, Topology};
+use crate::kernels::marker_kinematics::rigid_body_terms as terms;
 use crate::linear::MatrixAccumulator;
 
 impl Topology {
-    /// Add `factor_k`·K + `factor_d`·D of the rigid bodies by Exudyn's object-wise forward
-    /// differences of their LHS (ε = relEps·max(minCoord, |x_i|), x the displacement).
+    /// Add `factor_k`·K + `factor_d`·D of the bodies by Exudyn's object-wise forward
+    /// differences of their LHS (ε = relEps·max(minCoord, |x_i|), x the displacement); with
+    /// `derived`, those of the rigid bodies with Euler parameters or Tait–Bryan angles from the
+    /// compiler's exact derivatives instead.
     #[allow(clippy::too_many_arguments)]
     pub fn add_body_jacobians_fd(
         &self,
@@ -22,6 +29,7 @@ impl Topology {
         factor_k: f64,
         factor_d: f64,
         fd: ForwardDifference,
+        derived: bool,
         m: &mut impl MatrixAccumulator,
         scratch: &mut Scratch,
     ) {
@@ -158,6 +166,18 @@ impl Topology {
             let n = ode2.len();
             let r = ode2.clone();
             let lie = *rotation == Rotation::RotationVectorLieGroup;
+            if derived && !lie {
+                let block = rigid_lhs_derivatives(
+                    *rotation,
+                    *mass,
+                    inertia,
+                    center_of_mass,
+                    &qt[r.clone()],
+                    &v[r.clone()],
+                );
+                add_rigid_block(&block, r.start, n, factor_k, factor_d, m);
+                continue;
+            }
             let base = &mut scratch.lhs[..n];
             rigid_lhs(
                 *rotation,
@@ -282,6 +302,159 @@ impl Topology {
                 }
                 for (row, &cr) in cols.iter().enumerate() {
                     m.add(cr, ci, factor * (out[row] - base[row]) / eps);
+                }
+            }
+        }
+    }
+}
+
+/// ∂LHS/∂θ and ∂LHS/∂θ̇ of a rigid body with Euler parameters or Tait–Bryan angles, rows of
+/// the body's LHS (translation, then rotation) by rotation parameters, from the generated
+/// derivatives: the centred form when the centre of mass is at the node (its translational
+/// rows are zero).
+pub(crate) struct RigidLhsDerivatives {
+    pub stiffness: [[f64; 4]; 7],
+    pub damping: [[f64; 4]; 7],
+}
+
+pub(crate) fn rigid_lhs_derivatives(
+    rotation: Rotation,
+    mass: f64,
+    inertia: &Matrix3<f64>,
+    com: &[f64; 3],
+    qt: &[f64],
+    v: &[f64],
+) -> RigidLhsDerivatives {
+    let j = [0, 1, 2].map(|r| [0, 1, 2].map(|c| inertia[(r, c)]));
+    let moment = com.map(|b| -mass * b);
+    let centred = *com == [0.0; 3];
+    let mut out = RigidLhsDerivatives {
+        stiffness: [[0.0; 4]; 7],
+        damping: [[0.0; 4]; 7],
+    };
+    // (rows, parameters) of the generated blocks, row-major
+    fn unpack<const P: usize>(block: &[f64], first_row: usize, into: &mut [[f64; 4]; 7]) {
+        for (row, values) in block.chunks_exact(P).enumerate() {
+            into[first_row + row][..P].copy_from_slice(values);
+        }
+    }
+    match rotation {
+        Rotation::EulerParameters => {
+            let theta = [qt[3], qt[4], qt[5], qt[6]];
+            let theta_t = [v[3], v[4], v[5], v[6]];
+            if centred {
+                let (mut k, mut d) = ([0.0; 16], [0.0; 16]);
+                terms::euler_parameters_centred(&theta, &theta_t, &j, &mut k, &mut d);
+                unpack::<4>(&k, 3, &mut out.stiffness);
+                unpack::<4>(&d, 3, &mut out.damping);
+            } else {
+                let (mut k, mut d) = ([0.0; 28], [0.0; 28]);
+                terms::euler_parameters(&theta, &theta_t, &moment, &j, &mut k, &mut d);
+                unpack::<4>(&k, 0, &mut out.stiffness);
+                unpack::<4>(&d, 0, &mut out.damping);
+            }
+        }
+        Rotation::TaitBryanXyz => {
+            let theta = [qt[3], qt[4], qt[5]];
+            let theta_t = [v[3], v[4], v[5]];
+            if centred {
+                let (mut k, mut d) = ([0.0; 9], [0.0; 9]);
+                terms::tait_bryan_xyz_centred(&theta, &theta_t, &j, &mut k, &mut d);
+                unpack::<3>(&k, 3, &mut out.stiffness);
+                unpack::<3>(&d, 3, &mut out.damping);
+            } else {
+                let (mut k, mut d) = ([0.0; 18], [0.0; 18]);
+                terms::tait_bryan_xyz(&theta, &theta_t, &moment, &j, &mut k, &mut d);
+                unpack::<3>(&k, 0, &mut out.stiffness);
+                unpack::<3>(&d, 0, &mut out.damping);
+            }
+        }
+        Rotation::RotationVectorLieGroup => unreachable!("a Lie-group node is differenced"),
+    }
+    out
+}
+
+/// Add `factor_k`·K + `factor_d`·D over the body's whole (n × n) block at `start`, the
+/// translational columns' zeros included, so that the matrix pattern is the forward
+/// differences' (which add every column of the block).
+fn add_rigid_block(
+    block: &RigidLhsDerivatives,
+    start: usize,
+    n: usize,
+    factor_k: f64,
+    factor_d: f64,
+    m: &mut impl MatrixAccumulator,
+) {
+    if factor_k == 0.0 && factor_d == 0.0 {
+        return;
+    }
+    for row in 0..n {
+        for column in 0..n {
+            let value = match column.checked_sub(3) {
+                Some(p) => factor_k * block.stiffness[row][p] + factor_d * block.damping[row][p],
+                None => 0.0,
+            };
+            m.add(start + row, start + column, value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generated ∂LHS/∂θ and ∂LHS/∂θ̇ against central differences of the runtime's own
+    /// LHS ([`rigid_lhs`], Exudyn's formulas written out): Euler parameters and Tait–Bryan
+    /// angles, centre of mass at the node and off it, at an unnormalized θ and a velocity of
+    /// order 1. The translational columns, which the LHS does not read, are not derived.
+    #[test]
+    fn generated_rigid_lhs_derivatives_are_the_lhs_derivatives() {
+        let inertia = Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.5, 0.03, -0.02, 0.03, 0.7);
+        let mass = 2.5;
+        let cases: [(Rotation, Vec<f64>, Vec<f64>); 2] = [
+            (
+                Rotation::EulerParameters,
+                vec![0.1, -0.2, 0.3, 0.9, 0.1, -0.3, 0.25],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.2, 0.9],
+            ),
+            (
+                Rotation::TaitBryanXyz,
+                vec![0.1, -0.2, 0.3, 0.4, -1.1, 2.0],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.9],
+            ),
+        ];
+        for (rotation, q, v) in cases {
+            for com in [[0.0; 3], [0.1, -0.05, 0.2]] {
+                let n = q.len();
+                let block = rigid_lhs_derivatives(rotation, mass, &inertia, &com, &q, &v);
+                let lhs = |q: &[f64], v: &[f64]| {
+                    let mut out = vec![0.0; n];
+                    rigid_lhs(rotation, mass, &inertia, &com, q, v, &mut out);
+                    out
+                };
+                let h = 1e-6;
+                for p in 0..n - 3 {
+                    for (velocity, derived) in [(false, &block.stiffness), (true, &block.damping)] {
+                        let shifted = |s: f64| {
+                            let (mut q2, mut v2) = (q.clone(), v.clone());
+                            if velocity {
+                                v2[3 + p] += s;
+                            } else {
+                                q2[3 + p] += s;
+                            }
+                            lhs(&q2, &v2)
+                        };
+                        let (plus, minus) = (shifted(h), shifted(-h));
+                        for row in 0..n {
+                            let fd = (plus[row] - minus[row]) / (2.0 * h);
+                            let exact = derived[row][p];
+                            assert!(
+                                (fd - exact).abs() <= 1e-7 * (1.0 + exact.abs()),
+                                "{rotation:?} com {com:?}: ∂LHS[{row}]/∂{}{p} {exact} against {fd}",
+                                if velocity { "θ̇" } else { "θ" }
+                            );
+                        }
+                    }
                 }
             }
         }

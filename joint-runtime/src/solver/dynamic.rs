@@ -414,6 +414,7 @@ impl StepProblem<'_> {
                 s,
                 factor_d,
                 self.fd,
+                self.fast_path,
                 &mut k_acc,
                 &mut self.scratch,
             );
@@ -447,6 +448,7 @@ impl StepProblem<'_> {
                 0.0,
                 s * gp,
                 self.fd,
+                self.fast_path,
                 m,
                 &mut self.scratch,
             );

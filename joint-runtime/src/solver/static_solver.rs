@@ -43,6 +43,7 @@ impl StaticProblem<'_> {
             -1.0,
             0.0,
             self.fd,
+            false,
             m,
             &mut self.scratch,
         );
