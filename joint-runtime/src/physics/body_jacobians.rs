@@ -409,20 +409,8 @@ mod tests {
     /// order 1. The translational columns, which the LHS does not read, are not derived.
     #[test]
     fn generated_rigid_lhs_derivatives_are_the_lhs_derivatives() {
-        let inertia = Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.5, 0.03, -0.02, 0.03, 0.7);
+        let (inertia, cases) = super::super::rigid_body::tests::inertia_and_states();
         let mass = 2.5;
-        let cases: [(Rotation, Vec<f64>, Vec<f64>); 2] = [
-            (
-                Rotation::EulerParameters,
-                vec![0.1, -0.2, 0.3, 0.9, 0.1, -0.3, 0.25],
-                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.2, 0.9],
-            ),
-            (
-                Rotation::TaitBryanXyz,
-                vec![0.1, -0.2, 0.3, 0.4, -1.1, 2.0],
-                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.9],
-            ),
-        ];
         for (rotation, q, v) in cases {
             for com in [[0.0; 3], [0.1, -0.05, 0.2]] {
                 let n = q.len();

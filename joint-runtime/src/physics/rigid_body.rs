@@ -285,8 +285,31 @@ fn ep_newton_euler(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// A parametrization with total coordinates and velocities.
+    pub(in crate::physics) type BodyState = (Rotation, Vec<f64>, Vec<f64>);
+
+    /// An inertia tensor with products of inertia, and a state of each parametrization whose
+    /// rotation parameters are coordinates (θ unnormalized, velocities of order 1), that the
+    /// rigid-body tests share.
+    pub(in crate::physics) fn inertia_and_states() -> (Matrix3<f64>, [BodyState; 2]) {
+        let inertia = Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.5, 0.03, -0.02, 0.03, 0.7);
+        let states = [
+            (
+                Rotation::EulerParameters,
+                vec![0.1, -0.2, 0.3, 0.9, 0.1, -0.3, 0.2],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.2, 0.9],
+            ),
+            (
+                Rotation::TaitBryanXyz,
+                vec![0.1, -0.2, 0.3, 0.4, -1.1, 2.0],
+                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.9],
+            ),
+        ];
+        (inertia, states)
+    }
 
     /// The written-out Ḡ of [`ep_newton_euler`] is the generated kernel's, to the bit, at
     /// normalized and unnormalized parameters.
@@ -316,19 +339,7 @@ mod tests {
     /// LHS does not read them at all, with the centre of mass at the node or off it.
     #[test]
     pub(super) fn rigid_lhs_ignores_translation_to_the_bit() {
-        let inertia = Matrix3::new(0.3, 0.01, -0.02, 0.01, 0.5, 0.03, -0.02, 0.03, 0.7);
-        let cases: [(Rotation, Vec<f64>, Vec<f64>); 2] = [
-            (
-                Rotation::EulerParameters,
-                vec![0.1, -0.2, 0.3, 0.9, 0.1, -0.3, 0.2],
-                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.2, 0.9],
-            ),
-            (
-                Rotation::TaitBryanXyz,
-                vec![0.1, -0.2, 0.3, 0.4, -1.1, 2.0],
-                vec![1.0, 2.0, -3.0, 0.4, -0.7, 0.9],
-            ),
-        ];
+        let (inertia, cases) = inertia_and_states();
         let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         for (rotation, q, v) in cases {
             for com in [[0.0; 3], [0.1, -0.05, 0.2]] {
