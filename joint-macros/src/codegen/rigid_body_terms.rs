@@ -70,9 +70,7 @@ fn function(rotation: RigidRotation, centred: bool) -> TokenStream {
     let doc = format!(
         " ∂LHS/∂θ (`stiffness`) and ∂LHS/∂θ̇ (`damping`) of a rigid body with {} ({} rotation \
          parameters), {which}; row-major {rows} × {n} ({} operations).",
-        rotation.name.replace('_', " "),
-        n,
-        block.operations
+        rotation.title, n, block.operations
     );
     let name = ident(&name);
     let k_index = (0..entries).map(lit);

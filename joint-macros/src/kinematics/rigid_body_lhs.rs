@@ -29,6 +29,8 @@ pub const MOMENT: [&str; 3] = ["u0", "u1", "u2"];
 pub struct RigidRotation {
     /// The generated functions' name.
     pub name: &'static str,
+    /// What the parameters are, for the generated documentation.
+    pub title: &'static str,
     pub parametrization: ParametrizationFn,
     /// Number of rotation parameters (θ and θ̇ are `theta{k}`, `theta_t{k}`).
     pub parameters: usize,
@@ -42,12 +44,14 @@ pub struct RigidRotation {
 pub const RIGID_ROTATIONS: [RigidRotation; 2] = [
     RigidRotation {
         name: "euler_parameters",
+        title: "Euler parameters",
         parametrization: super::rotation::euler_parameters::parametrization,
         parameters: 4,
         rate_term: false,
     },
     RigidRotation {
         name: "tait_bryan_xyz",
+        title: "Tait–Bryan angles xyz",
         parametrization: super::rotation::tait_bryan::parametrization,
         parameters: 3,
         rate_term: true,
