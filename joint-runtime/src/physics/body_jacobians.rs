@@ -167,6 +167,9 @@ impl Topology {
             let r = ode2.clone();
             let lie = *rotation == Rotation::RotationVectorLieGroup;
             if derived && !lie {
+                if factor_k == 0.0 && factor_d == 0.0 {
+                    continue;
+                }
                 let block = rigid_lhs_derivatives(
                     *rotation,
                     *mass,
@@ -385,9 +388,6 @@ fn add_rigid_block(
     factor_d: f64,
     m: &mut impl MatrixAccumulator,
 ) {
-    if factor_k == 0.0 && factor_d == 0.0 {
-        return;
-    }
     for row in 0..n {
         for column in 0..n {
             let value = match column.checked_sub(3) {
