@@ -246,8 +246,9 @@ impl<'a> StepProblem<'a> {
             // row of which is independent, where the scalar LU is one chain of dependent
             // operations (1.07–1.25× on the benchmarks); the sparse LU stays as the fallback
             p.system.use_block_elimination();
-            // the fit measures the ODE2 increments (those of the multipliers are s·Δλ, of
-            // another scale); not on Lie-group nodes, whose rotations move by composition, and
+            // the fit weighs the ODE2 increments and the rest (the multipliers' s·Δλ, of
+            // another scale) each by its own size; not on Lie-group nodes, whose rotations
+            // move by composition, and
             // not on dense systems (≤ 40 unknowns), where the mixing costs about a third of an
             // iteration and saves less (chain N = 1, 50 000 steps: 8.5 % fewer iterations,
             // 10 % more time)
