@@ -19,9 +19,10 @@ For every model the script
   2. rebuilds an Exudyn system from NAME.json (AddNode/AddObject/... with the file's dictionaries,
      SimulationSettings.SetDictionary), so that both programs solve the same file, and times
      mbs.SolveDynamic: wall time (time.perf_counter) around the SolveDynamic call only, best of
-     --exudyn-runs runs (Exudyn's own solver.timer.total is printed beside it);
+     --exudyn-runs runs, or of more while those runs took less than --min-seconds together
+     (Exudyn's own solver.timer.total is printed beside it);
   3. runs `JOINTSIM run NAME.json --solver exact` and `--solver fast` (issue 18), best of --runs
-     runs each of statistics.solverSeconds (jointsim's time for initial accelerations plus the
+     runs (or more, as for Exudyn) each of statistics.solverSeconds (jointsim's time for initial accelerations plus the
      step loop, model reading and assembly excluded);
   4. compares the final ODE2 coordinates of Exudyn and the exact mode (max |q_exudyn - q_jointsim|)
      and flags a difference above --tolerance (default 1e-8, see below);
@@ -34,12 +35,20 @@ For every model the script
 With --perf3d, Exudyn's own TestModel perf3DRigidBodies (tests/reference/benchmarks, a copy of
 ../shared/reference/benchmarks/perf3DRigidBodies.json) is the last row.
 
+With --copies KxN (repeatable), a row of K equal chains of N bodies side by side, 1 m apart, each
+hanging from ground as chain N does, and t(KxN)/t(N) beside t(1000)/t(100). Chain N = 1000 does
+not move as chain N = 100 does (the tension that pulls the falling chain toward its anchor runs
+along 500 m of chain against 50, and its Newton steps start further from their solution);
+10x100 has the bodies, joints and sparse system of N = 1000 with the motion of N = 100, so the
+quotient measures what the size alone costs.
+
 Usage, from the repository root, after
 `cargo build --release -p joint-runtime --bin jointsim`:
 
     python3 tools/bench/chain_benchmark.py [--sizes 1,10,100,1000] [--steps 1000] [--runs 3]
         [--exudyn-runs 3] [--out-dir DIR] [--jointsim target/release/jointsim]
-        [--timeout SECONDS] [--tolerance 1e-8] [--no-seed] [--perf3d]
+        [--timeout SECONDS] [--tolerance 1e-8] [--no-seed] [--perf3d] [--copies KxN ...]
+        [--min-seconds 0.5]
 
 Without --out-dir the files go to a temporary directory that is removed at the end. A jointsim
 run that fails (for example a model reader that does not accept linearSolver.solverType =
@@ -81,6 +90,8 @@ STEP_SIZE = 1e-3
 LENGTH, WIDTH, DENSITY = 0.5, 0.05, 1000.
 GRAVITY = [0., 0., -9.81]
 SPARSE_ABOVE = 20  # bodies
+COPY_SPACING = 1.  # m between the chains of --copies
+MAX_RUNS = 100  # timed runs per model and program at most (--min-seconds)
 ISSUE_US_PER_STEP = {1: 17., 10: 181., 100: 1650., 1000: 20400.}
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 SEED_REFERENCE = os.path.normpath(os.path.join(REPO, '..', 'shared', 'reference', 'cases', 'seed_mini_pendulum.json'))
@@ -97,21 +108,25 @@ def settings(steps, sparse):
     return s
 
 
-def chain(n, steps):
-    """The chain of n bodies, built with Exudyn's Python API (assembled)."""
+def chain(n, steps, copies=1):
+    """The chain of n bodies, built with Exudyn's Python API (assembled); with copies > 1, that many
+    equal chains side by side (chain c hangs from ground at y = COPY_SPACING * c), each moving
+    as the single chain does."""
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
     ground = mbs.CreateGround()
     inertia = InertiaCuboid(density=DENSITY, sideLengths=[LENGTH, WIDTH, WIDTH])
-    previous = ground
-    for i in range(n):
-        body = mbs.CreateRigidBody(inertia=inertia, referencePosition=[LENGTH * (i + 0.5), 0., 0.],
-                                   gravity=GRAVITY, nodeType=exu.NodeType.RotationEulerParameters)
-        mbs.CreateSphericalJoint(itemNumbers=[previous, body], position=[LENGTH * i, 0., 0.],
-                                 constrainedAxes=[1, 1, 1], useGlobalFrame=True)
-        previous = body
+    for c in range(copies):
+        y = COPY_SPACING * c
+        previous = ground
+        for i in range(n):
+            body = mbs.CreateRigidBody(inertia=inertia, referencePosition=[LENGTH * (i + 0.5), y, 0.],
+                                       gravity=GRAVITY, nodeType=exu.NodeType.RotationEulerParameters)
+            mbs.CreateSphericalJoint(itemNumbers=[previous, body], position=[LENGTH * i, y, 0.],
+                                     constrainedAxes=[1, 1, 1], useGlobalFrame=True)
+            previous = body
     mbs.Assemble()
-    return SC, mbs, settings(steps, n > SPARSE_ABOVE)
+    return SC, mbs, settings(steps, n * copies > SPARSE_ABOVE)
 
 
 def seed_pendulum(steps):
@@ -146,15 +161,28 @@ def seed_matches_reference(path):
 
 
 
-def run_exudyn(path, runs):
+def repeats(runs, min_seconds):
+    """Run indices for best-of timing: at least `runs`, and more while the runs so far took less than
+    `min_seconds` together (at most MAX_RUNS): a solve of a millisecond or two is otherwise timed
+    on whatever the machine did in those few runs. The caller adds each run's seconds to the list
+    it passes back in `spent`."""
+    k = 0
+    spent = []
+    while k < runs or (sum(spent) < min_seconds and k < MAX_RUNS):
+        yield k, spent
+        k += 1
+
+
+def run_exudyn(path, runs, min_seconds=0.):
     """Best wall time around SolveDynamic, Exudyn's timer.total of that run, final state, statistics."""
     SC, mbs, s = rebuild(json.load(open(path)), assemble=True)
     best = None
     q_first = None
-    for _ in range(runs):
+    for _, spent in repeats(runs, min_seconds):
         start = time.perf_counter()
         mbs.SolveDynamic(s)
         wall = time.perf_counter() - start
+        spent.append(wall)
         solver = mbs.sys['dynamicSolver']
         q = np.array(mbs.systemData.GetODE2Coordinates())
         if q_first is None:
@@ -167,6 +195,7 @@ def run_exudyn(path, runs):
             best = {'wall': wall, 'timer': float(solver.timer.total), 'steps': int(it.currentStepIndex) - 1,
                     'newton': int(it.newtonStepsCount), 'jacobians': int(it.newtonJacobiCount),
                     'time': float(mbs.systemData.GetTime())}
+    best['runs'] = len(spent)
     best['q'] = q_first
     best['ode2'] = mbs.systemData.GetODE2Coordinates().size
     best['ae'] = mbs.systemData.GetAECoordinates().size
@@ -176,11 +205,12 @@ def run_exudyn(path, runs):
 # ------------------------------------------------------------------------------------------------
 # jointsim on the written file
 
-def run_jointsim(exe, path, runs, timeout, mode='exact'):
-    """Best statistics.solverSeconds of `runs` runs of `jointsim run --solver MODE`, or {'error': message}."""
+def run_jointsim(exe, path, runs, timeout, mode='exact', min_seconds=0.):
+    """Best statistics.solverSeconds of `runs` runs (more for short solves: `repeats`) of
+    `jointsim run --solver MODE`, or {'error': message}."""
     out = os.path.join(tempfile.gettempdir(), f'{os.path.basename(path)[:-len(".json")]}.{mode}.jointsim.json')
     best = None
-    for _ in range(runs):
+    for _, spent in repeats(runs, min_seconds):
         try:
             p = subprocess.run([exe, 'run', path, '--out', out, '--quiet', '--solver', mode], capture_output=True,
                                text=True, timeout=timeout)
@@ -194,9 +224,11 @@ def run_jointsim(exe, path, runs, timeout, mode='exact'):
             return {'error': text}
         r = json.load(open(out))
         st = r['statistics']
+        spent.append(st['solverSeconds'])
         if best is None or st['solverSeconds'] < best['seconds']:
             best = {'seconds': st['solverSeconds'], 'steps': st['steps'], 'newton': st.get('newtonIterations'),
                     'jacobians': st.get('jacobianEvaluations'), 'time': r['time']}
+    best['runs'] = len(spent)
     best['q'] = np.array(r['ode2Coordinates'])
     return best
 
@@ -244,8 +276,20 @@ def main():
     parser.add_argument('--no-seed', action='store_true', help='leave out the seed pendulum')
     parser.add_argument('--perf3d', action='store_true',
                         help="also run Exudyn's TestModel perf3DRigidBodies (tests/reference/benchmarks)")
+    parser.add_argument('--min-seconds', type=float, default=0.5,
+                        help='repeat a short solve beyond --runs / --exudyn-runs until its runs took this '
+                             'long together (at most %d runs); 0: exactly --runs' % MAX_RUNS)
+    parser.add_argument('--copies', action='append', default=[], metavar='KxN',
+                        help='also run K equal chains of N bodies side by side (e.g. 10x100: the bodies of '
+                             'chain N = 1000 with the motion of N = 100); repeatable')
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(',') if x.strip()]
+    try:
+        copies = [tuple(int(v) for v in c.lower().split('x')) for c in args.copies]
+    except ValueError:
+        copies = [()]
+    if any(len(c) != 2 or min(c) < 1 for c in copies):
+        sys.exit(f'--copies expects KxN with K, N >= 1 (e.g. 10x100), got {args.copies}')
     if not os.path.exists(args.jointsim):
         sys.exit(f'{args.jointsim} not found: cargo build --release -p joint-runtime --bin jointsim '
                  f'(or give --jointsim PATH)')
@@ -262,13 +306,15 @@ def main():
     if not args.no_seed:
         models.append(('seed_pendulum', 1, seed_pendulum))
     models += [(f'chain_{n}', n, chain) for n in sizes]
+    models += [(f'chains_{k}x{n}', (k, n), chain) for k, n in copies]
     if args.perf3d:
         models.append(('perf3DRigidBodies', 400, None))
 
     print(f'Exudyn {exu.__version__}, jointsim {args.jointsim}; {args.steps} steps of '
           f'{STEP_SIZE * 1e3:g} ms; files in {out_dir}{" (removed at the end)" if tmp else ""}')
     print('Exudyn: wall time around SolveDynamic (best of %d; timer = solver.timer.total of that run); '
-          'ours: statistics.solverSeconds (best of %d)' % (args.exudyn_runs, args.runs))
+          'ours: statistics.solverSeconds (best of %d); short solves repeated until they took %g s '
+          '(at most %d runs)' % (args.exudyn_runs, args.runs, args.min_seconds, MAX_RUNS))
     head = (f"{'model':>17s} {'N':>5s} {'unknowns':>8s} {'Exudyn µs/step':>14s} {'exact µs':>9s} {'ratio':>6s} "
             f"{'fast µs':>9s} {'ratio':>6s} | {'|q-q*| Exudyn':>13s} {'exact':>8s} {'fast':>8s} | "
             f"{'iterations Ex/exact/fast':>24s} {'Jacobians Ex/exact/fast':>23s}")
@@ -277,7 +323,11 @@ def main():
         if build is None:
             path = os.path.join(BENCHMARKS, name + '.json')
         else:
-            SC, mbs, s = build(n, args.steps) if build is chain else build(args.steps)
+            if build is chain:
+                k, bodies = n if isinstance(n, tuple) else (1, n)
+                SC, mbs, s = chain(bodies, args.steps, k)
+            else:
+                SC, mbs, s = build(args.steps)
             path = os.path.join(out_dir, name + '.json')
             export(mbs, s, path)
             del SC, mbs
@@ -286,12 +336,14 @@ def main():
             same = seed_matches_reference(path)
             if same is not None:
                 note = ('items equal ' if same else 'items DIFFER from ') + os.path.relpath(SEED_REFERENCE)
-        ex = run_exudyn(path, args.exudyn_runs)
+        ex = run_exudyn(path, args.exudyn_runs, args.min_seconds)
         q_tight = tight_solution(path)
-        ours = {mode: run_jointsim(exe, path, args.runs, args.timeout, mode) for mode in ('exact', 'fast')}
+        ours = {mode: run_jointsim(exe, path, args.runs, args.timeout, mode, args.min_seconds)
+                for mode in ('exact', 'fast')}
         steps = ex['steps']
         ex_us = ex['wall'] / steps * 1e6
         row = {'name': name, 'n': n, 'exudyn_us': ex_us}
+        bodies = n[0] * n[1] if isinstance(n, tuple) else n
 
         def dist(q):
             return float(np.max(np.abs(q - q_tight))) if q.shape == q_tight.shape else float('inf')
@@ -317,7 +369,7 @@ def main():
         if row.get('fast_us') is not None and not row['fast_dq'] <= 1.5 * row['exudyn_dq']:
             note += "; the fast path is further from the converged solution than 1.5 x Exudyn's"
         e, f = cells['exact'], cells['fast']
-        line = (f"{name:>17s} {n:5d} {ex['ode2'] + ex['ae']:8d} {ex_us:14.1f} {e[0]:>9s} {e[1]:>6s} {f[0]:>9s} "
+        line = (f"{name:>17s} {bodies:5d} {ex['ode2'] + ex['ae']:8d} {ex_us:14.1f} {e[0]:>9s} {e[1]:>6s} {f[0]:>9s} "
                 f"{f[1]:>6s} | {row['exudyn_dq']:13.1e} {e[2]:>8s} {f[2]:>8s} | "
                 f"{str(ex['newton']) + '/' + e[3] + '/' + f[3]:>24s} {str(ex['jacobians']) + '/' + e[4] + '/' + f[4]:>23s}")
         rows.append(row)
@@ -334,6 +386,11 @@ def main():
             chain_rows = {r['n']: r[mode + '_us'] for r in rows if r['name'].startswith('chain_') and r.get(mode + '_us')}
             if 100 in chain_rows and 1000 in chain_rows:
                 print(f'{mode}: t(1000)/t(100) = {chain_rows[1000] / chain_rows[100]:.2f}')
+            for r in rows:
+                if isinstance(r['n'], tuple) and r['n'][1] in chain_rows and r.get(mode + '_us'):
+                    k, n = r['n']
+                    print(f'{mode}: t({k}x{n})/t({n}) = {r[mode + "_us"] / chain_rows[n]:.2f} '
+                          f'({k} times the bodies, each moving as in chain N = {n})')
     issue = [f'N = {r["n"]}: {ISSUE_US_PER_STEP[r["n"]]:g} µs here {r["exudyn_us"]:.1f} µs'
              for r in rows if r['name'].startswith('chain_') and r['n'] in ISSUE_US_PER_STEP]
     if issue:
