@@ -5,7 +5,7 @@
     perf report -i p.data --no-children --stdio | python3 tools/bench/profile_groups.py
 """
 import sys,re
-groups={'LU factorization (faer, replayed, dense)':['factorize_simplicial','PivotReplay::refactorize','PivotReplay::record','PivotReplay::eliminate_from','SparseLu::factorize','DenseLu::factorize','LinearSystem::factorize','DenseInverse::compute_from'],'LU solves (dense, or replayed sparse)':['solve_in_place_with_conj','permute_rows','new_checked','check_row_idx','check_col_ptr','solve_in_place','DenseInverse'],
+groups={'LU factorization (faer, replayed, dense, block elimination)':['factorize_simplicial','PivotReplay::refactorize','PivotReplay::record','PivotReplay::eliminate_from','SparseLu::factorize','DenseLu::factorize','LinearSystem::factorize','DenseInverse::compute_from','BlockLu::factorize','block_lu::invert_in_place','BlockLu::new'],'LU solves (dense, replayed sparse, block)':['solve_in_place_with_conj','permute_rows','new_checked','check_row_idx','check_col_ptr','solve_in_place','DenseInverse'],
 'rigid bodies: mass matrix, LHS, G, FD Jacobian':['rigid_mass_matrix','rigid_mass_theta','rigid_lhs','rigid_g_local','rigid_state','add_mass_times','add_mass_matrix','add_body_jacobians_fd','rigid_newton_euler','newton_euler_residual','ode2_rhs'],
 # loads first: their marker kernel (position_jacobian_t_times) would match the joints' 'position_jacobian'
 'loads (gravity)':['load_vector_local','add_load','marker_kinematics::position_jacobian_t_times'],
