@@ -30,6 +30,9 @@ use std::sync::Arc;
 
 /// Rotation parametrization of a rigid node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// the parametrization's own name (a rotation vector on the Lie group), not a repeated prefix;
+// the lint fires only when `assemble` is private (default features)
+#[allow(clippy::enum_variant_names)]
 pub enum Rotation {
     EulerParameters,
     TaitBryanXyz,
