@@ -22,8 +22,8 @@ For every model the script
      --exudyn-runs runs, or of more while those runs took less than --min-seconds together
      (Exudyn's own solver.timer.total is printed beside it);
   3. runs `JOINTSIM run NAME.json --solver exact` and `--solver fast` (issue 18), best of --runs
-     runs (or more, as for Exudyn) each of statistics.solverSeconds (jointsim's time for initial accelerations plus the
-     step loop, model reading and assembly excluded);
+     runs (or more, as for Exudyn) each of statistics.solverSeconds (jointsim's time for initial
+     accelerations plus the step loop, model reading and assembly excluded);
   4. compares the final ODE2 coordinates of Exudyn and the exact mode (max |q_exudyn - q_jointsim|)
      and flags a difference above --tolerance (default 1e-8, see below);
   5. prints the accuracy of all three runs: the largest difference of their final coordinates from
@@ -162,15 +162,13 @@ def seed_matches_reference(path):
 
 
 def repeats(runs, min_seconds):
-    """Run indices for best-of timing: at least `runs`, and more while the runs so far took less than
+    """Best-of timing runs: at least `runs`, and more while the runs so far took less than
     `min_seconds` together (at most MAX_RUNS): a solve of a millisecond or two is otherwise timed
-    on whatever the machine did in those few runs. The caller adds each run's seconds to the list
-    it passes back in `spent`."""
-    k = 0
+    on whatever the machine did in those few runs. Yields, once per run, the list to which the
+    caller appends that run's seconds."""
     spent = []
-    while k < runs or (sum(spent) < min_seconds and k < MAX_RUNS):
-        yield k, spent
-        k += 1
+    while len(spent) < runs or (sum(spent) < min_seconds and len(spent) < MAX_RUNS):
+        yield spent
 
 
 def run_exudyn(path, runs, min_seconds=0.):
@@ -178,7 +176,7 @@ def run_exudyn(path, runs, min_seconds=0.):
     SC, mbs, s = rebuild(json.load(open(path)), assemble=True)
     best = None
     q_first = None
-    for _, spent in repeats(runs, min_seconds):
+    for spent in repeats(runs, min_seconds):
         start = time.perf_counter()
         mbs.SolveDynamic(s)
         wall = time.perf_counter() - start
@@ -195,7 +193,6 @@ def run_exudyn(path, runs, min_seconds=0.):
             best = {'wall': wall, 'timer': float(solver.timer.total), 'steps': int(it.currentStepIndex) - 1,
                     'newton': int(it.newtonStepsCount), 'jacobians': int(it.newtonJacobiCount),
                     'time': float(mbs.systemData.GetTime())}
-    best['runs'] = len(spent)
     best['q'] = q_first
     best['ode2'] = mbs.systemData.GetODE2Coordinates().size
     best['ae'] = mbs.systemData.GetAECoordinates().size
@@ -210,7 +207,7 @@ def run_jointsim(exe, path, runs, timeout, mode='exact', min_seconds=0.):
     `jointsim run --solver MODE`, or {'error': message}."""
     out = os.path.join(tempfile.gettempdir(), f'{os.path.basename(path)[:-len(".json")]}.{mode}.jointsim.json')
     best = None
-    for _, spent in repeats(runs, min_seconds):
+    for spent in repeats(runs, min_seconds):
         try:
             p = subprocess.run([exe, 'run', path, '--out', out, '--quiet', '--solver', mode], capture_output=True,
                                text=True, timeout=timeout)
@@ -228,7 +225,6 @@ def run_jointsim(exe, path, runs, timeout, mode='exact', min_seconds=0.):
         if best is None or st['solverSeconds'] < best['seconds']:
             best = {'seconds': st['solverSeconds'], 'steps': st['steps'], 'newton': st.get('newtonIterations'),
                     'jacobians': st.get('jacobianEvaluations'), 'time': r['time']}
-    best['runs'] = len(spent)
     best['q'] = np.array(r['ode2Coordinates'])
     return best
 
@@ -284,12 +280,12 @@ def main():
                              'chain N = 1000 with the motion of N = 100); repeatable')
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(',') if x.strip()]
-    try:
-        copies = [tuple(int(v) for v in c.lower().split('x')) for c in args.copies]
-    except ValueError:
-        copies = [()]
-    if any(len(c) != 2 or min(c) < 1 for c in copies):
-        sys.exit(f'--copies expects KxN with K, N >= 1 (e.g. 10x100), got {args.copies}')
+    copies = []
+    for c in args.copies:
+        k, _, n = c.lower().partition('x')
+        if not (k.isdigit() and n.isdigit() and int(k) >= 1 and int(n) >= 1):
+            sys.exit(f'--copies expects KxN with K, N >= 1 (e.g. 10x100), got {c!r}')
+        copies.append((int(k), int(n)))
     if not os.path.exists(args.jointsim):
         sys.exit(f'{args.jointsim} not found: cargo build --release -p joint-runtime --bin jointsim '
                  f'(or give --jointsim PATH)')

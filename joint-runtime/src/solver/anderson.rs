@@ -30,8 +30,8 @@
 //! Jacobians and its sums over 2400 multipliers beside 2800 coordinates). Weighing the rest by
 //! a tenth or a hundredth of that gained less at N = 1000 (3341, 3441 iterations); a fixed
 //! weight in the plain units helped the chains and cost perf3DRigidBodies 10 % more iterations
-//! and 40–50 % more Jacobians (w = 0.1 and 1), and a fit of the residuals instead of the increments (GMRES's norm)
-//! cost iterations everywhere (chain N = 1000 3931).
+//! and 40–50 % more Jacobians (w = 0.1 and 1), and a fit of the residuals instead of the
+//! increments (GMRES's norm) cost iterations everywhere (chain N = 1000 3931).
 
 use crate::linear::dot;
 

@@ -248,10 +248,9 @@ impl<'a> StepProblem<'a> {
             p.system.use_block_elimination();
             // the fit weighs the ODE2 increments and the rest (the multipliers' s·Δλ, of
             // another scale) each by its own size; not on Lie-group nodes, whose rotations
-            // move by composition, and
-            // not on dense systems (≤ 40 unknowns), where the mixing costs about a third of an
-            // iteration and saves less (chain N = 1, 50 000 steps: 8.5 % fewer iterations,
-            // 10 % more time)
+            // move by composition, and not on dense systems (≤ 40 unknowns), where the mixing
+            // costs about a third of an iteration and saves less (chain N = 1, 50 000 steps:
+            // 8.5 % fewer iterations, 10 % more time)
             if p.system.is_sparse() && p.sim.topology.lie_nodes.is_empty() {
                 p.anderson = Anderson::new(n, n2, ANDERSON_DEPTH);
             }
