@@ -12,7 +12,7 @@
 //! Ċ·v = 0) and steps it with classical Runge–Kutta, which is exact for this quadratic motion.
 //! No allocation anywhere: arrays and nalgebra's static matrices only.
 
-use nalgebra::{Matrix4, Vector4};
+use joint::nalgebra::{Matrix4, Vector4};
 
 joint::joint! {
     /// A point `m1` on the plane through `m0` with normal `normal` (in `m0`'s frame).

@@ -493,3 +493,5 @@ pub use joint_core as core;
 pub use joint_core::joint;
 pub use joint_macros::marker_kinematics;
 pub use joint_runtime as runtime;
+/// The nalgebra the runtime's API takes (the same version, re-exported): `joint::nalgebra::Matrix3`.
+pub use joint_runtime::nalgebra;

@@ -84,8 +84,8 @@ const K0: usize = 5;
 /// Static models run with at least this many load steps.
 const STATIC_LOAD_STEPS: usize = 20;
 
-const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/exudyn_cases/");
-const OWN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/own_cases/");
+const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reference/exudyn_cases/");
+const OWN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reference/own_cases/");
 
 /// What one run counted.
 struct Counted {
@@ -281,10 +281,7 @@ fn custom_joint_runs() -> Vec<Run> {
     let registry = JointRegistry::exudyn()
         .with::<cylindrical::custom_joints::PointOnPlane>()
         .expect("a free name");
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/models/point_on_incline.json"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/point_on_incline.json");
     let model = read_model_with(&std::fs::read_to_string(path).expect("model"), &registry)
         .expect("the model reads");
     let mut runs: Vec<Run> = vec![(

@@ -296,7 +296,7 @@ fn parameter_shapes_are_checked() {
 fn pendulum_file() -> String {
     std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/reference/own_cases/coordinate_vector_pendulum.json"
+        "/reference/own_cases/coordinate_vector_pendulum.json"
     ))
     .expect("the reference case")
 }

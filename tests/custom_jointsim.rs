@@ -10,10 +10,7 @@ use joint::runtime::model::{read_model, read_model_with};
 use joint::runtime::{JointRegistry, cli};
 use std::process::ExitCode;
 
-const MODEL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/models/point_on_incline.json"
-);
+const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/point_on_incline.json");
 
 fn registry() -> JointRegistry {
     JointRegistry::exudyn()
@@ -25,7 +22,7 @@ fn registry() -> JointRegistry {
 
 const SPRING_MODEL: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/models/progressive_spring.json"
+    "/models/progressive_spring.json"
 );
 
 /// A model file with a user's force element (examples/custom_joints: ProgressiveSpring, a

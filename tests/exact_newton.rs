@@ -42,7 +42,7 @@ fn exact_constraint_jacobian_agrees_with_exudyns_and_saves_full_newton_iteration
 #[test]
 fn exact_constraint_jacobian_no_longer_shrinks_the_scratch_buffers() {
     use joint::runtime::model::read_model;
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/own_cases/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/reference/own_cases/");
     for case in [
         "kt_tree_bodies",
         "kt_planar_loop_xy",

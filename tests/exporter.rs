@@ -7,7 +7,7 @@ use std::process::Command;
 
 #[test]
 fn exporter_refuses_system_user_functions() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/check_exporter.py");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tools/check_exporter.py");
     let out = Command::new("python3")
         .arg(script)
         .output()

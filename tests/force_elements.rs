@@ -321,7 +321,7 @@ fn torque_jacobians_match_central_differences() {
 
 /// A body spinning on a RotarySpring to ground against Exudyn's
 /// ConnectorRigidBodySpringDamper with the same rotational K and D (both differentiated
-/// analytically, the user's by the compiler, the built-in by its definition in kernels.rs):
+/// analytically, the user's by the compiler, the built-in by its definition in joint-kernels):
 /// the same iterations, results equal to round-off.
 #[test]
 fn user_rotary_spring_moves_as_exudyns_rigid_body_spring_damper() {

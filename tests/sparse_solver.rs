@@ -9,8 +9,8 @@ use joint::runtime::model::{SolveKind, read_model};
 use joint::runtime::solver::settings::LinearSolverType;
 
 const DIRS: [&str; 2] = [
-    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/exudyn_cases/"),
-    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/own_cases/"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/reference/exudyn_cases/"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/reference/own_cases/"),
 ];
 
 /// Cases whose velocities and multipliers only round-off determines, with the tolerances they

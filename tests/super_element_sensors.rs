@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 const CASE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/reference/own_cases/se_sensor_super_element.json"
+    "/reference/own_cases/se_sensor_super_element.json"
 );
 
 /// The reference case with `edit` applied: its read-and-assemble error, or `None`.

@@ -6,7 +6,7 @@ rebuilt; the figure is the best of --runs builds with the definition minus the b
 without it.
 
 Variants:
-  * the runtime's built-in joints as they ship (joint-runtime/src/kernels.rs: position level
+  * the runtime's built-in joints as they ship (joint-kernels/src/lib.rs: position level
     only, `second_order;`);
   * `custom_revolute`: a user's Rigid–Rigid joint of RevoluteZ's size (5 rows, two matrix
     parameters), position level only, every pairing (24), no second-order terms: the issue's
@@ -66,7 +66,7 @@ def joint_invocations(text):
 
 
 def variants_now():
-    kernels = open(os.path.join(ROOT, "joint-runtime/src/kernels.rs")).read()
+    kernels = open(os.path.join(ROOT, "joint-kernels/src/lib.rs")).read()
     out = []
     for names, body in joint_invocations(kernels):
         if len(names) == 1:

@@ -124,24 +124,18 @@ fn snapshot_rigid_body_terms() {
     insta::assert_snapshot!(module_text(&text, "rigid_body_terms"));
 }
 
-/// The joints the runtime defines, read from joint-runtime/src/kernels.rs itself (so the
+/// The joints the runtime defines, read from joint-kernels/src/lib.rs itself (so the
 /// snapshots are of exactly what ships): `(name, definition tokens)` of every `joint!` there.
 fn built_in_joints() -> Vec<(String, proc_macro2::TokenStream)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../joint-runtime/src/kernels.rs"
-    );
-    let text = std::fs::read_to_string(path).expect("joint-runtime/src/kernels.rs");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../joint-kernels/src/lib.rs");
+    let text = std::fs::read_to_string(path).expect("joint-kernels/src/lib.rs");
     definitions_of_file(&text, crate::definition::parse::DefinitionKind::Joint)
 }
 
-/// The force elements the runtime defines, read from joint-runtime/src/kernels.rs.
+/// The force elements the runtime defines, read from joint-kernels/src/lib.rs.
 fn built_in_forces() -> Vec<(String, proc_macro2::TokenStream)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../joint-runtime/src/kernels.rs"
-    );
-    let text = std::fs::read_to_string(path).expect("joint-runtime/src/kernels.rs");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../joint-kernels/src/lib.rs");
+    let text = std::fs::read_to_string(path).expect("joint-kernels/src/lib.rs");
     definitions_of_file(&text, crate::definition::parse::DefinitionKind::Force)
 }
 
@@ -152,11 +146,8 @@ fn joints_of_file(text: &str) -> Vec<(String, proc_macro2::TokenStream)> {
 
 /// The coordinate-vector joints the runtime defines (markers declared `Coordinates`).
 fn built_in_coordinate_vector_joints() -> Vec<(String, proc_macro2::TokenStream)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../joint-runtime/src/kernels.rs"
-    );
-    let text = std::fs::read_to_string(path).expect("joint-runtime/src/kernels.rs");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../joint-kernels/src/lib.rs");
+    let text = std::fs::read_to_string(path).expect("joint-kernels/src/lib.rs");
     let file = syn::parse_file(&text).expect("the file parses");
     let mut out = Vec::new();
     for item in &file.items {

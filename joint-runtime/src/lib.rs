@@ -23,34 +23,21 @@
 //! Inside, data flows one way: items → model reader → assembly (the topology, computed once) →
 //! physics (the equations at a state) → solvers → the simulation; outputs and sensors read a
 //! state and a topology. The assembly, physics, marker, tree, superelement and linear-algebra
-//! modules are internal (ARCHITECTURE.md describes them); the feature `internals` exposes them,
-//! unstable and hidden from the documentation, for the workspace's own oracle tests.
+//! modules are internal (ARCHITECTURE.md describes them); their oracle tests are this crate's
+//! unit tests.
 
 // `!(x > 0.0)` is used on purpose: it rejects NaN as well.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![warn(missing_docs)]
 
-/// Internal modules: `pub(crate)`, or hidden `pub` with the feature `internals` (for the
-/// workspace's oracle tests, which check the assembly and the marker kinematics directly).
-macro_rules! internal_modules {
-    ($($name:ident),* $(,)?) => {$(
-        #[cfg(feature = "internals")]
-        #[doc(hidden)]
-        pub mod $name;
-        #[cfg(not(feature = "internals"))]
-        pub(crate) mod $name;
-    )*};
-}
-
-internal_modules!(
-    assemble,
-    linear,
-    markers,
-    physics,
-    sensors,
-    superelement,
-    tree
-);
+// Internal modules (ARCHITECTURE.md): their oracle tests are this crate's unit tests.
+pub(crate) mod assemble;
+pub(crate) mod linear;
+pub(crate) mod markers;
+pub(crate) mod physics;
+pub(crate) mod sensors;
+pub(crate) mod superelement;
+pub(crate) mod tree;
 
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -58,7 +45,9 @@ pub mod create;
 pub mod error;
 pub mod items;
 pub mod joints;
-pub mod kernels;
+/// The generated kernels: every marker kind's kinematics and Exudyn's joints and force
+/// elements (the crate `joint-kernels`).
+pub use joint_kernels as kernels;
 pub mod model;
 pub mod output;
 pub mod scene;
@@ -78,6 +67,9 @@ pub use joints::{
     CoordinateVectorObject, DynValue, ForceObject, JointObject, JointRegistry, JointType,
 };
 pub use linear::{FactorizationCounts, LinearSolverType};
+/// The nalgebra the runtime's API takes (`RigidBodyInertia`, `RigidBodyOptions`), so that your
+/// matrices are of the same version.
+pub use nalgebra;
 pub use output::Outputs;
 pub use simulation::{NewtonStatistics, Progress, SensorRows, Simulation, SolverStatistics, State};
 pub use solver::SolveKind;

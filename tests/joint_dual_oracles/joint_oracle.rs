@@ -43,7 +43,7 @@ pub(super) const PRISMATIC_X: [Row; 5] = [
     Rotation(2, 0),
     Rotation(0, 1),
 ];
-/// joint-formulas.md §3 and the candidate rows of kernels.rs: 0–2 global, 3–5 local, 6–11
+/// joint-formulas.md §3 and the candidate rows of joint-kernels: 0–2 global, 3–5 local, 6–11
 /// `t_a0·t_b1` for (a, b) = (z, y), (z, x), (x, y), (x, z), (y, x), (y, z).
 pub(super) const GENERIC_ROWS: [Row; 12] = [
     Global(0),

@@ -16,9 +16,9 @@ mod joint_cases;
 use {cases::*, joint_cases::*};
 
 /// The cases exported by Exudyn's maintainers' seed (../shared/reference/cases, copied).
-const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/exudyn_cases/");
+const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reference/exudyn_cases/");
 /// Our own corpus, made by tools/reference/make_spherical_cases.py with pip Exudyn 1.13.6.
-const OWN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/own_cases/");
+const OWN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reference/own_cases/");
 
 /// Relative tolerances, each applied as `tol·max(1, |ref|)`.
 const TOL_ODE2: f64 = 1e-8;

@@ -5,9 +5,7 @@ use nalgebra::DMatrix;
 
 use super::checks::{check_mass, claim_node, finite, node_of_type};
 use super::kinematic_tree::kinematic_tree_data;
-use super::{
-    BodyTopology, Rotation, rigid_inertia,
-};
+use super::{BodyTopology, Rotation, rigid_inertia};
 use crate::error::{Error, Result};
 use crate::items::{MatrixContainer, Node, Object};
 use crate::system::MultibodySystem;
@@ -155,7 +153,11 @@ pub(super) fn bodies(
                     ));
                 }
                 check_mass(&item, "physicsMassPerLength", beam.mass_per_length)?;
-                check_mass(&item, "physicsCrossSectionInertia", beam.cross_section_inertia)?;
+                check_mass(
+                    &item,
+                    "physicsCrossSectionInertia",
+                    beam.cross_section_inertia,
+                )?;
                 object_body[i] = Some(bodies.len());
                 bodies.push(BodyTopology::Beam2D {
                     columns,

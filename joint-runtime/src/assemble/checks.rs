@@ -2,7 +2,6 @@
 //! (a separate pass: sensors take no coordinates; their outputs are checked when first
 //! evaluated).
 
-
 use crate::error::{Error, ItemRef, Result};
 use crate::items::OutputVariable;
 use crate::system::MultibodySystem;

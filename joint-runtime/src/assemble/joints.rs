@@ -222,7 +222,8 @@ pub(super) fn assemble_joint(
         offset += n;
     }
     if let Some(check) = jt.check {
-        check(&joint.parameters).map_err(|(key, message)| Error::item(item.clone(), key, message))?;
+        check(&joint.parameters)
+            .map_err(|(key, message)| Error::item(item.clone(), key, message))?;
     }
     if !joint.visualization.size.is_finite() {
         return Err(Error::item(

@@ -1,11 +1,7 @@
 //! Loads on their markers: the marker kind each load type needs, body-fixed or global.
 
-
 use super::checks::finite;
-use super::{
-    LoadKind,
-    LoadTopology,
-};
+use super::{LoadKind, LoadTopology};
 use crate::error::{Error, Result};
 use crate::items::{Load, Marker};
 use crate::system::MultibodySystem;

@@ -4,9 +4,9 @@
 
 use nalgebra::{Matrix3, Vector3};
 
+use super::BodyTopology;
 use super::checks::finite;
 use super::super_element_markers::resolve_super_element;
-use super::BodyTopology;
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Marker, Node, Object};
 use crate::markers::kinematic_tree::KinematicTreeMarker;
@@ -194,11 +194,7 @@ pub(super) fn resolve_marker(
                 ..
             } => {
                 let n = mbs.node_checked(&item, "nodeNumber", *node)?;
-                let p = if mass_marker {
-                    *center_of_mass
-                } else {
-                    local
-                };
+                let p = if mass_marker { *center_of_mass } else { local };
                 let kind = match n {
                     Node::RigidBodyEP { .. } => MarkerKind::RigidEpPoint,
                     Node::RigidBodyRxyz { .. } => MarkerKind::RigidRxyzPoint,
@@ -360,7 +356,9 @@ pub(super) fn resolve_marker(
             match n {
                 // Exudyn's: value 0 and no column
                 Node::PointGround { .. } => Ok(ResolvedMarker::ground_coordinate()),
-                Node::RigidBodyEP { .. } | Node::RigidBodyRxyz { .. } | Node::RigidBodyRotVecLG { .. } => {
+                Node::RigidBodyEP { .. }
+                | Node::RigidBodyRxyz { .. }
+                | Node::RigidBodyRotVecLG { .. } => {
                     let rigid = node_marker(*node, true)?;
                     Ok(ResolvedMarker {
                         columns: rigid.columns.clone(),
@@ -403,7 +401,9 @@ pub(super) fn resolve_marker(
                 ));
             }
             let start = node_ode2[node.0];
-            Ok(ResolvedMarker::coordinates((start..start + n.ode2_size()).collect()))
+            Ok(ResolvedMarker::coordinates(
+                (start..start + n.ode2_size()).collect(),
+            ))
         }
         Marker::ObjectODE2Coordinates { object, .. } => {
             let o = mbs.object_checked(&item, "objectNumber", *object)?;
@@ -554,4 +554,3 @@ pub(super) fn resolve_marker(
         }
     }
 }
-

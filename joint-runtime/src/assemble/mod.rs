@@ -27,7 +27,6 @@ use crate::system::MultibodySystem;
 use crate::tree::KinematicTreeData;
 use std::sync::Arc;
 
-
 /// Rotation parametrization of a rigid node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 // the parametrization's own name (a rotation vector on the Lie group), not a repeated prefix;
@@ -146,10 +145,7 @@ pub enum ConnectorKind {
         intrinsic: bool,
     },
     /// Newton's gravitation; `factor` = G·m₀·m₁.
-    Gravity {
-        factor: f64,
-        min_distance: f64,
-    },
+    Gravity { factor: f64, min_distance: f64 },
     /// A force element defined with `joint!`: its force and derivatives from its kernels.
     Defined {
         definition: &'static joint_core::ForceDefinition,
@@ -331,7 +327,8 @@ impl Topology {
         let n_ode2 = reference.len();
         let (bodies, object_body) = bodies::bodies(mbs, &node_ode2)?;
         let markers = markers::resolve_markers(mbs, &node_ode2, &object_body, &bodies)?;
-        let (joints, connectors, coordinate_vectors) = objects::joints_and_connectors(mbs, &markers, &node_data, &mut ae_owner)?;
+        let (joints, connectors, coordinate_vectors) =
+            objects::joints_and_connectors(mbs, &markers, &node_data, &mut ae_owner)?;
         let ode1_systems = ode1::ode1_systems(mbs, &node_ode1)?;
         let loads = loads::loads(mbs)?;
         checks::check_sensors(mbs)?;

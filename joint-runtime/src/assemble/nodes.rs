@@ -2,9 +2,8 @@
 //! coordinates (NodeGenericODE1) in node order too, the AE coordinate of a NodeRigidBodyEP's
 //! Euler-parameter constraint, and the node checks.
 
-
-use super::checks::finite;
 use super::EulerParameterConstraint;
+use super::checks::finite;
 use crate::error::{Error, ItemRef, Result};
 use crate::items::Node;
 use crate::system::MultibodySystem;

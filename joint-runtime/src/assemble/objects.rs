@@ -1,21 +1,18 @@
 //! The constraint and connector objects, in object order: joints get their AE coordinates,
 //! connectors their markers and parameters checked.
 
-
 use super::checks::finite;
 use super::joints::{
     assemble_joint, check_coordinate_markers, check_orientation_markers, check_position_markers,
 };
-use joint_core::Capability;
-use nalgebra::Matrix3;
-use super::{
-    ConnectorKind, ConnectorTopology,
-};
+use super::{ConnectorKind, ConnectorTopology};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Node, Object};
 use crate::joints::{CoordinateVectorObject, CoordinateVectorTopology, JointTopology, with_views};
 use crate::markers::{MarkerModel, ResolvedMarker};
 use crate::system::MultibodySystem;
+use joint_core::Capability;
+use nalgebra::Matrix3;
 
 /// The joints and coordinate-vector joints (with their AE coordinates appended to `ae_owner`,
 /// in object order) and the connectors.
@@ -121,7 +118,8 @@ pub(super) fn joints_and_connectors(
                     None => None,
                     Some(n) => {
                         let node = mbs.node_checked(&item, "nodeNumber", *n)?;
-                        if !matches!(node, Node::GenericData { .. }) || node.initial_data().is_empty()
+                        if !matches!(node, Node::GenericData { .. })
+                            || node.initial_data().is_empty()
                         {
                             return Err(Error::item(
                                 item,
@@ -398,7 +396,10 @@ pub(super) fn joints_and_connectors(
 
 /// Exudyn's rule for a connector's ODE2 Jacobian: analytic if every marker provides the
 /// Jacobian derivative (the built-in body and node markers), numerical otherwise.
-pub(super) fn analytic_connector_jacobian(markers: [usize; 2], resolved: &[ResolvedMarker]) -> bool {
+pub(super) fn analytic_connector_jacobian(
+    markers: [usize; 2],
+    resolved: &[ResolvedMarker],
+) -> bool {
     markers
         .iter()
         .all(|&m| matches!(resolved[m].model, MarkerModel::Kind { .. }))

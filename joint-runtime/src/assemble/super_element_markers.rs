@@ -4,8 +4,8 @@
 
 use nalgebra::{DMatrix, Matrix3, Vector3};
 
-use super::checks::finite;
 use super::BodyTopology;
+use super::checks::finite;
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{Node, Object};
 use crate::markers::super_element::{SuperElementFrame, SuperElementMarker, SuperElementRotation};

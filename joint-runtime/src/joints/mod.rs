@@ -11,7 +11,7 @@
 //! A [`JointRegistry`] maps model files' object type names to joint types, with Exudyn's
 //! pre-registered.
 //!
-//! Adding a built-in joint: its definition (`kernels.rs`), its item (a file here: the
+//! Adding a built-in joint: its definition (`joint-kernels/src/lib.rs`), its item (a file here: the
 //! `JointType` with its keys and outputs), and its line in [`JointRegistry::exudyn`].
 //!
 //! [`JointDefinition`]: joint_core::JointDefinition

@@ -25,19 +25,9 @@ impl DenseMatrix {
         }
     }
 
-    #[cfg(test)]
-    pub fn size(&self) -> usize {
-        self.n
-    }
-
     /// The entries, row by row.
     pub fn values(&self) -> &[f64] {
         &self.values
-    }
-
-    #[cfg(test)]
-    pub fn get(&self, row: usize, column: usize) -> f64 {
-        self.values[row * self.n + column]
     }
 
     pub fn clear(&mut self) {

@@ -392,8 +392,12 @@ fn eliminate<const K: usize>(
     }
     for u in step.updates {
         let (m, q) = (u.rows as usize, u.columns as usize);
-        let (target, lower, upper) =
-            disjoint(values, (u.target, m * q), (u.lower, m * sk), (u.upper, sk * q));
+        let (target, lower, upper) = disjoint(
+            values,
+            (u.target, m * q),
+            (u.lower, m * sk),
+            (u.upper, sk * q),
+        );
         mat_mul::<K, true>(target, lower, upper, sk, q);
     }
     Ok(())
@@ -414,7 +418,11 @@ fn forward<const K: usize>(
     let wk = &head[k0..];
     for c in couplings {
         let (i0, si) = (c.start as usize - k1, c.len as usize);
-        mat_vec::<K, true>(&values[c.lower..c.lower + si * sk], wk, &mut tail[i0..i0 + si]);
+        mat_vec::<K, true>(
+            &values[c.lower..c.lower + si * sk],
+            wk,
+            &mut tail[i0..i0 + si],
+        );
     }
 }
 
@@ -440,7 +448,11 @@ fn backward<const K: usize>(
     let wj = &*wj;
     for c in earlier {
         let (k0, sk) = (c.start as usize, c.len as usize);
-        mat_vec::<K, true>(&values[c.upper..c.upper + sk * sj], wj, &mut before[k0..k0 + sk]);
+        mat_vec::<K, true>(
+            &values[c.upper..c.upper + sk * sj],
+            wj,
+            &mut before[k0..k0 + sk],
+        );
     }
 }
 
@@ -907,7 +919,11 @@ mod tests {
         }
         for joint in 0..bodies {
             let row0 = bodies * sb + joint * sj;
-            let on: Vec<usize> = if joint == 0 { vec![0] } else { vec![joint - 1, joint] };
+            let on: Vec<usize> = if joint == 0 {
+                vec![0]
+            } else {
+                vec![joint - 1, joint]
+            };
             for (side, &b) in on.iter().enumerate() {
                 for i in 0..sj {
                     for j in 0..sb {
@@ -926,7 +942,9 @@ mod tests {
         let (sparse, dense) = matrices(n, entries);
         let recorded: Vec<_> = sparse.recorded_positions().collect();
         let mut blocks = BlockLu::new(&sparse, &recorded).expect("block elimination taken");
-        blocks.factorize(&sparse).expect("non-singular diagonal blocks");
+        blocks
+            .factorize(&sparse)
+            .expect("non-singular diagonal blocks");
         let mut rng = Numbers(seed);
         let b: Vec<f64> = (0..n).map(|_| rng.next()).collect();
         let mut x = b.clone();

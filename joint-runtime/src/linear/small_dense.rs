@@ -143,7 +143,9 @@ mod tests {
         let mut state = seed;
         (0..n)
             .map(|_| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
             })
             .collect()
@@ -196,7 +198,11 @@ mod tests {
             let textbook = (s[0] + s[1]) + (s[2] + s[3]);
             let sum = interleaved_sum(len, |k| a[k] * x[k]);
             assert_eq!(sum.to_bits(), textbook.to_bits(), "length {len}");
-            assert_eq!(dot_dyn(&a, &x).to_bits(), textbook.to_bits(), "length {len}");
+            assert_eq!(
+                dot_dyn(&a, &x).to_bits(),
+                textbook.to_bits(),
+                "length {len}"
+            );
         }
     }
 

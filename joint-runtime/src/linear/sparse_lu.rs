@@ -132,7 +132,12 @@ fn two_way_order(pattern: &SparseMatrix, fill_order: &[usize]) -> Option<Vec<usi
     let far = bfs(fill_order[0], &mut level);
     bfs(far, &mut level);
     let reached = level.iter().filter(|&&l| l != usize::MAX).count();
-    let depth = level.iter().filter(|&&l| l != usize::MAX).max().copied().unwrap_or(0);
+    let depth = level
+        .iter()
+        .filter(|&&l| l != usize::MAX)
+        .max()
+        .copied()
+        .unwrap_or(0);
     let mut per_level = vec![0usize; depth + 2];
     for &l in &level {
         if l != usize::MAX {
@@ -643,7 +648,10 @@ mod tests {
         for n in [0, 1, 5] {
             let diagonal: Vec<(usize, usize)> = (0..n).map(|i| (i, i)).collect();
             let m = SparseMatrix::from_positions(n, &diagonal);
-            assert!(two_way_order(&m, &(0..n).collect::<Vec<_>>()).is_none(), "n = {n}");
+            assert!(
+                two_way_order(&m, &(0..n).collect::<Vec<_>>()).is_none(),
+                "n = {n}"
+            );
         }
     }
 
@@ -687,7 +695,9 @@ mod tests {
             }
         }
         lu.solve_in_place(&mut b);
-        b.iter().zip(x_true).fold(0.0, |e, (x, t)| e.max((x - t).abs()))
+        b.iter()
+            .zip(x_true)
+            .fold(0.0, |e, (x, t)| e.max((x - t).abs()))
     }
 
     #[test]

@@ -174,7 +174,13 @@ impl LinearSystem {
     /// [`LinearSystem::use_block_elimination`]).
     #[cfg(test)]
     pub fn uses_block_elimination(&self) -> bool {
-        matches!(&self.factors, Factors::Sparse { blocks: Some(_), .. })
+        matches!(
+            &self.factors,
+            Factors::Sparse {
+                blocks: Some(_),
+                ..
+            }
+        )
     }
 
     /// A sparse system whose pattern is the recorded positions (plus the diagonal).
@@ -261,11 +267,6 @@ impl LinearSystem {
             SystemMatrix::Sparse(m) => m.clear(),
         }
         &mut self.matrix
-    }
-
-    #[cfg(test)]
-    pub fn matrix(&self) -> &SystemMatrix {
-        &self.matrix
     }
 
     /// Factorize the assembled matrix.
@@ -399,10 +400,20 @@ mod tests {
         // sparse LU pivots across it
         let mut entries = vec![(0, 0, 1.0), (0, 1, 1.0), (1, 0, 1.0), (1, 1, 1.0)];
         for b in [2, 4] {
-            entries.extend([(b, b, 2.0), (b, b + 1, 0.5), (b + 1, b, 0.5), (b + 1, b + 1, 2.0)]);
+            entries.extend([
+                (b, b, 2.0),
+                (b, b + 1, 0.5),
+                (b + 1, b, 0.5),
+                (b + 1, b + 1, 2.0),
+            ]);
         }
         for (joint, a, b) in [(6, 1, 2), (7, 3, 4)] {
-            entries.extend([(a, joint, 1.0), (joint, a, 1.0), (b, joint, -1.0), (joint, b, -1.0)]);
+            entries.extend([
+                (a, joint, 1.0),
+                (joint, a, 1.0),
+                (b, joint, -1.0),
+                (joint, b, -1.0),
+            ]);
         }
         let fill = |m: &mut dyn FnMut(usize, usize, f64)| {
             for &(r, c, v) in &entries {
@@ -423,7 +434,10 @@ mod tests {
         }
         assert!(!systems[1].uses_block_elimination(), "fell back");
         for i in 0..8 {
-            assert!((solutions[0][i] - solutions[1][i]).abs() < 1e-14, "{solutions:?}");
+            assert!(
+                (solutions[0][i] - solutions[1][i]).abs() < 1e-14,
+                "{solutions:?}"
+            );
         }
     }
 }

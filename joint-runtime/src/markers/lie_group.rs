@@ -202,7 +202,11 @@ mod tests {
             let (p, m) = (jt_f(&qp), jt_f(&qm));
             for r in 0..6 {
                 let fd = (p[r] - m[r]) / 2e-6;
-                assert!((fd - d[r * 6 + c]).abs() < 1e-8, "({r}, {c}): {fd} vs {}", d[r * 6 + c]);
+                assert!(
+                    (fd - d[r * 6 + c]).abs() < 1e-8,
+                    "({r}, {c}): {fd} vs {}",
+                    d[r * 6 + c]
+                );
             }
         }
     }

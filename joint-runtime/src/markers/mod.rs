@@ -10,5 +10,8 @@ pub mod rotation_vector;
 pub mod state;
 pub mod super_element;
 
+#[cfg(test)]
+mod tests;
+
 pub use resolved::{MarkerModel, ResolvedMarker};
 pub use state::MarkerState;

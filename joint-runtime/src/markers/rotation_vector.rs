@@ -158,7 +158,11 @@ pub fn log_so3(a: &Matrix3<f64>) -> Vector3<f64> {
     let n = Vector3::new(e1, e2, e3);
     let norm = n.norm();
     let phi = 2.0 * norm.atan2(e0);
-    if norm != 0.0 { (phi / norm) * n } else { phi * n }
+    if norm != 0.0 {
+        (phi / norm) * n
+    } else {
+        phi * n
+    }
 }
 
 #[cfg(test)]
@@ -249,9 +253,13 @@ mod tests {
         let (v0, om) = (Vector3::new(0.3, -0.2, 0.5), Vector3::new(-0.1, 0.4, 0.25));
         let c = compose_rotation_vectors(&v0, &om);
         assert!((exp_so3(&c) - exp_so3(&v0) * exp_so3(&om)).norm() < 1e-15);
-        let z = compose_rotation_vectors(&Vector3::new(0.0, 0.0, 1.0), &Vector3::new(0.0, 0.0, 6.0));
+        let z =
+            compose_rotation_vectors(&Vector3::new(0.0, 0.0, 1.0), &Vector3::new(0.0, 0.0, 6.0));
         let expected = 7.0 - 4.0 * std::f64::consts::PI;
-        assert!((z - Vector3::new(0.0, 0.0, expected)).norm() < 1e-14, "{z:?}");
+        assert!(
+            (z - Vector3::new(0.0, 0.0, expected)).norm() < 1e-14,
+            "{z:?}"
+        );
         assert!((compose_rotation_vectors(&v0, &Vector3::zeros()) - v0).norm() < 1e-15);
     }
 

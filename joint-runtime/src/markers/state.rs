@@ -109,8 +109,13 @@ impl MarkerKinematics for KindMarker<'_> {
     }
 
     fn velocity(&self, _: MarkerAt) -> Vector3<f64> {
-        v3(mk::velocity(self.kind, self.parameters, self.coordinates, self.velocities)
-            .expect(RESOLVED))
+        v3(mk::velocity(
+            self.kind,
+            self.parameters,
+            self.coordinates,
+            self.velocities,
+        )
+        .expect(RESOLVED))
     }
 
     fn rotation(&self, _: MarkerAt) -> Matrix3<f64> {
@@ -123,14 +128,23 @@ impl MarkerKinematics for KindMarker<'_> {
     }
 
     fn angular_velocity(&self, _: MarkerAt) -> Vector3<f64> {
-        mk::angular_velocity(self.kind, self.parameters, self.coordinates, self.velocities)
-            .map_or_else(Vector3::zeros, v3)
+        mk::angular_velocity(
+            self.kind,
+            self.parameters,
+            self.coordinates,
+            self.velocities,
+        )
+        .map_or_else(Vector3::zeros, v3)
     }
 
     fn angular_velocity_local(&self, _: MarkerAt) -> Vector3<f64> {
-        let w =
-            mk::angular_velocity_local(self.kind, self.parameters, self.coordinates, self.velocities)
-                .map_or_else(Vector3::zeros, v3);
+        let w = mk::angular_velocity_local(
+            self.kind,
+            self.parameters,
+            self.coordinates,
+            self.velocities,
+        )
+        .map_or_else(Vector3::zeros, v3);
         match self.local_rotation {
             Some(r) => r.transpose() * w,
             None => w,
@@ -147,8 +161,14 @@ impl MarkerKinematics for KindMarker<'_> {
     }
 
     fn position_jacobian_t_times_vector_q(&self, _: MarkerAt, f: &[f64; 3], out: &mut [f64]) {
-        mk::position_jacobian_t_times_vector_q(self.kind, self.parameters, self.coordinates, f, out)
-            .expect(RESOLVED);
+        mk::position_jacobian_t_times_vector_q(
+            self.kind,
+            self.parameters,
+            self.coordinates,
+            f,
+            out,
+        )
+        .expect(RESOLVED);
     }
 }
 
@@ -353,9 +373,7 @@ impl<'a> MarkerState<'a> {
             // read through `ResolvedMarker::coordinate_state` and `coordinate_jacobian`
             MarkerModel::FfrfMass { .. }
             | MarkerModel::RotationCoordinate { .. }
-            | MarkerModel::Coordinates => {
-                Model::Other(&NoKinematics)
-            }
+            | MarkerModel::Coordinates => Model::Other(&NoKinematics),
         };
         MarkerState {
             marker,
@@ -495,5 +513,22 @@ impl<'a> MarkerState<'a> {
             );
         }
         self.kinematics().quantities(self.at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use joint_core::MarkerKind;
+
+    /// The generated marker kinematics are indexed by `MarkerKind::index`, which this module's
+    /// dispatch relies on.
+    #[test]
+    fn marker_kinematics_kinds_are_joint_cores() {
+        for k in MarkerKind::ALL {
+            assert_eq!(
+                crate::kernels::marker_kinematics::MARKER_KINDS[k.index()],
+                k.name()
+            );
+        }
     }
 }

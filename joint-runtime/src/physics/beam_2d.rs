@@ -174,7 +174,14 @@ mod tests {
     fn rigid_motions_are_stress_free() {
         let mut b = beam();
         b.reference_curvature = 0.0;
-        let q_ref = [0.2, 0.1, 0.3, 0.2 + 0.5 * 0.6f64.cos(), 0.1 + 0.5 * 0.6f64.sin(), 0.3];
+        let q_ref = [
+            0.2,
+            0.1,
+            0.3,
+            0.2 + 0.5 * 0.6f64.cos(),
+            0.1 + 0.5 * 0.6f64.sin(),
+            0.3,
+        ];
         let zero = [0.0; 6];
         let lhs = beam_2d_lhs(&b, &q_ref, &q_ref, &zero);
         assert!(lhs.iter().all(|x| x.abs() < 1e-6), "{lhs:?}");

@@ -3,13 +3,12 @@
 //! the fast path the rigid bodies' from the compiler's derivatives instead
 //! (`marker_kinematics::rigid_body_terms`).
 
-
 use nalgebra::Matrix3;
 
 use super::ForwardDifference;
-use super::rigid_body::rigid_lhs;
 use super::Scratch;
 use super::beam_2d::beam_2d_lhs_jacobian;
+use super::rigid_body::rigid_lhs;
 use super::rigid_body_2d::rigid_2d_lhs;
 use crate::assemble::{BodyTopology, Rotation, Topology};
 use crate::kernels::marker_kinematics::rigid_body_terms as terms;
@@ -57,8 +56,7 @@ impl Topology {
                     frame, modal, data, ..
                 } => {
                     self.add_ffrf_jacobian_fd(
-                        *frame, *modal, data, q, qt, v, factor_k, factor_d, fd, m,
-                        scratch,
+                        *frame, *modal, data, q, qt, v, factor_k, factor_d, fd, m, scratch,
                     );
                     continue;
                 }

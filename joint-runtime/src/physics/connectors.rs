@@ -269,10 +269,13 @@ impl Topology {
             ConnectorKind::RigidBodySpringDamper {
                 intrinsic: false, ..
             } => {
-                let p = rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
+                let p =
+                    rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
                 let (q0, q1) = (m0.quantities(), m1.quantities());
                 ConnectorForce {
-                    force: Vector3::from(rigid_body_spring_damper::marker_level::force(&p, &q0, &q1)),
+                    force: Vector3::from(rigid_body_spring_damper::marker_level::force(
+                        &p, &q0, &q1,
+                    )),
                     delta_p: dp,
                     delta_v: dv,
                 }
@@ -302,7 +305,12 @@ impl Topology {
 
     /// The derivatives of connector `c`'s torque by its markers' quantities (laid out as a
     /// [`ForceJacobian`]), for the connectors [`Self::connector_torque`] serves.
-    pub fn connector_torque_jacobian(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<ForceJacobian> {
+    pub fn connector_torque_jacobian(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+    ) -> Option<ForceJacobian> {
         self.with_torque_kernels(
             c,
             qt,
@@ -539,8 +547,8 @@ impl Topology {
                         let ca = &self.markers[ma].columns;
                         let cb = &self.markers[mb].columns;
                         if let (Some(&ga), Some(&gb)) = (ca.first(), cb.first()) {
-                            let local = factor_k * j.d_position[b][0][0]
-                                + factor_d * j.d_velocity[b][0][0];
+                            let local =
+                                factor_k * j.d_position[b][0][0] + factor_d * j.d_velocity[b][0][0];
                             m.add(ga, gb, sign * local);
                         }
                     }
@@ -585,10 +593,7 @@ impl Topology {
                 }
                 // a node coordinate's Jacobian row is constant: no ∂(J_aᵀ)/∂q·f
                 if !ma.is_coordinate() {
-                    sa.position_jacobian_t_times_vector_q(
-                        &f_arr,
-                        &mut scratch.block[..na * na],
-                    );
+                    sa.position_jacobian_t_times_vector_q(&f_arr, &mut scratch.block[..na * na]);
                     for (i, &gi) in ma.columns.iter().enumerate() {
                         for (j, &gj) in ma.columns.iter().enumerate() {
                             m.add(gi, gj, factor_k * sign * scratch.block[i * na + j]);
@@ -632,10 +637,12 @@ impl Topology {
                                     for t in 0..3 {
                                         let jb = scratch.jac_b[t * nb + j];
                                         let gb = scratch.jac_c[t * nb + j];
-                                        kk += ga * (tj.d_position[b][r][t] * jb
-                                            + tj.d_rotation[b][r][t] * gb);
-                                        dd += ga * (tj.d_velocity[b][r][t] * jb
-                                            + tj.d_angular_velocity[b][r][t] * gb);
+                                        kk += ga
+                                            * (tj.d_position[b][r][t] * jb
+                                                + tj.d_rotation[b][r][t] * gb);
+                                        dd += ga
+                                            * (tj.d_velocity[b][r][t] * jb
+                                                + tj.d_angular_velocity[b][r][t] * gb);
                                     }
                                 }
                             }
@@ -689,7 +696,8 @@ impl Topology {
             }
             ConnectorKind::SpringDamper { .. } => {
                 let p = spring_damper_parameters(&con.kind);
-                let j = spring_damper::marker_level::jacobian(&p, &m0.quantities(), &m1.quantities());
+                let j =
+                    spring_damper::marker_level::jacobian(&p, &m0.quantities(), &m1.quantities());
                 Some((j, [false; 2]))
             }
             ConnectorKind::CartesianSpringDamper { .. } => {
@@ -718,7 +726,8 @@ impl Topology {
             ConnectorKind::RigidBodySpringDamper {
                 intrinsic: false, ..
             } => {
-                let p = rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
+                let p =
+                    rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
                 let j = rigid_body_spring_damper::marker_level::jacobian(
                     &p,
                     &m0.quantities(),
@@ -911,7 +920,9 @@ fn rigid_body_spring_damper_parameters(
 
 /// A LinearSpringDamper's parameters as its force definition takes them (`None`: another
 /// kind).
-fn linear_spring_damper_parameters(kind: &ConnectorKind) -> Option<linear_spring_damper::Parameters> {
+fn linear_spring_damper_parameters(
+    kind: &ConnectorKind,
+) -> Option<linear_spring_damper::Parameters> {
     let ConnectorKind::LinearSpringDamper {
         stiffness,
         damping,

@@ -3,10 +3,11 @@
 //! where the joint has second-order terms, by differences otherwise) and the reaction forces
 //! C_qᵀλ.
 
-
 use super::Scratch;
 use crate::assemble::Topology;
-use crate::joints::{ConstraintLevel, JointKernel, JointTopology, SIZES_CHECKED, joint_kernel_rows};
+use crate::joints::{
+    ConstraintLevel, JointKernel, JointTopology, SIZES_CHECKED, joint_kernel_rows,
+};
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 use crate::markers::state::kernel_args_at;
@@ -272,9 +273,7 @@ impl Topology {
             JointKernel::Pairing(p) => {
                 // a joint written at velocity level has no position level: its rows keep C
                 let jacobian = match form {
-                    ConstraintJacobian::PositionLevel if !j.velocity_level() => {
-                        p.position_jacobian
-                    }
+                    ConstraintJacobian::PositionLevel if !j.velocity_level() => p.position_jacobian,
                     _ => p.jacobian,
                 };
                 jacobian(&j.parameters, m0.kernel_args(), m1.kernel_args(), j0, j1)
@@ -660,12 +659,17 @@ impl Topology {
         r: &mut [f64],
         scratch: &mut Scratch,
     ) {
-        self.for_each_constraint_jacobian_row(qt, ConstraintJacobian::Exudyn, scratch, |row, cols, vals| {
-            let l = lambda[row.ae];
-            for (c, x) in cols.iter().zip(vals) {
-                r[*c] += x * l;
-            }
-        });
+        self.for_each_constraint_jacobian_row(
+            qt,
+            ConstraintJacobian::Exudyn,
+            scratch,
+            |row, cols, vals| {
+                let l = lambda[row.ae];
+                for (c, x) in cols.iter().zip(vals) {
+                    r[*c] += x * l;
+                }
+            },
+        );
     }
 
     /// Add C_qᵀ λ into `r` (ODE2) by the pairings' generated `reaction_forces` kernels, which
@@ -718,7 +722,10 @@ impl Topology {
             for k in 0..j.rows() {
                 let Some(kr) = j.row_kernel(k) else { continue };
                 let l = lambda[j.ae + k];
-                for (cols, jac, n) in [(&mk0.columns, &scratch.jac_a, n0), (&mk1.columns, &scratch.jac_b, n1)] {
+                for (cols, jac, n) in [
+                    (&mk0.columns, &scratch.jac_a, n0),
+                    (&mk1.columns, &scratch.jac_b, n1),
+                ] {
                     for (c, x) in cols.iter().zip(&jac[kr * n..(kr + 1) * n]) {
                         r[*c] += x * l;
                     }

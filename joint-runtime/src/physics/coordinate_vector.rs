@@ -144,7 +144,15 @@ impl Topology {
         let mut qp = std::mem::take(&mut scratch.fd_q);
         qp.clear();
         qp.extend_from_slice(qt);
-        rows_at(self, c, qt, v, vel, &mut base[..rows], &mut scratch.coordinates);
+        rows_at(
+            self,
+            c,
+            qt,
+            v,
+            vel,
+            &mut base[..rows],
+            &mut scratch.coordinates,
+        );
         let (m0, m1) = (&self.markers[c.markers[0]], &self.markers[c.markers[1]]);
         let coordinates = &mut scratch.coordinates;
         self.forward_difference_convective(
@@ -183,7 +191,9 @@ impl Topology {
         let [q0, q1, ..] = &scratch.coordinates;
         let (d0, d1) = (&mut scratch.lhs[..n0], &mut scratch.lhs2[..n1]);
         let l = &lambda[c.ae..c.ae + c.rows];
-        with_views(&c.parameters, |p| (so.reaction_q)(p, l, &q0[..n0], &q1[..n1], d0, d1));
+        with_views(&c.parameters, |p| {
+            (so.reaction_q)(p, l, &q0[..n0], &q1[..n1], d0, d1)
+        });
         for (k, d) in [(0, &*d0), (1, &*d1)] {
             for (&g, x) in self.markers[c.markers[k]].columns.iter().zip(d) {
                 m.add(g, g, factor * x);
@@ -209,16 +219,7 @@ impl Topology {
         let (f0, f1) = (&mut scratch.lhs[..n0], &mut scratch.lhs2[..n1]);
         let l = &lambda[c.ae..c.ae + c.rows];
         with_views(&c.parameters, |p| {
-            (c.definition.reaction_forces)(
-                p,
-                l,
-                &q0[..n0],
-                &q1[..n1],
-                &v0[..n0],
-                &v1[..n1],
-                f0,
-                f1,
-            )
+            (c.definition.reaction_forces)(p, l, &q0[..n0], &q1[..n1], &v0[..n0], &v1[..n1], f0, f1)
         });
         for (k, f) in [(0, &*f0), (1, &*f1)] {
             for (&g, x) in self.markers[c.markers[k]].columns.iter().zip(f) {

@@ -11,9 +11,18 @@ use crate::markers::rotation_vector::compose_rotation_vectors;
 impl Topology {
     /// The rotation vector (displacement) of the Lie node starting at ODE2 column `start` of `q`
     /// composed with the body-frame increment `theta`, relative to the reference again.
-    pub fn compose_lie_rotation(&self, start: usize, q: &[f64], theta: &Vector3<f64>) -> Vector3<f64> {
+    pub fn compose_lie_rotation(
+        &self,
+        start: usize,
+        q: &[f64],
+        theta: &Vector3<f64>,
+    ) -> Vector3<f64> {
         let r = start + 3;
-        let reference = Vector3::new(self.reference[r], self.reference[r + 1], self.reference[r + 2]);
+        let reference = Vector3::new(
+            self.reference[r],
+            self.reference[r + 1],
+            self.reference[r + 2],
+        );
         let nu = Vector3::new(q[r], q[r + 1], q[r + 2]);
         compose_rotation_vectors(&(nu + reference), theta) - reference
     }
@@ -26,12 +35,21 @@ impl Topology {
     pub fn perturb_total(&self, q: &[f64], qt: &mut [f64], g: usize, eps: f64) {
         match self.lie_node_of(g) {
             None => qt[g] = self.reference[g] + (q[g] + eps),
-            Some(start) => self.lie_perturbed_totals(q, start, g - start, eps, &mut qt[start..start + 6]),
+            Some(start) => {
+                self.lie_perturbed_totals(q, start, g - start, eps, &mut qt[start..start + 6])
+            }
         }
     }
 
     /// The 6 total coordinates of the Lie node at `start` after q ∘ (ε·e_i) into `out`.
-    pub fn lie_perturbed_totals(&self, q: &[f64], start: usize, i: usize, eps: f64, out: &mut [f64]) {
+    pub fn lie_perturbed_totals(
+        &self,
+        q: &[f64],
+        start: usize,
+        i: usize,
+        eps: f64,
+        out: &mut [f64],
+    ) {
         let mut theta = Vector3::zeros();
         for k in 0..3 {
             out[k] = self.reference[start + k] + q[start + k];
@@ -60,6 +78,9 @@ impl Topology {
 
     /// The first column of the Lie node ODE2 column `c` belongs to, if any.
     pub fn lie_node_of(&self, c: usize) -> Option<usize> {
-        self.lie_nodes.iter().copied().find(|&s| (s..s + 6).contains(&c))
+        self.lie_nodes
+            .iter()
+            .copied()
+            .find(|&s| (s..s + 6).contains(&c))
     }
 }

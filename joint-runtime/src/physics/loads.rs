@@ -1,7 +1,6 @@
 //! Loads: forces, torques and mass-proportional loads on their markers, body-fixed or global,
 //! and their Jacobians by forward differences (Exudyn's `computeLoadsJacobian`).
 
-
 use super::ForwardDifference;
 use super::{RhsForm, Scratch, v3};
 use crate::assemble::{BodyTopology, LoadKind, LoadTopology, Topology};
@@ -89,7 +88,9 @@ impl Topology {
                 let q = (self.reference.iter().enumerate())
                     .map(|(i, r)| r + a * (i as f64 + 1.0).sin())
                     .collect();
-                let v = (0..self.n_ode2).map(|i| a * (i as f64 + 0.5).cos()).collect();
+                let v = (0..self.n_ode2)
+                    .map(|i| a * (i as f64 + 0.5).cos())
+                    .collect();
                 (q, v)
             })
             .collect();
@@ -256,14 +257,30 @@ impl Topology {
             }
             base.resize(n, 0.0);
             pert.resize(n, 0.0);
-            self.load_vector_local(index, qt, v, load_factor, &mut base, scratch, RhsForm::Exudyn);
+            self.load_vector_local(
+                index,
+                qt,
+                v,
+                load_factor,
+                &mut base,
+                scratch,
+                RhsForm::Exudyn,
+            );
             for (i, &col) in marker.columns.iter().enumerate() {
                 let x = q[col];
                 let eps = fd.increment(x);
                 let saved = qt[col];
                 // additive, or by composition on a Lie node
                 self.perturb_total(q, qt, col, eps);
-                self.load_vector_local(index, qt, v, load_factor, &mut pert, scratch, RhsForm::Exudyn);
+                self.load_vector_local(
+                    index,
+                    qt,
+                    v,
+                    load_factor,
+                    &mut pert,
+                    scratch,
+                    RhsForm::Exudyn,
+                );
                 if self.lie_node_of(col).is_some() {
                     self.restore_total(q, qt, col);
                 } else {
@@ -277,5 +294,173 @@ impl Topology {
         }
         scratch.load = base;
         scratch.load2 = pert;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A rigid body under gravity with a marker at its centre and one off it (the loads' tests).
+    fn body_under_gravity() -> (
+        crate::MultibodySystem,
+        crate::MarkerIndex,
+        crate::MarkerIndex,
+    ) {
+        use crate::{Marker, MultibodySystem, RigidBodyInertia, RigidBodyOptions};
+        let mut mbs = MultibodySystem::new();
+        let mut o = RigidBodyOptions::new(RigidBodyInertia::cuboid(1000.0, [0.3, 0.1, 0.05]));
+        o.gravity = [0.0, 0.0, -9.81];
+        let body = mbs.create_rigid_body(&o);
+        let centre = mbs.add_marker(Marker::body_rigid(body, [0.0; 3]));
+        let off = mbs.add_marker(Marker::body_position(body, [0.15, 0.02, 0.0]));
+        (mbs, centre, off)
+    }
+
+    /// The loads the fast residual takes from `Topology::constant_loads` (summed once) are those
+    /// whose generalized force does not depend on the state: evaluated at a turned, moved state
+    /// they give the bits of the sum; the others are evaluated at every residual.
+    #[test]
+    fn constant_loads_do_not_depend_on_the_state() {
+        use crate::Load;
+        use crate::physics::{RhsForm, Scratch};
+        let (mut mbs, centre, off) = body_under_gravity();
+        let force = |marker, body_fixed| Load::ForceVector {
+            name: String::new(),
+            marker,
+            load_vector: [1.0, -2.0, 3.0],
+            body_fixed,
+        };
+        mbs.add_load(force(centre, false)); // constant: J_pos = [I | 0]
+        mbs.add_load(force(off, false)); // −A·skew(b)·G depends on θ
+        mbs.add_load(force(centre, true)); // turns with the body
+        mbs.add_load(Load::TorqueVector {
+            name: String::new(),
+            marker: centre,
+            load_vector: [0.5, 0.0, 0.0],
+            body_fixed: false,
+        });
+        let sim = mbs.assemble().expect("assembles");
+        let topo = &sim.topology;
+        // gravity (a BodyMass marker at the centre of mass) comes first
+        let constant: Vec<bool> = topo.loads.iter().map(|l| l.constant).collect();
+        assert_eq!(constant, [true, true, false, false, false]);
+        let n = topo.n_ode2;
+        let mut qt = topo.reference.clone();
+        // moved and turned: θ of a unit quaternion away from the reference
+        let theta = [0.8f64, 0.1, -0.5, 0.3];
+        let norm = theta.iter().map(|x| x * x).sum::<f64>().sqrt();
+        qt[0] += 0.4;
+        for (i, t) in theta.iter().enumerate() {
+            qt[3 + i] = t / norm;
+        }
+        let v = vec![0.3; n];
+        let mut scratch = Scratch::for_topology(topo);
+        let mut at_state = vec![0.0; n];
+        for l in topo.loads.iter().filter(|l| l.constant) {
+            topo.add_load(
+                l.load,
+                &qt,
+                &v,
+                1.0,
+                &mut at_state,
+                &mut scratch,
+                RhsForm::Fast,
+            );
+        }
+        assert_eq!(at_state, topo.constant_loads);
+        assert!(topo.constant_loads.iter().any(|x| *x != 0.0));
+        // a load left out does depend on the state
+        let mut turned = vec![0.0; n];
+        let mut reference = vec![0.0; n];
+        topo.add_load(2, &qt, &v, 1.0, &mut turned, &mut scratch, RhsForm::Fast);
+        topo.add_load(
+            2,
+            &topo.reference,
+            &v,
+            1.0,
+            &mut reference,
+            &mut scratch,
+            RhsForm::Fast,
+        );
+        assert_ne!(turned, reference);
+    }
+
+    /// The exact residual adds a constant load's force formed once (`LoadTopology::exact_force`)
+    /// instead of forming it at every residual: in every state the load rows come out bit for
+    /// bit as forming each load there gives them (±0 included), so the exact mode's results do
+    /// not change.
+    #[test]
+    fn exact_loads_formed_once_are_the_bits_formed_in_every_state() {
+        use crate::Load;
+        use crate::physics::{RhsForm, Scratch};
+        let (mut mbs, centre, off) = body_under_gravity();
+        mbs.add_load(Load::ForceVector {
+            name: String::new(),
+            marker: centre,
+            load_vector: [1.0, -2.0, 0.0],
+            body_fixed: false,
+        });
+        mbs.add_load(Load::ForceVector {
+            name: String::new(),
+            marker: off,
+            load_vector: [0.0, 0.5, 3.0],
+            body_fixed: false,
+        });
+        let sim = mbs.assemble().expect("assembles");
+        let topo = &sim.topology;
+        // gravity and the force at the centre are formed once, the force off the centre is not
+        let formed_once: Vec<bool> = topo
+            .loads
+            .iter()
+            .map(|l| !l.exact_force.is_empty())
+            .collect();
+        assert_eq!(formed_once, [true, true, false]);
+        let n = topo.n_ode2;
+        let mut scratch = Scratch::for_topology(topo);
+        for (k, theta) in [
+            [0.8f64, 0.1, -0.5, 0.3],
+            [-0.2, 0.9, 0.3, -0.1],
+            [1.0, 0.0, 0.0, 0.0],
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut qt = topo.reference.clone();
+            let norm = theta.iter().map(|x| x * x).sum::<f64>().sqrt();
+            qt[0] += 0.4 * k as f64;
+            qt[2] -= 1.3;
+            for (i, t) in theta.iter().enumerate() {
+                qt[3 + i] = t / norm;
+            }
+            let v: Vec<f64> = (0..n).map(|i| 0.3 - 0.1 * i as f64).collect();
+            for load_factor in [1.0, 0.5] {
+                let mut summed = vec![0.0; n];
+                topo.add_loads(
+                    &qt,
+                    &v,
+                    load_factor,
+                    &mut summed,
+                    &mut scratch,
+                    RhsForm::Exudyn,
+                );
+                let mut formed = vec![0.0; n];
+                for l in &topo.loads {
+                    topo.add_load(
+                        l.load,
+                        &qt,
+                        &v,
+                        load_factor,
+                        &mut formed,
+                        &mut scratch,
+                        RhsForm::Exudyn,
+                    );
+                }
+                let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(&summed),
+                    bits(&formed),
+                    "state {k}, load factor {load_factor}"
+                );
+            }
+        }
     }
 }

@@ -1,13 +1,9 @@
 //! The mass matrix M: per body its block (constant for mass points and GenericODE2, from the
 //! rigid-body terms otherwise), assembled, or applied to a vector.
 
-
-use super::rigid_body::{
-    rigid_g_local, rigid_mass_matrix,
-    rigid_mass_theta,
-};
 use super::Scratch;
 use super::beam_2d::beam_2d_mass_matrix;
+use super::rigid_body::{rigid_g_local, rigid_mass_matrix, rigid_mass_theta};
 use super::rigid_body_2d::rigid_2d_mass_matrix;
 use crate::assemble::{BodyTopology, Topology};
 use crate::linear::MatrixAccumulator;

@@ -70,7 +70,10 @@ mod tests {
 
     const CORPUS: &[&str] = &[
         concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/reference/own_cases/"),
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/reference/exudyn_cases/"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/reference/exudyn_cases/"
+        ),
     ];
 
     /// The fast path's residual against the exact mode's −f + M·ä (the sums Exudyn's order
@@ -111,7 +114,13 @@ mod tests {
                 topo.add_mass_times(&qt, &st.a, &mut r, &mut scratch);
                 let (mut f_ne, mut r_ne) = (vec![f64::NAN; n], vec![f64::NAN; n]);
                 topo.newton_euler_residual(
-                    &qt, &st.v, &st.a, &st.data, &mut f_ne, &mut r_ne, &mut scratch,
+                    &qt,
+                    &st.v,
+                    &st.a,
+                    &st.data,
+                    &mut f_ne,
+                    &mut r_ne,
+                    &mut scratch,
                 );
                 let scale = r.iter().chain(&f).fold(1.0, |m: f64, x| m.max(x.abs()));
                 for i in 0..n {

@@ -2,10 +2,9 @@
 //! quadratic-velocity terms, GenericODE2's K, D and f, FFRF and kinematic trees) and the
 //! connectors' forces, with the loads added.
 
-
-use super::rigid_body::rigid_lhs;
 use super::Scratch;
 use super::beam_2d::beam_2d_lhs;
+use super::rigid_body::rigid_lhs;
 use super::rigid_body_2d::rigid_2d_lhs;
 use crate::assemble::{BodyTopology, Topology};
 
@@ -89,7 +88,12 @@ impl Topology {
             match body {
                 BodyTopology::Beam2D { columns, beam } => {
                     let q_ref = columns.map(|c| self.reference[c]);
-                    let lhs = beam_2d_lhs(beam, &q_ref, &columns.map(|c| qt[c]), &columns.map(|c| v[c]));
+                    let lhs = beam_2d_lhs(
+                        beam,
+                        &q_ref,
+                        &columns.map(|c| qt[c]),
+                        &columns.map(|c| v[c]),
+                    );
                     for (&c, x) in columns.iter().zip(lhs) {
                         f[c] -= x;
                     }

@@ -7,9 +7,9 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::{m3, skew, v3};
-use crate::markers::rotation_vector::rotation_vector_matrix;
 use crate::assemble::Rotation;
 use crate::kernels::marker_kinematics as mk;
+use crate::markers::rotation_vector::rotation_vector_matrix;
 use joint_core::MarkerKind;
 
 /// Node-level kinematics kind of a rigid body's node (none for the Lie-group node, whose
@@ -69,18 +69,14 @@ pub(super) fn rigid_state(rotation: Rotation, qt: &[f64], v: &[f64]) -> RigidSta
         None => (v3([v[3], v[4], v[5]]), Vector3::zeros()),
         Some(kind) => {
             let kind = kind.index();
-            let omega_local =
-                v3(mk::angular_velocity_local(kind, &[], qt, v).expect("rigid node"));
+            let omega_local = v3(mk::angular_velocity_local(kind, &[], qt, v).expect("rigid node"));
             (
                 omega_local,
                 match rotation {
-                    Rotation::TaitBryanXyz => v3(mk::angular_acceleration_local_rate_part(
-                        kind,
-                        &[],
-                        qt,
-                        v,
-                    )
-                    .expect("rigid node")),
+                    Rotation::TaitBryanXyz => {
+                        v3(mk::angular_acceleration_local_rate_part(kind, &[], qt, v)
+                            .expect("rigid node"))
+                    }
                     // Exudyn omits Ḡ_t·θ̇ for EP nodes (it vanishes identically).
                     _ => Vector3::zeros(),
                 },
@@ -136,7 +132,11 @@ pub fn rigid_mass_matrix(
 /// Summed as s_ij = Σ_a Σ_b (Ḡ_ai J_ab) Ḡ_bj, the order with which every reference case
 /// reproduces Exudyn's Newton iteration counts: the products Ḡ_ai J_ab are formed once (the same
 /// values), which halves the multiplications without changing a bit of the result.
-pub(super) fn rigid_mass_theta(inertia: &Matrix3<f64>, g_local: &[f64; 12], nr: usize) -> [f64; 16] {
+pub(super) fn rigid_mass_theta(
+    inertia: &Matrix3<f64>,
+    g_local: &[f64; 12],
+    nr: usize,
+) -> [f64; 16] {
     // The rotation parameter count as a constant, so the loops unroll; same sums either way.
     match nr {
         4 => mass_theta_n::<4>(inertia, g_local),
@@ -146,7 +146,10 @@ pub(super) fn rigid_mass_theta(inertia: &Matrix3<f64>, g_local: &[f64; 12], nr: 
 }
 
 #[inline(always)]
-pub(super) fn mass_theta_n<const NR: usize>(inertia: &Matrix3<f64>, g_local: &[f64; 12]) -> [f64; 16] {
+pub(super) fn mass_theta_n<const NR: usize>(
+    inertia: &Matrix3<f64>,
+    g_local: &[f64; 12],
+) -> [f64; 16] {
     let mut gj = [[[0.0; 3]; 3]; NR];
     for (i, gj_i) in gj.iter_mut().enumerate() {
         for (a, gj_ia) in gj_i.iter_mut().enumerate() {
@@ -400,7 +403,16 @@ pub(super) mod tests {
             let mut lhs = vec![0.0; n];
             rigid_lhs(rotation, 2.5, &inertia, &com, &q, &v, &mut lhs);
             let (mut inertial, mut lhs_ne) = (vec![f64::NAN; n], vec![f64::NAN; n]);
-            rigid_newton_euler(rotation, 2.5, &inertia, &q, &v, &a, &mut inertial, &mut lhs_ne);
+            rigid_newton_euler(
+                rotation,
+                2.5,
+                &inertia,
+                &q,
+                &v,
+                &a,
+                &mut inertial,
+                &mut lhs_ne,
+            );
             for i in 0..n {
                 let expected = (0..n).map(|j| m[i * n + j] * a[j]).sum::<f64>() + lhs[i];
                 assert!(

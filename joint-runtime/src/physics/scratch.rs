@@ -1,7 +1,6 @@
 //! Scratch space for one evaluation of the equations, sized from the topology once, so that
 //! the solvers' hot paths allocate nothing.
 
-
 use crate::assemble::Topology;
 
 /// Scratch space for one evaluation (sized for the topology at construction; no allocation

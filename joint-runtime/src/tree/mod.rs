@@ -3,6 +3,9 @@
 
 pub mod dynamics;
 
+#[cfg(test)]
+mod tests;
+
 pub use dynamics::KinematicTreeData;
 
 use std::cell::RefCell;

@@ -20,11 +20,11 @@
 use std::collections::BTreeSet;
 use std::ops::Index;
 
-use joint::runtime::Simulation;
-use joint::runtime::markers::MarkerState;
-use joint::runtime::markers::ResolvedMarker;
-use joint::runtime::model::read_model;
-use joint::runtime::{Marker, Node, Object};
+use crate::Simulation;
+use crate::markers::MarkerState;
+use crate::markers::ResolvedMarker;
+use crate::model::read_model;
+use crate::{Marker, Node, Object};
 
 mod checks;
 mod coverage;
@@ -38,8 +38,11 @@ mod vectors;
 #[allow(unused_imports)]
 use {checks::*, coverage::*, kinematics::*, models::*, random::*, rotations::*, vectors::*};
 
-const OWN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/own_cases/");
-const EXUDYN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/exudyn_cases/");
+const OWN_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/reference/own_cases/");
+const EXUDYN_CASES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../tests/reference/exudyn_cases/"
+);
 
 /// Central-difference step and tolerance (relative to max(1, |expected|)).
 const H: f64 = 1e-6;

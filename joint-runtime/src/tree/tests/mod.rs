@@ -24,9 +24,9 @@
 
 use std::sync::Arc;
 
-use joint::runtime::kernels::marker_kinematics::kinematic_tree::LinkFrame;
-use joint::runtime::markers::kinematic_tree::KinematicTreeMarker;
-use joint::runtime::tree::KinematicTreeData;
+use crate::kernels::marker_kinematics::kinematic_tree::LinkFrame;
+use crate::markers::kinematic_tree::KinematicTreeMarker;
+use crate::tree::KinematicTreeData;
 use num_dual::{Dual, Dual64, DualNum, HyperDual64};
 
 mod accelerations;

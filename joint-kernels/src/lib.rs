@@ -1,5 +1,16 @@
-//! The generated kernels: marker kinematics of every kind, and the joints defined with the
-//! constraint compiler. Nothing in this file is a hand-written residual or Jacobian.
+//! # joint-kernels
+//!
+//! The generated kernels the runtime is built on: every marker kind's kinematics and Exudyn's
+//! joints and force elements, defined with the constraint compiler. Nothing in this crate is a
+//! hand-written residual or Jacobian. `joint-runtime` re-exports it as `joint_runtime::kernels`.
+//!
+//! It is a crate of its own so that its large generated code compiles beside the runtime's other
+//! dependencies rather than after them, and once: the runtime's unit tests, the workspace's tests
+//! and its examples all link this one build. Its generated code is held to the strictest lints
+//! (`deny(warnings)` applies to this workspace only: cargo caps a dependency's lints).
+#![deny(warnings, unsafe_code)]
+#![deny(clippy::all, clippy::pedantic)]
+#![warn(missing_docs)]
 
 // `marker_kinematics`: every marker kind's position, velocity, rotation, angular velocities and
 // Jacobians, generated from the compiler's kinematics tables.
@@ -266,19 +277,6 @@ joint_core::joint! {
         output lateral = lateral;
         output forward = forward;
         output normal = n0;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use joint_core::MarkerKind;
-
-    /// The marker kinematics module is indexed by `MarkerKind::index`.
-    #[test]
-    fn marker_kinematics_kinds_are_joint_cores() {
-        for k in MarkerKind::ALL {
-            assert_eq!(super::marker_kinematics::MARKER_KINDS[k.index()], k.name());
-        }
     }
 }
 
