@@ -17,8 +17,9 @@ use joint::nalgebra::{Matrix4, Vector4};
 joint::joint! {
     /// A point `m1` on the plane through `m0` with normal `normal` (in `m0`'s frame).
     pub joint PointOnPlane {
-        marker m0: Rigid;
-        marker m1: Position;
+        // the one pairing embedded here, unrolled into typed kernels on fixed-size arrays
+        marker m0: Rigid(GroundPoint);
+        marker m1: Position(NodePoint);
         param normal: vector;
         axes [n = 1];
         position = [dot(m0.rotation * normal, m1.position - m0.position)];

@@ -38,21 +38,51 @@
 //!     }
 //! }
 //!
-//! use joint::core::{Joint, MarkerKind};
+//! use joint::core::Joint;
 //! let definition = OnPlane::DEFINITION;
 //! assert_eq!(definition.rows(), 1);
-//! // every pairing of a rigid kind with any kind with a position, but ground with ground: 7 · 11 − 1
-//! assert_eq!(definition.pairings.len(), 76);
-//! assert!(on_plane::pairing(MarkerKind::GroundPoint, MarkerKind::MassPointBody).is_some());
 //! // the velocity level was derived: d/dt(n·Δp) = ṅ·Δp + n·Δv with ṅ = A·(ω̄ × normal)
 //! assert_eq!(definition.velocity_text, None);
+//! // its default form: kernels of the markers' quantities, for every kind of marker
+//! assert!(definition.pairings.is_empty());
 //! ```
 //!
 //! `pub joint OnPlane` makes a type `OnPlane` that implements [`core::Joint`] and a module
 //! `on_plane` with its kernels: its [`Parameters`](core::JointParameters), its
-//! [`DEFINITION`](core::JointDefinition) (what a runtime reads), and one module per pairing
-//! of marker kinds. A mistake in the definition is one compile error at its tokens, and the
-//! joint's items still exist, so that it is the only error.
+//! [`DEFINITION`](core::JointDefinition) (what a runtime reads) and its `marker_level` kernels.
+//! A mistake in the definition is one compile error at its tokens, and the joint's items still
+//! exist, so that it is the only error.
+//!
+//! **Its default form works for every marker.** The kernels are functions of the two markers'
+//! quantities (position, velocity, rotation, angular velocity) and their derivatives by them
+//! ([`core::MarkerLevel`]); the runtime composes them with each marker's own kinematics — a
+//! point of a rigid body with Euler parameters, a node, ground, a superelement or a
+//! kinematic-tree marker alike. Their code does not grow with the number of marker kinds: a
+//! joint of RevoluteZ's size adds about a second to a release build.
+//!
+//! **Unrolled pairings, where speed matters.** List the kinds a marker will be
+//! (`marker m0: Rigid(GroundPoint, RigidEpPoint);`, `Rigid(..)` for every kind with the
+//! capability) and the compiler also emits, for every pair of the two lists, straight-line
+//! kernels composed with both kinds' kinematics: typed functions on fixed-size arrays (for
+//! embedding), and a [`Pairing`](core::Pairing) the runtime calls instead of the marker level.
+//! They are faster per call and cost compile time per pair:
+//!
+//! ```
+//! joint::joint! {
+//!     pub joint OnPlaneUnrolled {
+//!         marker m0: Rigid(GroundPoint);
+//!         marker m1: Position(MassPointBody, RigidEpPoint);
+//!         param normal: vector;
+//!         axes [n];
+//!         position = [dot(m0.rotation * normal, m1.position - m0.position)];
+//!     }
+//! }
+//! use joint::core::MarkerKind;
+//! assert_eq!(on_plane_unrolled::PAIRINGS.len(), 2);
+//! assert!(on_plane_unrolled::pairing(MarkerKind::GroundPoint, MarkerKind::MassPointBody).is_some());
+//! ```
+//!
+//! The measured costs are in the table of [the language](#6-the-language).
 //!
 //! ## 2. Simulate it with the runtime
 //!
@@ -176,21 +206,23 @@
 //!
 //! ## 5. Embed its kernels in another simulator
 //!
-//! The kernels need nothing from the runtime. Each pairing module has typed functions on
-//! fixed-size arrays (inlined, no allocation, no dispatch) and, beside those a runtime calls, a
-//! `_slices` form behind the uniform [`Pairing`](core::Pairing) interface that checks lengths
-//! and writes nothing on a mismatch:
+//! The kernels need nothing from the runtime. The `marker_level` module takes the markers'
+//! quantities ([`core::MarkerQuantities`]) from your simulator's own kinematics; an unrolled
+//! pairing's module has typed functions on fixed-size arrays of the two kinds' coordinates
+//! (inlined, no allocation, no dispatch) and, beside those a runtime calls, a `_slices` form
+//! behind the uniform [`Pairing`](core::Pairing) interface that checks lengths and writes nothing
+//! on a mismatch:
 //!
 //! ```
-//! # joint::joint! {
-//! #     pub joint OnPlane {
-//! #         marker m0: Rigid;
-//! #         marker m1: Position;
-//! #         param normal: vector;
-//! #         axes [n];
-//! #         position = [dot(m0.rotation * normal, m1.position - m0.position)];
-//! #     }
-//! # }
+//! joint::joint! {
+//!     pub joint OnPlane {
+//!         marker m0: Rigid(GroundPoint);
+//!         marker m1: Position(NodePoint);
+//!         param normal: vector;
+//!         axes [n];
+//!         position = [dot(m0.rotation * normal, m1.position - m0.position)];
+//!     }
+//! }
 //! use on_plane::ground_point_to_node_point as kernel;
 //! let joint = on_plane::Parameters { normal: [0.0, 0.0, 1.0] };
 //! // m0 (GroundPoint): ground position, rotation row-major, local position
@@ -202,16 +234,25 @@
 //! assert_eq!(jacobian, [[0.0, 0.0, 1.0]]);
 //!
 //! // the same through the type-erased interface a runtime stores
-//! use joint::core::{JointParameters, MarkerArgs};
+//! use joint::core::{JointParameters, MarkerArgs, MarkerQuantities};
 //! let p = &kernel::PAIRING;
 //! let mut out = [0.0];
 //! let m0 = MarkerArgs { parameters: &ground, ..Default::default() };
 //! let m1 = MarkerArgs { coordinates: &q, ..Default::default() };
 //! (p.position_residual)(&joint.to_values(), m0, m1, &mut out).unwrap();
 //! assert_eq!(out, [0.5]);
+//!
+//! // and at marker level, from the markers' quantities
+//! let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+//! let plane = MarkerQuantities { rotation: identity, ..Default::default() };
+//! let point = MarkerQuantities { position: q, rotation: identity, ..Default::default() };
+//! assert_eq!(on_plane::marker_level::position_residual(&joint, &plane, &point), [0.5]);
 //! ```
 //!
-//! `examples/point_on_plane.rs` drives such kernels in an integrator of its own.
+//! For markers of built-in kinds without an unrolled pairing, [`runtime::composed`] composes a
+//! joint's marker-level kernels with the kinds' generated kinematics at run time — the same
+//! Jacobians, reaction forces and second-order terms, for any pair of kinds.
+//! `examples/point_on_plane.rs` drives typed kernels in an integrator of its own.
 //!
 //! ## 6. The language
 //!
@@ -221,8 +262,8 @@
 //!
 //!     /// documentation
 //!     pub joint NAME {
-//!         marker m0: Position | Rigid | Coordinate [(KIND, …)];
-//!         marker m1: Position | Rigid | Coordinate [(KIND, …)];
+//!         marker m0: Position | Rigid | Coordinate [(KIND, …) | (..)];  // kinds: unrolled pairings
+//!         marker m1: Position | Rigid | Coordinate [(KIND, …) | (..)];
 //!         param NAME: scalar | vector | matrix;      // any number
 //!         axes [NAME [= 1 | 0], …];                  // the residual rows; default mask
 //!         second_order;                              // optional
@@ -264,9 +305,12 @@
 //! node coordinate's displacement, without its reference value, as Exudyn's coordinate markers
 //! read it; 0 on a NodePointGround), and `coordinate_velocity`: Exudyn's ConnectorCoordinate is
 //! `position = [factor1 * m1.coordinate - m0.coordinate - offset];`.
-//! Pairings are generated for every kind with the capability, or for the listed ones
-//! (`Rigid(GroundPoint, RigidEpPoint)`: fewer pairings, less compile time; the runtime evaluates
-//! other kinds through the marker-level kernels). The kinds ([`core::MarkerKind`]):
+//! Without a list of kinds a joint has its marker-level kernels only, which serve every marker;
+//! with lists on both markers (`Rigid(GroundPoint, RigidEpPoint)`, `Rigid(..)` for every kind with
+//! the capability) it also has an unrolled pairing for every pair of the two lists, which the
+//! runtime calls for those kinds (other kinds still meet the marker level). A list on one marker
+//! alone is an error, as is a list on a force element's marker (force elements are always
+//! evaluated at marker level). The kinds ([`core::MarkerKind`]):
 //!
 //! | kind | Exudyn markers | coordinates | parameters |
 //! |---|---|---|---|
@@ -311,14 +355,18 @@
 //! markers' motion with the marker kinds' own kinematics, ṗ = v and Ȧ = A·skew(ω̄), so the
 //! Jacobian ∂(velocity residual)/∂q̇ is Exudyn's constraint Jacobian. A hand-written `velocity`
 //! is checked against the derived one at random states while the macro expands, and a row that
-//! differs is a compile error at that row. `second_order;` adds ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q to
-//! every pairing (the runtime takes finite differences of the first-order kernels where they
-//! are missing: initial accelerations, exact Newton).
+//! differs is a compile error at that row. `second_order;` adds the second-order terms at marker
+//! level: the rate of the Jacobian rows along the markers' rates and the derivatives of the
+//! reaction by the markers' positions and rotation matrices, which the runtime composes with the
+//! markers' kinematics into the convective term −(∂(C_q v)/∂q)·v of the initial accelerations
+//! and the geometric stiffness ∂(C_qᵀλ)/∂q of exact Newton ([`runtime::composed`] does the same
+//! for an embedder); without it, or on markers without generated kinematics, the runtime takes
+//! finite differences of the first-order kernels there.
 //!
 //! **Rows at velocity level only.** A joint with `velocity` and no `position` constrains
 //! velocities, `g(q, q̇) = C(q)·q̇ + b(q) = 0` (non-holonomic constraints such as rolling without
 //! slip, or a prescribed relative velocity); the rows must be linear in the velocities (a
-//! compile error names the pairing where they are not). [`core::JointDefinition::level`] is
+//! compile error names the marker quantity they are not linear in). [`core::JointDefinition::level`] is
 //! then [`core::ResidualLevel::Velocity`], the pairings' position-level kernels return `None`,
 //! and `second_order` is an error. The runtime treats them as Exudyn treats its velocity-level
 //! constraints: the residual is the velocity level in index 3 as in index 2, λ acts through
@@ -480,14 +528,17 @@
 //! [`core::Joint`]; in `name`: `ROWS`, `AXES`, `DEFAULT_CONSTRAINED_AXES`, `Parameters`
 //! ([`core::JointParameters`]), `DEFINITION` ([`core::JointDefinition`]), `PAIRINGS`,
 //! `pairing(k0, k1)`, `OPERATION_COUNTS`, `marker_level` (the joint on
-//! [`core::MarkerQuantities`], its Jacobian with respect to the markers' velocities and angular
-//! velocities, `output_NAME` per output), and per pairing `kind0_to_kind1` (`COORDINATES`,
-//! `PARAMETERS`, `PAIRING`, `position_residual`, `velocity_residual`, `jacobian`,
-//! `position_residual_and_jacobian`, `position_jacobian` (the position-level ones only for a
-//! joint with `position`), `reaction_forces` (C_qᵀλ per marker, by a reverse sweep over the
-//! rows, without forming C_q), with `second_order` also `velocity_residual_q` and
-//! `reaction_q` returning a `ReactionQ` of named blocks; each but the fused one with its
-//! `_slices` form).
+//! [`core::MarkerQuantities`]: `position_residual`, `velocity_residual`, `jacobian` by the
+//! markers' velocities and angular velocities, `position_jacobian` by their positions and
+//! rotation matrices, `reaction_forces` (a force and a torque per marker) and
+//! `position_residual_and_reaction_forces`, with `second_order` also `velocity_residual_rate`
+//! and `reaction_forces_q`, `output_NAME` per output, each with its `_slices` form, and
+//! `KERNELS`, the [`core::MarkerLevel`]), and per unrolled pairing `kind0_to_kind1`
+//! (`COORDINATES`, `PARAMETERS`, `PAIRING`, `position_residual`, `velocity_residual`,
+//! `jacobian`, `position_residual_and_jacobian`, `position_jacobian` (the position-level ones
+//! only for a joint with `position`), `reaction_forces` (C_qᵀλ per marker, by a reverse sweep
+//! over the rows, without forming C_q), `position_residual_and_reaction_forces`; each but the
+//! fused ones with its `_slices` form).
 
 pub use joint_core as core;
 pub use joint_core::joint;

@@ -8,6 +8,7 @@
 //! both second-order terms zero.
 
 use joint::core::{JointParameters as _, MarkerArgs, MarkerKind};
+use joint::runtime::composed::{self, KindArgs};
 use joint::runtime::kernels::coordinate_constraint::{self, Parameters};
 use proptest::prelude::*;
 
@@ -70,15 +71,15 @@ proptest! {
             prop_assert_eq!(&c0, &want0);
             prop_assert_eq!(&c1, &want1);
 
-            // second order: g is linear in the coordinates, so both terms vanish
-            let second = pairing.second_order.expect("second_order");
+            // second order (the marker level's, composed with the kinds): g is linear in the
+            // coordinates, so both terms vanish
             let (n0, n1) = (n(ks[0]), n(ks[1]));
-            let mut vq = vec![1.0; n0 * n0 + n1 * n1];
-            let (vq0, vq1) = vq.split_at_mut(n0 * n0);
-            (second.velocity_residual_q)(&joint, m0, m1, vq0, vq1).unwrap();
-            prop_assert!(vq.iter().all(|&x| x == 0.0), "velocity_residual_q {:?}", vq);
+            let kinds = [KindArgs { kind: ks[0], args: m0 }, KindArgs { kind: ks[1], args: m1 }];
+            let mut c = [1.0];
+            composed::convective(&coordinate_constraint::DEFINITION, &joint, kinds, &mut c).unwrap();
+            prop_assert!(c[0] == 0.0, "convective {:?}", c);
             let mut rq = vec![1.0; (n0 + n1) * (n0 + n1)];
-            (second.reaction_q)(&joint, &[lambda], m0, m1, &mut rq).unwrap();
+            composed::reaction_q(&coordinate_constraint::DEFINITION, &joint, &[lambda], kinds, &mut rq).unwrap();
             prop_assert!(rq.iter().all(|&x| x == 0.0), "reaction_q {:?}", rq);
         }
     }

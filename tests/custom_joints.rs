@@ -28,7 +28,7 @@ fn custom_spherical_joint_runs_the_seed_example_as_exudyn_does() {
     assert_eq!(sim.statistics.newton.jacobians, 209);
     assert_eq!(
         sim.topology.joints[0].kernel_name(),
-        "my_spherical::ground_point_to_rigid_ep_point"
+        "my_spherical::marker_level"
     );
 
     // the same model with ObjectJointSpherical: the same bits

@@ -10,8 +10,11 @@
 //!    of the position level, `g_vel = d/dt g(q(t))`, by central differences along `q + t·q̇`, on
 //!    the Euler-parameter manifold for EP kinds (|θ| = 1, θ̇ ⟂ θ), where Exudyn's velocity
 //!    kinematics are exact;
-//! 3. the generated `velocity_residual_q` is ∂(C q̇)/∂q, by central differences of C;
-//! 4. the generated `reaction_q` is ∂(Cᵀλ)/∂q, by central differences of C.
+//! 3. the composed convective term is −(∂(C q̇)/∂q)·q̇, by central differences of C along q̇;
+//! 4. the composed `reaction_q` is ∂(Cᵀλ)/∂q, by central differences of C;
+//!
+//! for every joint's composed marker-level kernels (every kind pair: a user's joint's default
+//! form) and its unrolled pairings, where it has them.
 //!
 //! The built-in joints also have their own, independent num-dual oracles
 //! (tests/joint_dual_oracles/, tests/kernel_jacobians/).
@@ -28,6 +31,7 @@ mod pendulum;
 mod embedded;
 
 use joint::core::{JointDefinition, MarkerArgs, MarkerKind, Pairing, ParameterShape};
+use joint::runtime::composed::{self, KindArgs};
 use joint::runtime::kernels::{
     coordinate_constraint, distance, generic_rows, prismatic_2d, prismatic_x, revolute_2d,
     revolute_z, spherical,
@@ -119,8 +123,62 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
 }
 
-fn check_pairing(k: &Pairing, jp: &[f64], x: &[f64]) -> Result<(), TestCaseError> {
-    let name = k.path();
+/// One pairing's kernels on slices, the joint's parameters bound: an unrolled pairing's, or the
+/// joint's marker-level kernels composed with the two kinds' kinematics.
+struct Kernels<'a> {
+    name: String,
+    kinds: [MarkerKind; 2],
+    rows: usize,
+    definition: &'static JointDefinition,
+    jp: &'a [f64],
+    pairing: Option<&'static Pairing>,
+}
+
+impl Kernels<'_> {
+    fn kind_args<'b>(&self, m0: MarkerArgs<'b>, m1: MarkerArgs<'b>) -> [KindArgs<'b>; 2] {
+        [
+            KindArgs {
+                kind: self.kinds[0],
+                args: m0,
+            },
+            KindArgs {
+                kind: self.kinds[1],
+                args: m1,
+            },
+        ]
+    }
+
+    fn position(&self, m0: MarkerArgs, m1: MarkerArgs, out: &mut [f64]) {
+        match self.pairing {
+            Some(p) => (p.position_residual)(self.jp, m0, m1, out),
+            None => {
+                composed::position_residual(self.definition, self.jp, self.kind_args(m0, m1), out)
+            }
+        }
+        .expect("position_residual takes correct slices");
+    }
+
+    fn velocity(&self, m0: MarkerArgs, m1: MarkerArgs, out: &mut [f64]) {
+        match self.pairing {
+            Some(p) => (p.velocity_residual)(self.jp, m0, m1, out),
+            None => {
+                composed::velocity_residual(self.definition, self.jp, self.kind_args(m0, m1), out)
+            }
+        }
+        .expect("velocity_residual takes correct slices");
+    }
+
+    fn jacobian(&self, m0: MarkerArgs, m1: MarkerArgs, j0: &mut [f64], j1: &mut [f64]) {
+        match self.pairing {
+            Some(p) => (p.jacobian)(self.jp, m0, m1, j0, j1),
+            None => composed::jacobian(self.definition, self.jp, self.kind_args(m0, m1), j0, j1),
+        }
+        .expect("jacobian takes correct slices");
+    }
+}
+
+fn check_pairing(k: &Kernels, x: &[f64]) -> Result<(), TestCaseError> {
+    let name = &k.name;
     let (p0, q0, v0) = marker(k.kinds[0], &x[..40]);
     let (mut p1, mut q1, v1) = marker(k.kinds[1], &x[40..80]);
     // keep the markers apart (the distance joint's direction is undefined at Δp = 0)
@@ -137,8 +195,7 @@ fn check_pairing(k: &Pairing, jp: &[f64], x: &[f64]) -> Result<(), TestCaseError
 
     let jac = |q0: &[f64], q1: &[f64]| {
         let (mut j0, mut j1) = (vec![0.0; rows * n0], vec![0.0; rows * n1]);
-        (k.jacobian)(jp, args(&p0, q0, &v0), args(&p1, q1, &v1), &mut j0, &mut j1)
-            .expect("jacobian takes correct slices");
+        k.jacobian(args(&p0, q0, &v0), args(&p1, q1, &v1), &mut j0, &mut j1);
         (j0, j1)
     };
     let times_v = |j0: &[f64], j1: &[f64], r: usize| -> f64 {
@@ -161,8 +218,7 @@ fn check_pairing(k: &Pairing, jp: &[f64], x: &[f64]) -> Result<(), TestCaseError
 
     // 1: g_vel = C q̇
     let mut g_vel = vec![0.0; rows];
-    (k.velocity_residual)(jp, args(&p0, &q0, &v0), args(&p1, &q1, &v1), &mut g_vel)
-        .expect("velocity_residual takes correct slices");
+    k.velocity(args(&p0, &q0, &v0), args(&p1, &q1, &v1), &mut g_vel);
     for (r, &g) in g_vel.iter().enumerate() {
         let cv = times_v(&j0, &j1, r);
         prop_assert!(
@@ -174,8 +230,7 @@ fn check_pairing(k: &Pairing, jp: &[f64], x: &[f64]) -> Result<(), TestCaseError
     // 2: g_vel = d/dt g along q + t·q̇
     let position = |a: &[f64], b: &[f64]| {
         let mut g = vec![0.0; rows];
-        (k.position_residual)(jp, args(&p0, a, &v0), args(&p1, b, &v1), &mut g)
-            .expect("position_residual takes correct slices");
+        k.position(args(&p0, a, &v0), args(&p1, b, &v1), &mut g);
         g
     };
     let along = |t: f64| {
@@ -194,28 +249,45 @@ fn check_pairing(k: &Pairing, jp: &[f64], x: &[f64]) -> Result<(), TestCaseError
         );
     }
 
-    // 3, 4: second-order terms against central differences of C
-    let Some(so) = k.second_order else {
+    // 3, 4: the composed second-order terms against central differences of C: the convective
+    // term −(∂(C q̇)/∂q)·q̇ along q̇, ∂(Cᵀλ)/∂q along each coordinate
+    if !k.definition.second_order {
         return Ok(());
-    };
-    let (mut b0, mut b1) = (vec![0.0; rows * n0], vec![0.0; rows * n1]);
-    (so.velocity_residual_q)(
-        jp,
-        args(&p0, &q0, &v0),
-        args(&p1, &q1, &v1),
-        &mut b0,
-        &mut b1,
-    )
-    .expect("velocity_residual_q takes correct slices");
+    }
+    let m = k.kind_args(args(&p0, &q0, &v0), args(&p1, &q1, &v1));
+    let mut convective = vec![0.0; rows];
+    composed::convective(k.definition, k.jp, m, &mut convective)
+        .expect("convective takes correct slices");
+    let (ja, jb) = jac(
+        &q0.iter()
+            .zip(&v0)
+            .map(|(q, v)| q + h * v)
+            .collect::<Vec<_>>(),
+        &q1.iter()
+            .zip(&v1)
+            .map(|(q, v)| q + h * v)
+            .collect::<Vec<_>>(),
+    );
+    let (jc, jd) = jac(
+        &q0.iter()
+            .zip(&v0)
+            .map(|(q, v)| q - h * v)
+            .collect::<Vec<_>>(),
+        &q1.iter()
+            .zip(&v1)
+            .map(|(q, v)| q - h * v)
+            .collect::<Vec<_>>(),
+    );
+    for (r, &c) in convective.iter().enumerate() {
+        let fd = -(times_v(&ja, &jb, r) - times_v(&jc, &jd, r)) / (2.0 * h);
+        prop_assert!(
+            close(c, fd, 1e-6),
+            "{name}: −(∂(C q̇)/∂q)·q̇ [{r}] {c} vs {fd}"
+        );
+    }
     let mut rq = vec![0.0; n * n];
-    (so.reaction_q)(
-        jp,
-        &lambda,
-        args(&p0, &q0, &v0),
-        args(&p1, &q1, &v1),
-        &mut rq,
-    )
-    .expect("reaction_q takes correct slices");
+    composed::reaction_q(k.definition, k.jp, &lambda, m, &mut rq)
+        .expect("reaction_q takes correct slices");
     for col in 0..n {
         let shifted = |s: f64| {
             let (mut a, mut b) = (q0.clone(), q1.clone());
@@ -227,18 +299,6 @@ fn check_pairing(k: &Pairing, jp: &[f64], x: &[f64]) -> Result<(), TestCaseError
             jac(&a, &b)
         };
         let ((jp0, jp1), (jm0, jm1)) = (shifted(h), shifted(-h));
-        for r in 0..rows {
-            let fd = (times_v(&jp0, &jp1, r) - times_v(&jm0, &jm1, r)) / (2.0 * h);
-            let ours = if col < n0 {
-                b0[r * n0 + col]
-            } else {
-                b1[r * n1 + col - n0]
-            };
-            prop_assert!(
-                close(ours, fd, 1e-6),
-                "{name}: ∂(C q̇)/∂q [{r}, {col}] {ours} vs {fd}"
-            );
-        }
         for row in 0..n {
             let fd = (transposed(&jp0, &jp1, row) - transposed(&jm0, &jm1, row)) / (2.0 * h);
             let ours = rq[row * n + col];
@@ -251,6 +311,43 @@ fn check_pairing(k: &Pairing, jp: &[f64], x: &[f64]) -> Result<(), TestCaseError
     Ok(())
 }
 
+/// Every ordered pair of kinds `definition` takes (but two without coordinates): its unrolled
+/// pairing where it has one, and its composed marker-level kernels always.
+fn kernels<'a>(definition: &'static JointDefinition, jp: &'a [f64]) -> Vec<Kernels<'a>> {
+    let takes = |i: usize, k: MarkerKind| k.provides(definition.markers[i].capability);
+    let mut out = Vec::new();
+    for k0 in MarkerKind::ALL {
+        for k1 in MarkerKind::ALL {
+            if !takes(0, k0) || !takes(1, k1) || k0.coordinate_count() + k1.coordinate_count() == 0
+            {
+                continue;
+            }
+            let composed = Kernels {
+                name: format!(
+                    "{}::composed({} – {})",
+                    definition.module,
+                    k0.name(),
+                    k1.name()
+                ),
+                kinds: [k0, k1],
+                rows: definition.rows(),
+                definition,
+                jp,
+                pairing: None,
+            };
+            if let Some(p) = definition.pairing(k0, k1) {
+                out.push(Kernels {
+                    name: p.path(),
+                    pairing: Some(p),
+                    ..composed
+                });
+            }
+            out.push(composed);
+        }
+    }
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -260,26 +357,28 @@ proptest! {
     ) {
         for definition in joints() {
             let jp = parameters(definition, &x[..12]);
-            for k in definition.pairings {
-                check_pairing(k, &jp, &x)?;
+            for k in kernels(definition, &jp) {
+                check_pairing(&k, &x)?;
             }
         }
     }
 }
 
-/// Every pairing but ground–ground is generated for every built-in joint: 120 (the 11 kinds
-/// with a position, squared, less ground–ground) for the position-only joints, 48 (the 7
-/// orientation kinds) for the rigid joints, 3 for the coordinate constraint.
+/// The built-in joints' unrolled pairings: every ordered pair of the kinds each lists but
+/// ground–ground (3D joints: the 7 kinds of ground, mass points, rigid bodies and their nodes with
+/// a position, the 5 with an orientation; 2D joints: ground and the 2D kinds); 3 for the
+/// coordinate constraint. A user's joint in its default form has none.
 #[test]
-fn every_built_in_joint_has_every_pairing() {
-    assert_eq!(spherical::DEFINITION.pairings.len(), 120);
-    assert_eq!(distance::DEFINITION.pairings.len(), 120);
-    assert_eq!(revolute_2d::DEFINITION.pairings.len(), 120);
+fn built_in_joints_unroll_the_pairings_they_list() {
+    assert_eq!(spherical::DEFINITION.pairings.len(), 48);
+    assert_eq!(distance::DEFINITION.pairings.len(), 48);
+    assert_eq!(revolute_2d::DEFINITION.pairings.len(), 24);
     assert_eq!(coordinate_constraint::DEFINITION.pairings.len(), 3);
-    assert_eq!(revolute_z::DEFINITION.pairings.len(), 48);
-    assert_eq!(prismatic_x::DEFINITION.pairings.len(), 48);
-    assert_eq!(generic_rows::DEFINITION.pairings.len(), 48);
-    assert_eq!(prismatic_2d::DEFINITION.pairings.len(), 48);
+    assert_eq!(revolute_z::DEFINITION.pairings.len(), 24);
+    assert_eq!(prismatic_x::DEFINITION.pairings.len(), 24);
+    assert_eq!(generic_rows::DEFINITION.pairings.len(), 24);
+    assert_eq!(prismatic_2d::DEFINITION.pairings.len(), 8);
+    assert_eq!(pendulum::my_spherical::DEFINITION.pairings.len(), 0);
     for definition in joints() {
         for k in definition.pairings {
             assert_eq!(

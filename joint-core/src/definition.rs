@@ -51,7 +51,8 @@ pub struct MarkerDeclaration {
     pub name: &'static str,
     /// What the marker must provide (`Position`, `Rigid` or `Coordinate`).
     pub capability: Capability,
-    /// The kinds pairings were generated for.
+    /// The kinds unrolled pairings were generated for (`marker m0: Rigid(GroundPoint, …)`);
+    /// empty for the default form, which serves every kind through [`JointDefinition::marker_level`].
     pub kinds: &'static [MarkerKind],
 }
 
@@ -99,9 +100,10 @@ pub struct JointDefinition {
     pub default_constrained_axes: &'static [bool],
     /// The named outputs.
     pub outputs: &'static [OutputInfo],
-    /// Every generated pairing.
+    /// The unrolled pairings (none unless the definition lists its markers' kinds).
     pub pairings: &'static [&'static Pairing],
-    /// The marker-level kernels (any marker with position, velocity, rotation, angular velocity).
+    /// The marker-level kernels, for any marker: every joint's default form, composed with the
+    /// markers' own kinematics by a runtime ([`crate::MarkerLevel`]).
     pub marker_level: MarkerLevel,
     /// The level the rows are written at.
     pub level: ResidualLevel,
@@ -109,7 +111,7 @@ pub struct JointDefinition {
     pub position_text: Option<&'static str>,
     /// The velocity level as written, `None` if the compiler derived it.
     pub velocity_text: Option<&'static str>,
-    /// Whether the pairings have second-order terms (`second_order;`).
+    /// Whether the marker-level kernels have second-order terms (`second_order;`).
     pub second_order: bool,
 }
 
@@ -119,7 +121,7 @@ impl JointDefinition {
         self.axes.len()
     }
 
-    /// The pairing generated for marker kinds `(k0, k1)`.
+    /// The unrolled pairing generated for marker kinds `(k0, k1)`, if the definition asked for it.
     pub fn pairing(&self, k0: MarkerKind, k1: MarkerKind) -> Option<&'static Pairing> {
         self.pairings.iter().copied().find(|p| p.kinds == [k0, k1])
     }

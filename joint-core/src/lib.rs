@@ -36,12 +36,13 @@ pub use force::{
 pub use marker_args::MarkerArgs;
 pub use marker_kind::{Capability, MarkerKind};
 pub use marker_level::{
-    MarkerLevel, MarkerLevelJacobian, MarkerLevelJacobianFn, MarkerLevelResidualFn,
-    MarkerQuantities,
+    MARKER_LEVEL_REACTION_Q_LEN, MarkerLevel, MarkerLevelJacobian, MarkerLevelJacobianFn,
+    MarkerLevelPositionJacobian, MarkerLevelPositionJacobianFn, MarkerLevelRateFn,
+    MarkerLevelReaction, MarkerLevelReactionFn, MarkerLevelReactionQ, MarkerLevelReactionQFn,
+    MarkerLevelResidualFn, MarkerLevelResidualReactionFn, MarkerLevelSecondOrder, MarkerQuantities,
+    MarkerRates,
 };
-pub use pairing::{
-    BlocksFn, Pairing, ReactionFn, ReactionQFn, ResidualFn, ResidualReactionFn, SecondOrder,
-};
+pub use pairing::{BlocksFn, Pairing, ReactionFn, ResidualFn, ResidualReactionFn};
 
 #[doc(hidden)]
 pub mod __private {

@@ -9,10 +9,6 @@ pub type ResidualFn = fn(&[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64]) -> 
 /// `(joint parameters, m0, m1, block 0 out, block 1 out)`.
 pub type BlocksFn =
     fn(&[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64], &mut [f64]) -> Option<()>;
-/// ∂(C_qᵀλ)/∂q: `(joint parameters, λ per row, m0, m1, out)`, one row-major
-/// `(n0 + n1)²` block over the columns of m0 then m1.
-pub type ReactionQFn = fn(&[f64], &[f64], MarkerArgs<'_>, MarkerArgs<'_>, &mut [f64]) -> Option<()>;
-
 /// C_qᵀλ per marker: `(joint parameters, λ per row, m0, m1, force 0 out, force 1 out)`, one
 /// entry per coordinate of m0 and of m1.
 pub type ReactionFn =
@@ -67,18 +63,6 @@ pub struct Pairing {
     /// iteration on the position level evaluates every time. Always `None` for a joint written
     /// at velocity level.
     pub position_residual_and_reaction_forces: ResidualReactionFn,
-    /// ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q, if the joint was defined with `second_order;`.
-    pub second_order: Option<SecondOrder>,
-}
-
-/// The second-order terms of a pairing.
-#[derive(Clone, Copy, Debug)]
-pub struct SecondOrder {
-    /// ∂(C_q v)/∂q: the velocity residual differentiated by the coordinates, one block per marker
-    /// (the convective term of the acceleration-level constraint).
-    pub velocity_residual_q: BlocksFn,
-    /// ∂(C_qᵀλ)/∂q, the constraint's geometric stiffness.
-    pub reaction_q: ReactionQFn,
 }
 
 impl Pairing {

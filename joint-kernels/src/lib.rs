@@ -14,14 +14,19 @@
 
 // `marker_kinematics`: every marker kind's position, velocity, rotation, angular velocities and
 // Jacobians, generated from the compiler's kinematics tables.
+//
+// Exudyn's joints below list the marker kinds their pairings are unrolled for: the kinds
+// Exudyn's models give them (3D joints: ground, mass points, rigid bodies and their nodes; 2D
+// joints: ground and the 2D kinds). Every other marker meets them through their marker-level
+// kernels, composed with its own kinematics, as a user's joint in its default form does.
 joint_macros::marker_kinematics!();
 
 joint_core::joint! {
     /// Exudyn's `ObjectJointSpherical`: the two markers' positions coincide, per global axis
     /// (`constrainedAxes` frees axes at run time).
     pub joint Spherical {
-        marker m0: Position;
-        marker m1: Position;
+        marker m0: Position(GroundPoint, MassPointBody, RigidEpPoint, RigidRxyzPoint, NodePoint, NodeEp, NodeRxyz);
+        marker m1: Position(GroundPoint, MassPointBody, RigidEpPoint, RigidRxyzPoint, NodePoint, NodeEp, NodeRxyz);
         axes [x = 1, y = 1, z = 1];
         second_order;
         position = m1.position - m0.position;
@@ -33,8 +38,8 @@ joint_core::joint! {
     /// velocity level is `e·Δv` with `e = Δp/|Δp|`, so the Jacobian (its derivative with respect
     /// to the marker velocities) is Exudyn's `eᵀ[−Jp0 | Jp1]`. λ > 0 is tension.
     pub joint Distance {
-        marker m0: Position;
-        marker m1: Position;
+        marker m0: Position(GroundPoint, MassPointBody, RigidEpPoint, RigidRxyzPoint, NodePoint, NodeEp, NodeRxyz);
+        marker m1: Position(GroundPoint, MassPointBody, RigidEpPoint, RigidRxyzPoint, NodePoint, NodeEp, NodeRxyz);
         param distance: scalar;
         axes [d = 1];
         second_order;
@@ -53,8 +58,8 @@ joint_core::joint! {
     /// derived velocity level turns the columns as Exudyn does, `ṫ = A·(ω̄ × R e_k)`, so the
     /// Jacobian (its derivative with respect to the marker velocities) is Exudyn's.
     pub joint RevoluteZ {
-        marker m0: Rigid;
-        marker m1: Rigid;
+        marker m0: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
+        marker m1: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
         param rotation_marker0: matrix;
         param rotation_marker1: matrix;
         axes [x = 1, y = 1, z = 1, rx = 1, ry = 1];
@@ -75,8 +80,8 @@ joint_core::joint! {
     /// are local to J0 (`t_y0·Δp`, `t_z0·Δp`, whose derived velocity level includes the frame's
     /// turning `ṫ_k0·Δp`); rotation rows `t_z0·t_y1`, `t_z0·t_x1`, `t_x0·t_y1`, in Exudyn's order.
     pub joint PrismaticX {
-        marker m0: Rigid;
-        marker m1: Rigid;
+        marker m0: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
+        marker m1: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
         param rotation_marker0: matrix;
         param rotation_marker1: matrix;
         axes [y = 1, z = 1, rx = 1, ry = 1, rz = 1];
@@ -101,8 +106,8 @@ joint_core::joint! {
     /// rows 0–2 `Δp_k`, rows 3–5 `t_k0·Δp`, rows 6–11 `t_a0·t_b1` for
     /// (a, b) = (z, y), (z, x), (x, y), (x, z), (y, x), (y, z).
     pub joint GenericRows {
-        marker m0: Rigid;
-        marker m1: Rigid;
+        marker m0: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
+        marker m1: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
         param rotation_marker0: matrix;
         param rotation_marker1: matrix;
         axes [x = 1, y = 1, z = 1, lx = 1, ly = 1, lz = 1, zy = 1, zx = 1, xy = 1, xz = 1, yx = 1, yz = 1];
@@ -131,8 +136,8 @@ joint_core::joint! {
     /// Exudyn's `ObjectJointRevolute2D`: the markers' positions coincide in the x–y plane,
     /// `Δp_x = Δp_y = 0` (z is left free: planar bodies have none).
     pub joint Revolute2D {
-        marker m0: Position;
-        marker m1: Position;
+        marker m0: Position(GroundPoint, MassPoint2DBody, NodePoint2D, Rigid2DPoint, NodeRigid2D);
+        marker m1: Position(GroundPoint, MassPoint2DBody, NodePoint2D, Rigid2DPoint, NodeRigid2D);
         axes [x = 1, y = 1];
         second_order;
         let delta = m1.position - m0.position;
@@ -145,8 +150,8 @@ joint_core::joint! {
     /// level turns the vectors as Exudyn does, `ṅ1 = A_1·(ω̄_1 × normalMarker1)`, so the Jacobian
     /// is Exudyn's.
     pub joint Prismatic2D {
-        marker m0: Rigid;
-        marker m1: Rigid;
+        marker m0: Rigid(GroundPoint, Rigid2DPoint, NodeRigid2D);
+        marker m1: Rigid(GroundPoint, Rigid2DPoint, NodeRigid2D);
         param axis_marker0: vector;
         param normal_marker1: vector;
         axes [n = 1, r = 1];
@@ -164,8 +169,8 @@ joint_core::joint! {
     /// ground node the coordinate is 0). The derived velocity level is `factor1·q̇_m1 − q̇_m0`,
     /// its Jacobian Exudyn's `[−1 | factor1]`.
     pub joint CoordinateConstraint {
-        marker m0: Coordinate;
-        marker m1: Coordinate;
+        marker m0: Coordinate(..);
+        marker m1: Coordinate(..);
         param offset: scalar;
         param factor1: scalar;
         axes [c = 1];
@@ -178,8 +183,8 @@ joint_core::joint! {
     /// there, unlike the index-2 form of the position-level constraint). Its Jacobian
     /// ∂g/∂q̇ = `[−1 | factor1]` enters Newton's matrix as γ'·C, in index 3 as in index 2.
     pub joint CoordinateVelocityConstraint {
-        marker m0: Coordinate;
-        marker m1: Coordinate;
+        marker m0: Coordinate(..);
+        marker m1: Coordinate(..);
         param offset: scalar;
         param factor1: scalar;
         axes [c = 1];
@@ -248,8 +253,8 @@ joint_core::joint! {
     /// `[lateral = n0 × forward, forward, n0]`. The angular velocity is Exudyn's: `A·ω̄` in the
     /// residual, `G·θ̇` in the Jacobian.
     pub joint RollingDisc {
-        marker m0: Rigid;
-        marker m1: Rigid;
+        marker m0: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
+        marker m1: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
         param disc_radius: scalar;
         param disc_axis: vector;
         param plane_normal: vector;

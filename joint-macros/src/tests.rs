@@ -5,10 +5,10 @@ use quote::quote;
 
 fn spherical_definition() -> proc_macro2::TokenStream {
     quote! {
-        /// Exudyn's ObjectJointSpherical.
+        /// Exudyn's ObjectJointSpherical, unrolled for every pair of kinds.
         pub joint Spherical {
-            marker m0: Position;
-            marker m1: Position;
+            marker m0: Position(..);
+            marker m1: Position(..);
             axes [x = 1, y = 1, z = 1];
             second_order;
             position = m1.position - m0.position;
@@ -86,6 +86,24 @@ fn every_pairing_except_ground_ground_is_generated() {
     assert!(!text.contains("ground_point_to_ground_point"));
 }
 
+/// A definition without lists of kinds is the default form: its marker-level kernels and no
+/// pairing, whatever the number of kinds.
+#[test]
+fn the_default_form_has_no_pairing() {
+    let text = pretty(expand_joint(quote! {
+        pub joint Pin {
+            marker m0: Position;
+            marker m1: Position;
+            axes [x, y, z];
+            position = m1.position - m0.position;
+        }
+    }));
+    assert!(!text.contains("_to_"), "no pairing module");
+    assert!(text.contains("pub static PAIRINGS: [&::joint_core::Pairing; 0] = [];"));
+    assert_eq!(text.matches("pub fn position_residual(").count(), 1);
+    assert!(text.contains("second_order: ::core::option::Option::None"));
+}
+
 #[test]
 fn expansion_is_deterministic() {
     let a = expand_joint(spherical_definition()).to_string();
@@ -104,6 +122,25 @@ fn generated_code_has_no_multiplication_by_literal_zero_or_one() {
 #[test]
 fn snapshot_marker_level_kernel() {
     insta::assert_snapshot!(pairing_text("marker_level"));
+}
+
+/// A rigid joint's default form with its second-order terms: the marker-level kernels a
+/// runtime composes with any markers' kinematics.
+#[test]
+fn snapshot_marker_level_rigid_second_order() {
+    let text = pretty(expand_joint(quote! {
+        /// An axis of m0 through m1's point, and parallel to the same axis of m1.
+        pub joint AxisAlong {
+            marker m0: Rigid;
+            marker m1: Rigid;
+            param axis: vector;
+            axes [a, b];
+            second_order;
+            let t = m0.rotation * axis;
+            position = [dot(t, m1.position - m0.position), dot(t, m1.rotation * axis) - 1.0];
+        }
+    }));
+    insta::assert_snapshot!(module_text(&text, "marker_level"));
 }
 
 #[test]
@@ -326,7 +363,8 @@ fn operation_count_report() {
     use std::fmt::Write;
     let mut report = [
         "Operations (+ · / − sqrt sin cos; literals and inputs free) of everything a pairing's",
-        "kernels compute: both residuals, the Jacobian, ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q.",
+        "kernels compute: both residuals, the Jacobian, ∂g/∂q and C_qᵀλ, for the pairings each",
+        "built-in joint unrolls.",
         "",
         "* before: every output as an independent expression tree, as the definition, the marker",
         "  kinematics and the rules of differentiation build it, with no constant folding or",
@@ -393,19 +431,27 @@ fn operation_count_report() {
 #[test]
 fn derived_velocity_is_the_hand_written_one() {
     use crate::definition::lower::{RateRule, derived_velocity, parameter_values, residuals};
+    use crate::kinematics::MarkerKind;
     let mut checked = 0;
     for (name, tokens) in hand_written_velocity_levels() {
         let model = model_of(tokens, &name);
-        for kinds in crate::codegen::joint::pairings(&model) {
-            let mut g = crate::symbolic::Graph::new();
-            let kin = [kinds[0].build(&mut g, "m0_"), kinds[1].build(&mut g, "m1_")];
-            let mut errors = crate::definition::errors::Errors::new();
-            let (_, written) = residuals(&mut g, &model, &kin, &mut errors).expect("lowers");
-            let params = parameter_values(&mut g, &model);
-            let derived =
-                derived_velocity(&mut g, &model, &kin, params, RateRule::Local).expect("derives");
-            assert_eq!(written, derived, "{name} {kinds:?}");
-            checked += 1;
+        // every pair of kinds the markers take (the fixture's definitions list none)
+        let takes = |i: usize, k: MarkerKind| k.provides(model.markers[i].capability);
+        for k0 in MarkerKind::ALL.into_iter().filter(|&k| takes(0, k)) {
+            for k1 in MarkerKind::ALL.into_iter().filter(|&k| takes(1, k)) {
+                if k0.coordinate_count() + k1.coordinate_count() == 0 {
+                    continue;
+                }
+                let mut g = crate::symbolic::Graph::new();
+                let kin = [k0.build(&mut g, "m0_"), k1.build(&mut g, "m1_")];
+                let mut errors = crate::definition::errors::Errors::new();
+                let (_, written) = residuals(&mut g, &model, &kin, &mut errors).expect("lowers");
+                let params = parameter_values(&mut g, &model);
+                let derived = derived_velocity(&mut g, &model, &kin, params, RateRule::Local)
+                    .expect("derives");
+                assert_eq!(written, derived, "{name} {k0:?} {k1:?}");
+                checked += 1;
+            }
         }
     }
     // Spherical and Distance on the 11 position kinds, the rigid joints on the 7 rigid ones

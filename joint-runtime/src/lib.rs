@@ -41,6 +41,7 @@ pub(crate) mod tree;
 
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod composed;
 pub mod create;
 pub mod error;
 pub mod items;

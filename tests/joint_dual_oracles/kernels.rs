@@ -14,7 +14,9 @@ pub(super) type ReactionForces = Box<dyn Fn(&[f64], Side, Side, &mut [f64], &mut
 pub(super) type ResidualAndReactionForces =
     Box<dyn Fn(&[f64], Side, Side, &mut [f64], &mut [f64], &mut [f64])>;
 
-/// A generated pairing (joint parameters bound) and the oracle of its joint.
+/// A pairing's kernels (joint parameters bound) and the oracle of its joint: an unrolled
+/// pairing's own, or the joint's marker-level kernels composed with the two kinds'
+/// kinematics (`joint::runtime::composed`), which give the second-order terms of both.
 pub(super) struct Pairing {
     pub(super) name: String,
     pub(super) kinds: [MarkerKind; 2],
@@ -23,76 +25,152 @@ pub(super) struct Pairing {
     pub(super) position: Residual,
     pub(super) velocity: Residual,
     pub(super) jacobian: Blocks,
-    pub(super) velocity_residual_q: Blocks,
+    /// −(∂(C q̇)/∂q)·q̇, one entry per row.
+    pub(super) convective: Residual,
     pub(super) reaction_q: ReactionQ,
     pub(super) position_jacobian: Blocks,
     pub(super) reaction_forces: ReactionForces,
     pub(super) residual_and_reaction_forces: ResidualAndReactionForces,
 }
 
-/// Every pairing of a joint, through its type-erased definition, with its parameters bound.
+fn a(s: Side<'_>) -> MarkerArgs<'_> {
+    MarkerArgs {
+        parameters: s.0,
+        coordinates: s.1,
+        velocities: s.2,
+    }
+}
+
+/// The joint's kernels composed for kinds `kinds`.
+fn composed_pairing(
+    definition: &'static JointDefinition,
+    oracle: JointOracle,
+    p: &[f64],
+    kinds: [MarkerKind; 2],
+) -> Pairing {
+    use joint::runtime::composed::{self, KindArgs};
+    fn kind_args<'s>(kinds: [MarkerKind; 2], s0: Side<'s>, s1: Side<'s>) -> [KindArgs<'s>; 2] {
+        [
+            KindArgs {
+                kind: kinds[0],
+                args: a(s0),
+            },
+            KindArgs {
+                kind: kinds[1],
+                args: a(s1),
+            },
+        ]
+    }
+    let (p0, p1, p2, p3, p4) = (p.to_vec(), p.to_vec(), p.to_vec(), p.to_vec(), p.to_vec());
+    let (p5, p6, p7) = (p.to_vec(), p.to_vec(), p.to_vec());
+    let d = definition;
+    Pairing {
+        name: format!(
+            "{}::composed({} – {})",
+            definition.module,
+            kinds[0].name(),
+            kinds[1].name()
+        ),
+        kinds,
+        rows: definition.rows(),
+        oracle,
+        position: Box::new(move |s0, s1, o| {
+            composed::position_residual(d, &p0, kind_args(kinds, s0, s1), o)
+                .expect("composed position")
+        }),
+        velocity: Box::new(move |s0, s1, o| {
+            composed::velocity_residual(d, &p1, kind_args(kinds, s0, s1), o)
+                .expect("composed velocity")
+        }),
+        jacobian: Box::new(move |s0, s1, j0, j1| {
+            composed::jacobian(d, &p2, kind_args(kinds, s0, s1), j0, j1).expect("composed jacobian")
+        }),
+        convective: Box::new(move |s0, s1, o| {
+            composed::convective(d, &p3, kind_args(kinds, s0, s1), o).expect("composed convective")
+        }),
+        reaction_q: Box::new(move |l, s0, s1, b| {
+            composed::reaction_q(d, &p4, l, kind_args(kinds, s0, s1), b)
+                .expect("composed reaction_q")
+        }),
+        position_jacobian: Box::new(move |s0, s1, j0, j1| {
+            composed::position_jacobian(d, &p5, kind_args(kinds, s0, s1), j0, j1)
+                .expect("composed position_jacobian")
+        }),
+        reaction_forces: Box::new(move |l, s0, s1, f0, f1| {
+            composed::reaction_forces(d, &p6, l, kind_args(kinds, s0, s1), f0, f1)
+                .expect("composed reaction_forces")
+        }),
+        residual_and_reaction_forces: Box::new(move |l, s0, s1, o, f0, f1| {
+            composed::position_residual(d, &p7, kind_args(kinds, s0, s1), o)
+                .expect("composed position");
+            composed::reaction_forces(d, &p7, l, kind_args(kinds, s0, s1), f0, f1)
+                .expect("composed reaction_forces")
+        }),
+    }
+}
+
+/// For every ordered pair of the test's kinds the joint takes (but two without coordinates):
+/// the composed kernels, and the unrolled pairing where the joint has one (its second-order
+/// terms the composed ones: pairings have none of their own).
 pub(super) fn pairings(
     definition: &'static JointDefinition,
     oracle: JointOracle,
     p: Vec<f64>,
 ) -> Vec<Pairing> {
-    fn a(s: Side<'_>) -> MarkerArgs<'_> {
-        MarkerArgs {
-            parameters: s.0,
-            coordinates: s.1,
-            velocities: s.2,
-        }
-    }
     assert_eq!(
         definition.rows(),
         oracle.rows(),
         "{}: rows",
         definition.name
     );
+    let takes = |i: usize, k: MarkerKind| k.provides(definition.markers[i].capability);
     let mut out = Vec::new();
-    for &k in definition.pairings {
-        let so = k
-            .second_order
-            .expect("the built-in joints have second-order terms");
-        let (p0, p1, p2, p3, p4) = (p.clone(), p.clone(), p.clone(), p.clone(), p.clone());
-        let (p5, p6, p7) = (p.clone(), p.clone(), p.clone());
-        out.push(Pairing {
-            name: k.path(),
-            kinds: k.kinds,
-            rows: definition.rows(),
-            oracle: oracle.clone(),
-            position: Box::new(move |s0, s1, o| {
-                (k.position_residual)(&p0, a(s0), a(s1), o)
-                    .expect("position_residual rejected correct slices")
-            }),
-            velocity: Box::new(move |s0, s1, o| {
-                (k.velocity_residual)(&p1, a(s0), a(s1), o)
-                    .expect("velocity_residual rejected correct slices")
-            }),
-            jacobian: Box::new(move |s0, s1, j0, j1| {
-                (k.jacobian)(&p2, a(s0), a(s1), j0, j1).expect("jacobian rejected correct slices")
-            }),
-            velocity_residual_q: Box::new(move |s0, s1, j0, j1| {
-                (so.velocity_residual_q)(&p3, a(s0), a(s1), j0, j1)
-                    .expect("velocity_residual_q rejected correct slices")
-            }),
-            reaction_q: Box::new(move |l, s0, s1, b| {
-                (so.reaction_q)(&p4, l, a(s0), a(s1), b)
-                    .expect("reaction_q rejected correct slices")
-            }),
-            position_jacobian: Box::new(move |s0, s1, j0, j1| {
-                (k.position_jacobian)(&p5, a(s0), a(s1), j0, j1)
-                    .expect("position_jacobian rejected correct slices")
-            }),
-            reaction_forces: Box::new(move |l, s0, s1, f0, f1| {
-                (k.reaction_forces)(&p6, l, a(s0), a(s1), f0, f1)
-                    .expect("reaction_forces rejected correct slices")
-            }),
-            residual_and_reaction_forces: Box::new(move |l, s0, s1, o, f0, f1| {
-                (k.position_residual_and_reaction_forces)(&p7, l, a(s0), a(s1), o, f0, f1)
-                    .expect("position_residual_and_reaction_forces rejected correct slices")
-            }),
-        });
+    for k0 in KINDS {
+        for k1 in KINDS {
+            if !takes(0, k0) || !takes(1, k1) || k0.coordinate_count() + k1.coordinate_count() == 0
+            {
+                continue;
+            }
+            let composed = composed_pairing(definition, oracle.clone(), &p, [k0, k1]);
+            let Some(k) = definition.pairing(k0, k1) else {
+                out.push(composed);
+                continue;
+            };
+            let (p0, p1, p2) = (p.clone(), p.clone(), p.clone());
+            let (p5, p6, p7) = (p.clone(), p.clone(), p.clone());
+            out.push(Pairing {
+                name: k.path(),
+                kinds: k.kinds,
+                rows: definition.rows(),
+                oracle: oracle.clone(),
+                position: Box::new(move |s0, s1, o| {
+                    (k.position_residual)(&p0, a(s0), a(s1), o)
+                        .expect("position_residual rejected correct slices")
+                }),
+                velocity: Box::new(move |s0, s1, o| {
+                    (k.velocity_residual)(&p1, a(s0), a(s1), o)
+                        .expect("velocity_residual rejected correct slices")
+                }),
+                jacobian: Box::new(move |s0, s1, j0, j1| {
+                    (k.jacobian)(&p2, a(s0), a(s1), j0, j1)
+                        .expect("jacobian rejected correct slices")
+                }),
+                position_jacobian: Box::new(move |s0, s1, j0, j1| {
+                    (k.position_jacobian)(&p5, a(s0), a(s1), j0, j1)
+                        .expect("position_jacobian rejected correct slices")
+                }),
+                reaction_forces: Box::new(move |l, s0, s1, f0, f1| {
+                    (k.reaction_forces)(&p6, l, a(s0), a(s1), f0, f1)
+                        .expect("reaction_forces rejected correct slices")
+                }),
+                residual_and_reaction_forces: Box::new(move |l, s0, s1, o, f0, f1| {
+                    (k.position_residual_and_reaction_forces)(&p7, l, a(s0), a(s1), o, f0, f1)
+                        .expect("position_residual_and_reaction_forces rejected correct slices")
+                }),
+                ..composed_pairing(definition, oracle.clone(), &p, [k0, k1])
+            });
+            out.push(composed);
+        }
     }
     out
 }

@@ -1,6 +1,9 @@
 //! Every generated kernel of every built-in joint (Spherical, Distance, RevoluteZ, PrismaticX,
-//! GenericRows), for every pairing of marker kinds, against an independent oracle differentiated
-//! exactly with num-dual, at random states (proptest, fixed seed).
+//! GenericRows), for every pairing of marker kinds — composed from the joint's marker-level
+//! kernels and the kinds' kinematics (`joint::runtime::composed`, every joint's default form),
+//! and the unrolled pairings the joint lists — against an independent oracle differentiated
+//! exactly with num-dual, at random states (proptest, fixed seed). The second-order terms are
+//! the composed ones for both (pairings have none of their own).
 //!
 //! The oracle re-implements, generic over num-dual numbers and without calling generated code,
 //!
@@ -25,7 +28,7 @@
 //!   Euler-parameter manifold (hyper-dual part `eps2`, seeding q̇). Off the manifold this is not
 //!   `∂g_v/∂q̇`, whose rotation rows use `A·skew(ω̄)`; Exudyn's Newton path and multipliers
 //!   follow C (the revolute_tilted_door reference case).
-//! * **C** `velocity_residual_q = ∂(C·q̇)/∂q`: entry (r, j) is `Σ_c ∂²g_J,r/∂q_j∂q̇_c · q̇_c`
+//! * **C** the convective term `−(∂(C·q̇)/∂q)·q̇`: row r is `−Σ_jc ∂²g_J,r/∂q_j∂q̇_c · q̇_c · q̇_j`
 //!   (hyper-dual `eps1eps2`, seeding `q_j` and `q̇_c`), at every state.
 //! * **D** `reaction_q = ∂(Cᵀλ)/∂q`: entry (c, j) is `Σ_r λ_r ∂²g_J,r/∂q_j∂q̇_c`, at every state.
 //! * **E** the link between the two levels, which makes B–D more than a re-typing of the velocity
@@ -44,7 +47,7 @@
 //!   * **E3** those identically exact columns satisfy `C[:, c] = ∂g/∂q_c` as functions of q,
 //!     hence `reaction_q[c, j] = Σ_r λ_r ∂²g_r/∂q_c∂q_j` (the position residual's Hessian,
 //!     hyper-dual) for every j; and if neither marker has Euler parameters, also
-//!     `velocity_residual_q[r, j] = Σ_c ∂²g_r/∂q_j∂q_c · q̇_c`.
+//!     the convective row r `= −Σ_jc ∂²g_r/∂q_j∂q_c · q̇_c · q̇_j`.
 //!
 //! * **F** `position_jacobian = ∂g/∂q` of the position level, every column (dual numbers along
 //!   `e_j`), at every state, on and off the manifold: the Jacobian consistent with the residual

@@ -433,7 +433,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
         .unwrap_or_default();
     let parameters = parameters::definition(model);
     let parameter_infos = parameters::infos(model);
-    let markers = marker_declarations(model);
+    let markers = marker_declarations(model, true);
     let type_doc = format!(
         " The force element `{name_str}` (see [`{module_str}`]): its [`joint_core::Force`] implementation."
     );

@@ -282,6 +282,76 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
             entries: dq,
         });
     }
+    if n > 0 {
+        // The true derivatives by the coordinates and the rates at q̈ = 0, last, so that the
+        // functions above emit as before: what a runtime composes a joint's marker-level
+        // Jacobian and second-order terms with (`joint_core::MarkerRates`).
+        let by_q = |g: &mut Graph, entries: &[Id]| -> Vec<Id> {
+            let mut out = vec![g.zero(); entries.len() * n];
+            for (c, &q) in kin.coordinates.iter().enumerate() {
+                let mut memo = HashMap::new();
+                for (r, &e) in entries.iter().enumerate() {
+                    out[r * n + c] = derivative_memo(g, e, q, &mut memo);
+                }
+            }
+            out
+        };
+        let rate = |g: &mut Graph, entries: &[Id]| -> Vec<Id> {
+            let d = by_q(g, entries);
+            (0..entries.len())
+                .map(|r| {
+                    let terms: Vec<Id> = (0..n)
+                        .map(|c| g.mul(d[r * n + c], kin.velocities[c]))
+                        .collect();
+                    g.sum(&terms)
+                })
+                .collect()
+        };
+        let pq = by_q(&mut g, &kin.position);
+        funcs.push(Func {
+            name: "position_q",
+            doc: format!("∂p/∂q, the position's own derivative (not J_pos off |θ| = 1), 3 × {n}"),
+            with_velocities: false,
+            with_force: false,
+            rows: 3,
+            columns: n,
+            entries: pq,
+        });
+        let rotation: Option<Vec<Id>> = kin.rotation.map(|r| r.as_flattened().to_vec());
+        if let Some(a) = &rotation {
+            let aq = by_q(&mut g, a);
+            funcs.push(Func {
+                name: "rotation_q",
+                doc: format!("∂A/∂q, one row per entry of A (row-major), 9 × {n}"),
+                with_velocities: false,
+                with_force: false,
+                rows: 9,
+                columns: n,
+                entries: aq,
+            });
+        }
+        let mut rates = rate(&mut g, &kin.position);
+        match &rotation {
+            Some(a) => rates.extend(rate(&mut g, a)),
+            None => rates.extend((0..9).map(|_| g.zero())),
+        }
+        rates.extend(rate(&mut g, &kin.velocity));
+        match kin.angular_velocity {
+            Some(w) => rates.extend(rate(&mut g, &w)),
+            None => rates.extend((0..3).map(|_| g.zero())),
+        }
+        funcs.push(Func {
+            name: "rates",
+            doc: "ṗ, Ȧ (row-major), ∂v/∂q·q̇ and ∂ω/∂q·q̇ at q̈ = 0: the marker's rates \
+                  (`joint_core::MarkerRates`), 18 entries"
+                .into(),
+            with_velocities: true,
+            with_force: false,
+            rows: 18,
+            columns: 0,
+            entries: rates,
+        });
+    }
     let fns: Vec<TokenStream> = funcs.iter().map(|f| function_tokens(&g, kind, f)).collect();
     let module = ident(kind.snake_name());
     let doc = format!(" {}: {}.", kind.name(), kind.description());
@@ -320,7 +390,9 @@ fn dispatch(
             "position" | "velocity" => true,
             "position_jacobian"
             | "position_jacobian_t_times"
-            | "position_jacobian_t_times_vector_q" => kind.coordinate_count() > 0,
+            | "position_jacobian_t_times_vector_q"
+            | "position_q"
+            | "rates" => kind.coordinate_count() > 0,
             "rotation" | "angular_velocity" | "angular_velocity_local" => kind.has_orientation(),
             _ => kind.has_orientation() && kind.coordinate_count() > 0,
         };
@@ -383,6 +455,13 @@ fn dispatch(
             && name.starts_with("rotation")
         {
             continue;
+        } else if name == "rates" {
+            // no coordinates: at rest
+            quote!(#il => {
+                if out.len() != 18 { return ::core::option::Option::None; }
+                out.fill(0.0);
+                ::core::option::Option::Some(())
+            })
         } else if matches!(output, Output::Block | Output::Entries) && kind.coordinate_count() == 0
         {
             // No coordinates: an empty block.
@@ -512,6 +591,27 @@ pub fn expand() -> TokenStream {
             false,
             true,
             Output::Block,
+        ),
+        dispatch(
+            "position_q",
+            "∂p/∂q, the position's own derivative (3 × n, row-major)",
+            false,
+            false,
+            Output::Block,
+        ),
+        dispatch(
+            "rotation_q",
+            "∂A/∂q, one row per entry of A (9 × n, row-major)",
+            false,
+            false,
+            Output::Block,
+        ),
+        dispatch(
+            "rates",
+            "ṗ, Ȧ, ∂v/∂q·q̇, ∂ω/∂q·q̇ at q̈ = 0 (18 entries)",
+            true,
+            false,
+            Output::Entries,
         ),
     ];
     let names: Vec<&str> = MarkerKind::ALL.iter().map(|k| k.name()).collect();

@@ -128,11 +128,13 @@ impl CoordinateVectorModel {
                             "a joint on `Coordinates` markers constrains whole coordinate vectors: both of its markers are `Coordinates`",
                         );
                     }
-                    if let Some(k) = kinds.as_ref().and_then(|k| k.first()) {
-                        errors.at(
-                            k,
-                            "`Coordinates` markers take no list of marker kinds (any marker with coordinates: a node's or a body's)",
-                        );
+                    let message = "`Coordinates` markers take no list of marker kinds (any marker with coordinates: a node's or a body's)";
+                    match &kinds {
+                        Some(crate::definition::parse::KindList::All(t)) => errors.at(t, message),
+                        Some(crate::definition::parse::KindList::Listed(k)) if !k.is_empty() => {
+                            errors.at(&k[0], message)
+                        }
+                        _ => {}
                     }
                     if markers.contains(&name) || params.iter().any(|p| p.name == name) {
                         errors.at(&name, format!("duplicate marker name `{name}`"));

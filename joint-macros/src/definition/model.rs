@@ -13,14 +13,15 @@ use crate::kinematics::{Capability, MarkerKind};
 pub struct MarkerDecl {
     pub name: Ident,
     pub capability: Capability,
-    /// The marker kinds to generate pairings for (`None`: every kind with the capability).
+    /// The marker kinds to generate unrolled pairings for (`None`: none, the marker-level form
+    /// serves every kind).
     pub kinds: Option<Vec<MarkerKind>>,
 }
 
 impl MarkerDecl {
-    /// Whether pairings are generated for marker kind `kind` on this marker.
+    /// Whether unrolled pairings are generated for marker kind `kind` on this marker.
     pub fn accepts(&self, kind: MarkerKind) -> bool {
-        kind.provides(self.capability) && self.kinds.as_ref().is_none_or(|k| k.contains(&kind))
+        kind.provides(self.capability) && self.kinds.as_ref().is_some_and(|k| k.contains(&kind))
     }
 }
 
@@ -140,7 +141,15 @@ impl JointModel {
                             Capability::Rigid
                         }
                     };
-                    let kinds = kinds.map(|list| marker_kinds(&list, cap, &capability, errors));
+                    let kinds = kinds.map(|list| match list {
+                        super::parse::KindList::All(_) => MarkerKind::ALL
+                            .into_iter()
+                            .filter(|k| k.provides(cap))
+                            .collect(),
+                        super::parse::KindList::Listed(list) => {
+                            marker_kinds(&list, cap, &capability, errors)
+                        }
+                    });
                     if markers.iter().any(|m| m.name == name)
                         || params.iter().any(|p| p.name == name)
                     {
@@ -324,6 +333,31 @@ impl JointModel {
             );
         }
         if is_force {
+            for m in markers.iter().filter(|m| m.kinds.is_some()) {
+                errors.at(
+                    &m.name,
+                    "a force element is evaluated at marker level, for every marker kind: leave out the list of kinds",
+                );
+            }
+        } else if markers.len() == 2 && markers[0].kinds.is_some() != markers[1].kinds.is_some() {
+            let unlisted = markers
+                .iter()
+                .find(|m| m.kinds.is_none())
+                .expect("one of two");
+            let cap = match unlisted.capability {
+                Capability::Position => "Position",
+                Capability::Rigid => "Rigid",
+                Capability::Coordinate => "Coordinate",
+            };
+            errors.at(
+                &unlisted.name,
+                format!(
+                    "unrolled pairings need both markers' kinds: list `{}`'s too (`{cap}(..)` for every kind), or leave out both lists for the marker-level form",
+                    unlisted.name
+                ),
+            );
+        }
+        if is_force {
             let coordinates = markers
                 .iter()
                 .filter(|m| m.capability == Capability::Coordinate)
@@ -464,7 +498,7 @@ fn marker_kinds(
     if list.is_empty() {
         errors.at(
             capability_token,
-            "an empty list of marker kinds: leave out the parentheses for every kind",
+            "an empty list of marker kinds: leave out the parentheses for the marker-level form (any kind), or write `(..)` for every kind's unrolled pairings",
         );
     }
     for name in list {

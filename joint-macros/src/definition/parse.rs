@@ -78,13 +78,21 @@ pub struct FunctionDef {
     pub body: Expr,
 }
 
+/// The kinds a marker lists for unrolled pairings.
+pub enum KindList {
+    /// `Rigid(..)`: every kind with the capability.
+    All(Token![..]),
+    /// `Rigid(GroundPoint, RigidEpPoint)`.
+    Listed(Vec<Ident>),
+}
+
 pub enum Item {
-    /// `marker m0: Rigid;` or `marker m0: Rigid(RigidEpPoint, GroundPoint);` (only the listed
-    /// marker kinds get pairings).
+    /// `marker m0: Rigid;` (the marker-level form, any kind), or `marker m0:
+    /// Rigid(RigidEpPoint, GroundPoint);` / `Rigid(..)` (unrolled pairings for those kinds).
     Marker {
         name: Ident,
         capability: Ident,
-        kinds: Option<Vec<Ident>>,
+        kinds: Option<KindList>,
     },
     /// `param name: scalar | vector | matrix;` — a constant given at run time.
     Param {
@@ -246,9 +254,13 @@ impl Parse for Item {
             let kinds = if input.peek(syn::token::Paren) {
                 let content;
                 parenthesized!(content in input);
-                let list: Punctuated<Ident, Token![,]> =
-                    content.parse_terminated(Ident::parse, Token![,])?;
-                Some(list.into_iter().collect())
+                if content.peek(Token![..]) {
+                    Some(KindList::All(content.parse()?))
+                } else {
+                    let list: Punctuated<Ident, Token![,]> =
+                        content.parse_terminated(Ident::parse, Token![,])?;
+                    Some(KindList::Listed(list.into_iter().collect()))
+                }
             } else {
                 None
             };

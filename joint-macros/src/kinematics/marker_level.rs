@@ -2,12 +2,13 @@
 //! rotation R and global angular velocity ω as free variables (ω̄ = Rᵀω).
 //!
 //! Joint kernels built on it give the residual as a function of marker quantities and its
-//! Jacobian with respect to the marker velocities, ∂r/∂v and ∂r/∂ω. A runtime composes those
-//! with any marker's own Jacobians — C_q = ∂r/∂v·J_pos + ∂r/∂ω·J_rot — which is how markers whose
+//! derivatives by them (∂ṙ/∂v and ∂ṙ/∂ω, ∂g/∂p and ∂g/∂A, and their second-order terms). A
+//! runtime composes those with any marker's own kinematics — C_q = ∂ṙ/∂v·J_pos + ∂ṙ/∂ω·J_rot —
+//! which is every joint's default form, independent of the marker kinds, and how markers whose
 //! Jacobians have run-time size (superelements, kinematic trees) meet the same joints.
 
-use crate::symbolic::Graph;
 use crate::symbolic::vector::{self, Mat3};
+use crate::symbolic::{Graph, Id};
 
 use super::Kinematics;
 
@@ -44,5 +45,25 @@ pub fn free(g: &mut Graph, prefix: &str) -> Kinematics {
         coordinate: Some((position[0], velocity[0])),
         coordinates: Vec::new(),
         velocities,
+    }
+}
+
+/// A marker's rates along its motion at zero coordinate accelerations
+/// (`joint_core::MarkerRates`), as free variables `{prefix}d{name}`: ṗ, Ȧ, ∂v/∂q·q̇, ∂ω/∂q·q̇.
+pub struct Rates {
+    pub position: [Id; 3],
+    pub rotation: [Id; 9],
+    pub velocity: [Id; 3],
+    pub angular_velocity: [Id; 3],
+}
+
+/// The rate variables of marker `prefix`.
+pub fn rates(g: &mut Graph, prefix: &str) -> Rates {
+    let mut var = |n: &str| g.var(&format!("{prefix}d{n}"));
+    Rates {
+        position: POSITION.map(&mut var),
+        rotation: ROTATION.map(&mut var),
+        velocity: VELOCITY.map(&mut var),
+        angular_velocity: ANGULAR_VELOCITY.map(&mut var),
     }
 }

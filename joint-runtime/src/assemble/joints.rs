@@ -267,33 +267,16 @@ pub(super) fn assemble_joint(
         markers[idx[1]].local_rotation,
     ];
     let turned = local.iter().any(Option::is_some);
-    let mut marker_level = false;
-    match (jt.frame_parameters, turned) {
-        (Some(frames), true) => {
-            // A marker's localHT rotation R_l turns its joint frame exactly as rotationMarker
-            // does: A_J = A_body·R_l·rotationMarker.
-            for (k, name) in frames.iter().enumerate() {
-                let (at, _) = definition
-                    .parameter(name)
-                    .expect("a frame parameter of the type's own definition");
-                let r = Matrix3::from_row_slice(&parameters[at..at + 9]);
-                let frame = local[k].unwrap_or_else(Matrix3::identity) * r;
-                for (i, x) in parameters[at..at + 9].iter_mut().enumerate() {
-                    *x = frame[(i / 3, i % 3)];
-                }
-            }
-        }
-        // the marker-level kernels see the markers' frames, local rotations included
-        (None, true) => marker_level = true,
-        _ => {}
-    }
+    // the marker-level kernels see the markers' frames, local rotations included
+    let marker_level = turned && jt.frame_parameters.is_none();
     let kernel = match kinds {
         (Some(k0), Some(k1)) if k0.coordinate_count() + k1.coordinate_count() == 0 => {
             return Err(both_on_ground(item, k0, k1));
         }
         (Some(k0), Some(k1)) if !marker_level => match definition.pairing(k0, k1) {
             Some(p) => JointKernel::Pairing(p),
-            // kinds the definition was not generated for (`marker m0: Rigid(…)`)
+            // kinds the definition has no unrolled pairing for (its default form, or kinds it
+            // does not list)
             None => JointKernel::MarkerLevel,
         },
         (Some(_), Some(_)) => JointKernel::MarkerLevel,
@@ -312,6 +295,21 @@ pub(super) fn assemble_joint(
             ));
         }
     };
+    if let (Some(frames), true, JointKernel::Pairing(_)) = (jt.frame_parameters, turned, kernel) {
+        // A marker's localHT rotation R_l turns its joint frame exactly as rotationMarker does:
+        // A_J = A_body·R_l·rotationMarker. A pairing takes the body's coordinates, so R_l goes
+        // into the frame parameters (the marker level sees the marker's frame A_body·R_l).
+        for (k, name) in frames.iter().enumerate() {
+            let (at, _) = definition
+                .parameter(name)
+                .expect("a frame parameter of the type's own definition");
+            let r = Matrix3::from_row_slice(&parameters[at..at + 9]);
+            let frame = local[k].unwrap_or_else(Matrix3::identity) * r;
+            for (i, x) in parameters[at..at + 9].iter_mut().enumerate() {
+                *x = frame[(i / 3, i % 3)];
+            }
+        }
+    }
     let rows_are_kernel_rows =
         JointTopology::equations_are_kernel_rows(&equations, definition.rows());
     Ok(JointTopology {

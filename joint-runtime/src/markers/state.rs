@@ -14,7 +14,7 @@ use super::lie_group::LieGroupMarkerView;
 use super::resolved::{MarkerModel, ResolvedMarker};
 use super::super_element::SuperElementMarker;
 use crate::kernels::marker_kinematics as mk;
-use joint_core::{MarkerArgs, MarkerQuantities};
+use joint_core::{MarkerArgs, MarkerQuantities, MarkerRates};
 
 fn v3(a: [f64; 3]) -> Vector3<f64> {
     Vector3::new(a[0], a[1], a[2])
@@ -386,6 +386,17 @@ impl<'a> MarkerState<'a> {
         }
     }
 
+    /// The marker without its localHT rotation: the body's frame, as an unrolled pairing sees
+    /// it (whose joint folds the rotation into its frame parameters).
+    pub fn without_local_rotation(mut self) -> Self {
+        match &mut self.model {
+            Model::Kind(k) => k.local_rotation = None,
+            Model::LieGroup(l) => l.local_rotation = None,
+            Model::Other(_) => {}
+        }
+        self
+    }
+
     fn kinematics(&self) -> &dyn MarkerKinematics {
         match &self.model {
             Model::Kind(k) => k,
@@ -444,6 +455,18 @@ impl<'a> MarkerState<'a> {
         self.kinematics().rotation_jacobian(self.at, out);
     }
 
+    /// [`MarkerState::rotation_jacobian`], zero for a marker without orientation.
+    pub fn rotation_jacobian_or_zero(&self, out: &mut [f64]) {
+        match &self.model {
+            Model::Kind(k) => {
+                if mk::rotation_jacobian(k.kind, k.parameters, k.coordinates, out).is_none() {
+                    out.fill(0.0);
+                }
+            }
+            _ => self.rotation_jacobian(out),
+        }
+    }
+
     /// ∂(J_posᵀ f)/∂q over the marker's columns (columns × columns).
     pub fn position_jacobian_t_times_vector_q(&self, f: &[f64; 3], out: &mut [f64]) {
         self.kinematics()
@@ -480,6 +503,86 @@ impl<'a> MarkerState<'a> {
                 }
             }
         }
+    }
+
+    /// Whether the marker's true derivatives by its coordinates and its rates are known
+    /// ([`MarkerState::position_q`], [`MarkerState::rotation_q`], [`MarkerState::rates`]): for
+    /// the built-in kinds, from their generated kernels. Other models (superelement,
+    /// kinematic-tree, Lie-group and rotation-coordinate markers) compose a joint's second-order
+    /// terms by differences, and its position-level Jacobian as Exudyn's.
+    pub fn has_derivatives(&self) -> bool {
+        matches!(self.model, Model::Kind(_))
+    }
+
+    /// ∂p/∂q over the marker's columns (3 × columns, row-major) into `out`: the position's own
+    /// derivative (for Euler parameters off |θ| = 1 not J_pos). A coordinate marker's value is
+    /// its position's first entry, as the marker-level kernels see it. `None` without
+    /// [`MarkerState::has_derivatives`].
+    pub fn position_q(&self, out: &mut [f64]) -> Option<()> {
+        let Model::Kind(k) = &self.model else {
+            return None;
+        };
+        if self.marker.is_coordinate() {
+            let n = self.at.columns.len();
+            out[..n].fill(1.0);
+            out[n..3 * n].fill(0.0);
+            return Some(());
+        }
+        mk::position_q(k.kind, k.parameters, k.coordinates, out)
+    }
+
+    /// ∂A/∂q over the marker's columns (9 × columns, one row per entry of A, row-major) into
+    /// `out`, the marker frame's (a local rotation R turns it: ∂(A·R)/∂q); zero for a marker
+    /// without orientation. `None` without [`MarkerState::has_derivatives`].
+    pub fn rotation_q(&self, out: &mut [f64]) -> Option<()> {
+        let Model::Kind(k) = &self.model else {
+            return None;
+        };
+        let n = self.at.columns.len();
+        let out = &mut out[..9 * n];
+        if self.marker.is_coordinate()
+            || mk::rotation_q(k.kind, k.parameters, k.coordinates, out).is_none()
+        {
+            out.fill(0.0);
+            return Some(());
+        }
+        if let Some(r) = k.local_rotation {
+            for c in 0..n {
+                let a = Matrix3::from_fn(|i, j| out[(3 * i + j) * n + c]) * r;
+                for (e, x) in a.transpose().iter().enumerate() {
+                    out[e * n + c] = *x;
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// The marker's rates at q̈ = 0 (ṗ, Ȧ of its frame, ∂v/∂q·q̇, ∂ω/∂q·q̇); all zero for a
+    /// coordinate marker, whose value and velocity are linear in its coordinate. `None` without
+    /// [`MarkerState::has_derivatives`].
+    pub fn rates(&self) -> Option<MarkerRates> {
+        let Model::Kind(k) = &self.model else {
+            return None;
+        };
+        if self.marker.is_coordinate() {
+            return Some(MarkerRates::default());
+        }
+        let mut e = [0.0; 18];
+        mk::rates(k.kind, k.parameters, k.coordinates, k.velocities, &mut e)?;
+        let mut a = Matrix3::from_row_slice(&e[3..12]);
+        if let Some(r) = k.local_rotation {
+            a *= r;
+        }
+        Some(MarkerRates {
+            position: [e[0], e[1], e[2]],
+            rotation: [
+                [a[(0, 0)], a[(0, 1)], a[(0, 2)]],
+                [a[(1, 0)], a[(1, 1)], a[(1, 2)]],
+                [a[(2, 0)], a[(2, 1)], a[(2, 2)]],
+            ],
+            velocity: [e[12], e[13], e[14]],
+            angular_velocity: [e[15], e[16], e[17]],
+        })
     }
 
     /// Slices for the specialized pairing kernels (built-in kinds only; empty otherwise).

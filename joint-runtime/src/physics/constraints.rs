@@ -3,7 +3,7 @@
 //! where the joint has second-order terms, by differences otherwise) and the reaction forces
 //! C_qᵀλ.
 
-use super::Scratch;
+use super::{Scratch, marker_level};
 use crate::assemble::Topology;
 use crate::joints::{
     ConstraintLevel, JointKernel, JointTopology, SIZES_CHECKED, joint_kernel_rows,
@@ -11,6 +11,24 @@ use crate::joints::{
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 use crate::markers::state::kernel_args_at;
+
+/// Joint `j`'s markers as its marker-level kernels see them: their frames, but for a joint with
+/// an unrolled pairing, whose frame parameters hold the markers' local rotations (assembly
+/// folds them in), the bodies' frames.
+fn composition_states<'a>(
+    j: &JointTopology,
+    markers: [&'a crate::markers::ResolvedMarker; 2],
+    qt: &'a [f64],
+    v: &'a [f64],
+) -> [MarkerState<'a>; 2] {
+    markers.map(|m| {
+        let state = MarkerState::new(m, qt, v);
+        match j.kernel {
+            JointKernel::Pairing(_) => state.without_local_rotation(),
+            JointKernel::MarkerLevel => state,
+        }
+    })
+}
 
 /// The factors that turn C into the constraint rows of an iteration matrix, the rows'
 /// derivatives by the Newton unknowns (the positions): C for a position-level row g(q), γ'·C for
@@ -71,8 +89,8 @@ impl Topology {
     /// in both places, as Exudyn.
     ///
     /// With [`ConstraintJacobian::PositionLevel`], the AE rows get ∂g/∂q of the position
-    /// level where the joints' kernels have it (every generated pairing; marker-level joints
-    /// keep Exudyn's rows), and the ODE2 columns keep Exudyn's C_qᵀ, the direction the
+    /// level where the joints' kernels have it (every unrolled pairing, and marker-level joints
+    /// on markers with generated kinematics; others keep Exudyn's rows), and the ODE2 columns keep Exudyn's C_qᵀ, the direction the
     /// residual's reaction forces act in.
     pub fn add_constraint_blocks(
         &self,
@@ -235,6 +253,25 @@ impl Topology {
                         }
                     }
                 }
+                JointKernel::MarkerLevel if j.active && !j.velocity_level() => {
+                    let m0 = MarkerState::new(&self.markers[j.markers[0]], qt, v);
+                    let m1 = MarkerState::new(&self.markers[j.markers[1]], qt, v);
+                    let rows = j.kernel_rows();
+                    let mut l = std::mem::take(&mut scratch.rows);
+                    let mut kernel_rows = std::mem::take(&mut scratch.rows2);
+                    j.kernel_row_multipliers(lambda, &mut l);
+                    marker_level::residual_and_reaction_forces(
+                        j.into(),
+                        [&m0, &m1],
+                        &l[..rows],
+                        &mut kernel_rows[..rows],
+                        r,
+                        scratch,
+                    );
+                    j.scatter_rows(&kernel_rows[..rows], lambda, g);
+                    scratch.rows = l;
+                    scratch.rows2 = kernel_rows;
+                }
                 _ => {
                     self.joint_residual(j, qt, v, lambda, ConstraintLevel::Position, g, scratch);
                     self.add_joint_reaction_forces_by_kernels(j, qt, lambda, r, scratch);
@@ -265,12 +302,12 @@ impl Topology {
         // The Jacobian does not depend on velocities: pass the coordinates in their place.
         let m0 = MarkerState::new(mk0, qt, qt);
         let m1 = MarkerState::new(mk1, qt, qt);
-        let (j0, j1) = (
-            &mut scratch.jac_a[..rows * n0],
-            &mut scratch.jac_b[..rows * n1],
-        );
         match j.kernel {
             JointKernel::Pairing(p) => {
+                let (j0, j1) = (
+                    &mut scratch.jac_a[..rows * n0],
+                    &mut scratch.jac_b[..rows * n1],
+                );
                 // a joint written at velocity level has no position level: its rows keep C
                 let jacobian = match form {
                     ConstraintJacobian::PositionLevel if !j.velocity_level() => p.position_jacobian,
@@ -280,40 +317,12 @@ impl Topology {
                     .expect(SIZES_CHECKED);
             }
             JointKernel::MarkerLevel => {
-                let ml = &mut scratch.marker_level[..12 * rows];
-                (j.definition.marker_level.jacobian)(
-                    &j.parameters,
-                    &m0.quantities(),
-                    &m1.quantities(),
-                    ml,
-                )
-                .expect(SIZES_CHECKED);
-                let (ml0, ml1) = ml.split_at(6 * rows);
-                for (ms, out, n, ml) in [(&m0, &mut *j0, n0, ml0), (&m1, &mut *j1, n1, ml1)] {
-                    let (d_velocity, d_angular) = ml.split_at(3 * rows);
-                    let mut jp = std::mem::take(&mut scratch.jac_c);
-                    jp.resize(3 * n, 0.0);
-                    ms.position_jacobian(&mut jp);
-                    let rotational = d_angular.iter().any(|x| *x != 0.0);
-                    let mut jr = std::mem::take(&mut scratch.jac_d);
-                    jr.resize(3 * n, 0.0);
-                    if rotational {
-                        ms.rotation_jacobian(&mut jr);
-                    }
-                    for k in 0..rows {
-                        for c in 0..n {
-                            let mut x = 0.0;
-                            for t in 0..3 {
-                                x += d_velocity[3 * k + t] * jp[t * n + c];
-                                if rotational {
-                                    x += d_angular[3 * k + t] * jr[t * n + c];
-                                }
-                            }
-                            out[k * n + c] = x;
-                        }
-                    }
-                    scratch.jac_c = jp;
-                    scratch.jac_d = jr;
+                let m = [&m0, &m1];
+                let consistent = form == ConstraintJacobian::PositionLevel
+                    && !j.velocity_level()
+                    && marker_level::position_jacobian(j.into(), m, scratch);
+                if !consistent {
+                    marker_level::jacobian(j.into(), m, scratch);
                 }
             }
         }
@@ -391,9 +400,9 @@ impl Topology {
 
     /// c = −(∂(C_q v)/∂q)·v, the convective term of the acceleration-level constraints, into
     /// `c` (one entry per AE equation; free axes and inactive joints get 0). Exact: the EP
-    /// constraint's −2θ̇·θ̇ and the joints' generated ∂(C_q v)/∂q (0 for joints written at
-    /// velocity level, as in Exudyn); joints without second-order
-    /// kernels (marker-level ones, and custom joints defined without `second_order`) by forward
+    /// constraint's −2θ̇·θ̇ and the joints' marker-level rate composed with their markers' rates
+    /// (`physics::marker_level`; 0 for joints written at velocity level, as in Exudyn); joints
+    /// defined without `second_order`, or on markers without generated kinematics, by forward
     /// differences of their velocity-level residual over their markers' columns.
     pub fn convective_constraint_term(
         &self,
@@ -417,37 +426,11 @@ impl Topology {
             let mk0 = &self.markers[j.markers[0]];
             let mk1 = &self.markers[j.markers[1]];
             let rows = j.kernel_rows();
-            let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
             let m0 = MarkerState::new(mk0, qt, v);
             let m1 = MarkerState::new(mk1, qt, v);
-            let second_order = match j.kernel {
-                JointKernel::Pairing(p) => p.second_order,
-                JointKernel::MarkerLevel => None,
-            };
+            let [c0, c1] = composition_states(j, [mk0, mk1], qt, v);
             let row = &mut scratch.rows[..rows];
-            if let Some(so) = second_order {
-                let (b0, b1) = (
-                    &mut scratch.jac_a[..rows * n0],
-                    &mut scratch.jac_b[..rows * n1],
-                );
-                (so.velocity_residual_q)(&j.parameters, m0.kernel_args(), m1.kernel_args(), b0, b1)
-                    .expect(SIZES_CHECKED);
-                for (r, x) in row.iter_mut().enumerate() {
-                    let a: f64 = mk0
-                        .columns
-                        .iter()
-                        .enumerate()
-                        .map(|(c, &g)| b0[r * n0 + c] * v[g])
-                        .sum();
-                    let b: f64 = mk1
-                        .columns
-                        .iter()
-                        .enumerate()
-                        .map(|(c, &g)| b1[r * n1 + c] * v[g])
-                        .sum();
-                    *x = -(a + b);
-                }
-            } else {
+            if !marker_level::convective(j.into(), [&c0, &c1], row) {
                 let base = &mut scratch.rows2[..rows];
                 joint_kernel_rows(j, ConstraintLevel::Velocity, &m0, &m1, base);
                 self.forward_difference_convective(
@@ -509,9 +492,9 @@ impl Topology {
     }
 
     /// Add `factor`·∂(C_qᵀλ)/∂q, the constraints' geometric stiffness, into the ODE2 block of
-    /// `m`: 2λ·I on each Euler-parameter node's θ block, and each joint's generated
-    /// `reaction_q` (free rows contribute nothing). Joints without second-order kernels
-    /// (marker-level ones, and custom joints defined without `second_order`) take forward
+    /// `m`: 2λ·I on each Euler-parameter node's θ block, and each joint's marker-level
+    /// derivatives composed with its markers' kinematics (free rows contribute nothing). Joints
+    /// defined without `second_order`, or on markers without generated kinematics, take forward
     /// differences of C_qᵀλ over their markers' columns.
     pub fn add_constraint_geometric_stiffness(
         &self,
@@ -537,28 +520,16 @@ impl Topology {
             let mk1 = &self.markers[j.markers[1]];
             let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
             let n = n0 + n1;
-            let second_order = match j.kernel {
-                JointKernel::Pairing(p) => p.second_order,
-                JointKernel::MarkerLevel => None,
-            };
             let mut block = std::mem::take(&mut scratch.block);
             // grow only: the mass-matrix blocks use the same buffer at their own (larger) size
             if block.len() < n * n {
                 block.resize(n * n, 0.0);
             }
-            if let Some(so) = second_order {
-                let m0 = MarkerState::new(mk0, qt, qt);
-                let m1 = MarkerState::new(mk1, qt, qt);
-                (so.reaction_q)(
-                    &j.parameters,
-                    &l[..rows],
-                    m0.kernel_args(),
-                    m1.kernel_args(),
-                    &mut block[..n * n],
-                )
-                .expect(SIZES_CHECKED);
-            } else {
-                self.reaction_q_by_differences(j, qt, &l[..rows], &mut block[..n * n], scratch);
+            let [c0, c1] = composition_states(j, [mk0, mk1], qt, qt);
+            let l_rows = &l[..rows];
+            if !marker_level::reaction_q(j.into(), [&c0, &c1], l_rows, &mut block[..n * n], scratch)
+            {
+                self.reaction_q_by_differences(j, qt, l_rows, &mut block[..n * n], scratch);
             }
             let cols = || mk0.columns.iter().chain(&mk1.columns);
             for (r, &gr) in cols().enumerate() {
@@ -673,8 +644,8 @@ impl Topology {
     }
 
     /// Add C_qᵀ λ into `r` (ODE2) by the pairings' generated `reaction_forces` kernels, which
-    /// never form C_q (marker-level joints form their rows as [`Topology::add_reaction_forces`]
-    /// does): the same forces in another order of rounding, for the fast path.
+    /// never form C_q (marker-level joints by their marker-level reaction, J_posᵀf + J_rotᵀτ):
+    /// the same forces in another order of rounding, for the fast path.
     pub fn add_reaction_forces_by_kernels(
         &self,
         qt: &[f64],
@@ -701,8 +672,8 @@ impl Topology {
         }
     }
 
-    /// One joint's C_qᵀλ by its pairing's `reaction_forces` (marker-level joints form their
-    /// rows); nothing for an inactive joint.
+    /// One joint's C_qᵀλ by its pairing's `reaction_forces`, or its marker-level reaction
+    /// composed with its markers' Jacobians; nothing for an inactive joint.
     fn add_joint_reaction_forces_by_kernels(
         &self,
         j: &JointTopology,
@@ -718,19 +689,12 @@ impl Topology {
         let mk1 = &self.markers[j.markers[1]];
         let (n0, n1) = (mk0.columns.len(), mk1.columns.len());
         let JointKernel::Pairing(p) = j.kernel else {
-            self.joint_jacobian(j, qt, ConstraintJacobian::Exudyn, scratch);
-            for k in 0..j.rows() {
-                let Some(kr) = j.row_kernel(k) else { continue };
-                let l = lambda[j.ae + k];
-                for (cols, jac, n) in [
-                    (&mk0.columns, &scratch.jac_a, n0),
-                    (&mk1.columns, &scratch.jac_b, n1),
-                ] {
-                    for (c, x) in cols.iter().zip(&jac[kr * n..(kr + 1) * n]) {
-                        r[*c] += x * l;
-                    }
-                }
-            }
+            let (m0, m1) = (MarkerState::new(mk0, qt, qt), MarkerState::new(mk1, qt, qt));
+            let rows = j.kernel_rows();
+            let mut l = std::mem::take(&mut scratch.rows);
+            j.kernel_row_multipliers(lambda, &mut l);
+            marker_level::add_reaction_forces(j.into(), [&m0, &m1], &l[..rows], r, scratch);
+            scratch.rows = l;
             return;
         };
         let rows = j.kernel_rows();

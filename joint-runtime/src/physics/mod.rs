@@ -17,6 +17,7 @@ mod constraints;
 mod coordinate_vector;
 mod lie_group;
 mod loads;
+pub(crate) mod marker_level;
 mod mass_matrix;
 mod newton_euler;
 mod ode1;

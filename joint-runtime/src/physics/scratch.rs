@@ -34,6 +34,45 @@ pub struct Scratch {
     pub marker_level: Vec<f64>,
     /// A coordinate-vector joint's markers' coordinates and velocities: q0, q1, v0, v1.
     pub coordinates: [Vec<f64>; 4],
+    /// A marker-level joint composed with its markers' kinematics (`physics::marker_level`).
+    pub composition: Composition,
+}
+
+/// Buffers of a marker-level joint's composition with its markers' kinematics: per marker its
+/// J_pos and J_rot (3 × n), ∂p/∂q (3 × n) and ∂A/∂q (9 × n); a kernel's output; products.
+#[derive(Clone, Debug)]
+pub struct Composition {
+    pub jp: [Vec<f64>; 2],
+    pub jr: [Vec<f64>; 2],
+    pub pq: [Vec<f64>; 2],
+    pub aq: [Vec<f64>; 2],
+    /// A marker-level ∂g/∂(p, A): 24 × rows.
+    pub kernel: Vec<f64>,
+    /// rows × n or n × n.
+    pub block: Vec<f64>,
+    /// 3 × n products.
+    pub d: Vec<f64>,
+    pub t: Vec<f64>,
+    /// n generalized forces.
+    pub f: Vec<f64>,
+}
+
+impl Composition {
+    /// For markers of up to `n` columns and joints of up to `rows` kernel rows.
+    fn with_size(n: usize, rows: usize) -> Self {
+        let per_marker = |k: usize| [vec![0.0; k * n], vec![0.0; k * n]];
+        Composition {
+            jp: per_marker(3),
+            jr: per_marker(3),
+            pq: per_marker(3),
+            aq: per_marker(9),
+            kernel: vec![0.0; 24 * rows],
+            block: vec![0.0; rows.max(n) * n],
+            d: vec![0.0; 3 * n],
+            t: vec![0.0; 3 * n],
+            f: vec![0.0; n],
+        }
+    }
 }
 
 impl Scratch {
@@ -64,6 +103,7 @@ impl Scratch {
             rows3: vec![0.0; rows],
             marker_level: vec![0.0; 12 * rows],
             coordinates: std::array::from_fn(|_| vec![0.0; n]),
+            composition: Composition::with_size(n, rows),
         }
     }
 

@@ -10,8 +10,8 @@ joint_core::joint! {
     /// A joint with rigid markers, every kind of run-time parameter and a hand-written velocity
     /// level.
     pub joint Parametrized {
-        marker m0: Rigid;
-        marker m1: Rigid;
+        marker m0: Rigid(..);
+        marker m1: Rigid(..);
         param normal: vector;
         param scale: scalar;
         param frame: matrix;
@@ -26,13 +26,13 @@ joint_core::joint! {
 }
 
 joint_core::joint! {
-    /// `let`, functions, a derived velocity level, named outputs, second-order terms and a
-    /// restricted set of marker kinds.
+    /// `let`, functions, a derived velocity level, named outputs, second-order terms and
+    /// unrolled pairings for a list of marker kinds.
     fn along(frame, k, v) = dot(col(frame, k), v);
 
     pub joint Everything {
         marker m0: Rigid(GroundPoint, RigidEpPoint);
-        marker m1: Position;
+        marker m1: Position(..);
         param offset: vector;
         axes [y, z];
         second_order;
@@ -40,6 +40,19 @@ joint_core::joint! {
         position = [along(m0.rotation, 1, delta), along(m0.rotation, 2, delta)];
         output distance = norm(delta);
         output gap = delta;
+    }
+}
+
+joint_core::joint! {
+    /// The default form: marker-level kernels only, with their second-order terms.
+    pub joint DefaultForm {
+        marker m0: Rigid;
+        marker m1: Rigid;
+        param axis: vector;
+        axes [a, b];
+        second_order;
+        let t = m0.rotation * axis;
+        position = [dot(t, m1.position - m0.position), dot(t, m1.rotation * axis) - 1.0];
     }
 }
 
@@ -55,5 +68,12 @@ mod tests {
         assert_eq!(super::everything::PAIRINGS.len(), 2 * 11 - 1);
         assert!(super::everything::pairing(NodeRxyz, GroundPoint).is_none());
         assert_eq!(super::everything::DEFINITION.outputs.len(), 2);
+        assert!(
+            super::everything::DEFINITION
+                .marker_level
+                .second_order
+                .is_some()
+        );
+        assert!(super::default_form::PAIRINGS.is_empty());
     }
 }

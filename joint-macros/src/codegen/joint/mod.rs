@@ -31,8 +31,7 @@ use crate::symbolic::{Graph, Id};
 pub use stub::stub;
 
 /// Operation counts of one pairing, over everything its kernels compute: both residuals, the
-/// Jacobian and, for a joint with `second_order;`, the two second-order terms (∂(C_q v)/∂q and
-/// ∂(C_qᵀλ)/∂q). An operation is one node `+ · / − sqrt sin cos` (so `a − b` is an addition and
+/// Jacobian, the position level's own Jacobian and the reaction forces. An operation is one node `+ · / − sqrt sin cos` (so `a − b` is an addition and
 /// a negation); literals and inputs are free.
 #[derive(Debug, Clone)]
 pub struct PairingStats {
@@ -81,9 +80,9 @@ pub fn pairing_module_name(k0: MarkerKind, k1: MarkerKind) -> String {
     format!("{}_to_{}", k0.snake_name(), k1.snake_name())
 }
 
-/// The pairings generated for `model`: every ordered pair of the kinds its markers accept
-/// (every kind with the capability, or the ones listed), except two kinds without coordinates
-/// (nothing to constrain).
+/// The unrolled pairings generated for `model`: every ordered pair of the kinds its markers list
+/// (`Rigid(GroundPoint, RigidEpPoint)`, `Rigid(..)` for every kind with the capability; none for
+/// the default form), except two kinds without coordinates (nothing to constrain).
 pub fn pairings(model: &JointModel) -> Vec<[MarkerKind; 2]> {
     let mut out = Vec::new();
     for k0 in MarkerKind::ALL {
@@ -138,20 +137,10 @@ fn lower_with(
 
 /// The outputs a pairing's kernels compute beyond the two residuals, as roots of its graph.
 struct Derivatives {
-    /// Jacobian blocks `[row][coordinate velocity]` per marker (`None`: no coordinates).
-    blocks: Vec<Option<Vec<Vec<Id>>>>,
     /// The Jacobian blocks' entries, marker by marker, row-major.
     jac_roots: Vec<Id>,
-    /// ∂(C_q v)/∂q, marker by marker, row-major (empty without `second_order`).
-    vq_roots: Vec<Id>,
-    /// Per block of `vq_roots`: (marker, rows, columns).
-    vq_shapes: Vec<(usize, usize, usize)>,
-    /// ∂(C_qᵀλ)/∂q, block by block, row-major (empty without `second_order`).
-    rq_roots: Vec<Id>,
-    /// Per block of `rq_roots`: (row marker, column marker, rows, columns).
-    rq_shapes: Vec<(usize, usize, usize, usize)>,
     /// ∂g/∂q of the position-level residual itself, marker by marker, row-major, in the shape
-    /// of `blocks`: the Jacobian consistent with the residual,
+    /// of the Jacobian blocks: the Jacobian consistent with the residual,
     /// where `jac_roots` is Exudyn's (which for Euler parameters is ∂g/∂q only on |θ| = 1).
     pq_roots: Vec<Id>,
     /// C_qᵀλ, the reaction forces on each marker's coordinates, marker by marker (markers with
@@ -159,9 +148,11 @@ struct Derivatives {
     reaction_roots: Vec<Id>,
 }
 
-/// Differentiate a lowered pairing: the Jacobian and, if asked, the second-order terms. The one
-/// place these are computed, for the kernels and for the operation counts alike.
-fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Derivatives {
+/// Differentiate a lowered pairing: the Jacobian, the position level's own Jacobian and the
+/// reaction forces. The one place these are computed, for the kernels and for the operation
+/// counts alike. (Second-order terms are the marker level's, composed by a runtime: they cost
+/// (n0 + n1)² entries per pairing and serve only the initial accelerations and exact Newton.)
+fn derivatives(lowered: &mut Lowered, rows: usize) -> Derivatives {
     let g = &mut lowered.graph;
     // Jacobian blocks: ∂(Jacobian row)/∂(coordinate velocity), per marker with coordinates. The
     // Jacobian rows are the velocity level with rotations turning by their global angular
@@ -189,12 +180,7 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
         .copied()
         .collect();
     let mut d = Derivatives {
-        blocks,
         jac_roots,
-        vq_roots: Vec::new(),
-        vq_shapes: Vec::new(),
-        rq_roots: Vec::new(),
-        rq_shapes: Vec::new(),
         pq_roots: Vec::new(),
         reaction_roots: Vec::new(),
     };
@@ -212,12 +198,8 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
         }
         d.pq_roots.extend(block.iter().flatten().copied());
     }
-    if second_order {
-        second_order_terms(lowered, rows, &mut d);
-    }
-    // C_qᵀλ last: its nodes (and the λ variables of a joint without second-order terms) come
-    // after every other kernel's, so those kernels' node ids, and their emitted code, are the
-    // same with it as without.
+    // C_qᵀλ last: its nodes (and the λ variables) come after every other kernel's, so those
+    // kernels' node ids, and their emitted code, are the same with it as without.
     let g = &mut lowered.graph;
     let lambda: Vec<Id> = (0..rows).map(|r| g.var(&format!("lambda_{r}"))).collect();
     for kin in &lowered.kin {
@@ -230,68 +212,12 @@ fn derivatives(lowered: &mut Lowered, rows: usize, second_order: bool) -> Deriva
     d
 }
 
-/// ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q into `d`, whose Jacobian blocks are known.
-fn second_order_terms(lowered: &mut Lowered, rows: usize, d: &mut Derivatives) {
-    let g = &mut lowered.graph;
-    // Second-order terms, differentiated once more by the coordinates:
-    // ∂(C_q v)/∂q = ∂(Jacobian rows)/∂q (they are linear in v, so they are C_q v), and
-    // ∂(C_qᵀλ)/∂q with λ the rows' multipliers.
-    let lambda: Vec<Id> = (0..rows).map(|r| g.var(&format!("lambda_{r}"))).collect();
-    for (i, kin) in lowered.kin.iter().enumerate() {
-        if kin.coordinates.is_empty() {
-            continue;
-        }
-        let n = kin.coordinates.len();
-        let mut block = vec![vec![Id(0); n]; rows];
-        for (c, &q) in kin.coordinates.iter().enumerate() {
-            let mut memo = HashMap::new();
-            for (r, &row) in lowered.jacobian_rows.iter().enumerate() {
-                block[r][c] = derivative_memo(g, row, q, &mut memo);
-            }
-        }
-        d.vq_roots.extend(block.iter().flatten().copied());
-        d.vq_shapes.push((i, rows, n));
-    }
-    // C_qᵀλ per marker with coordinates: f_i[c] = Σ_r λ_r J_i[r][c]
-    let mut reaction: Vec<(usize, Vec<Id>)> = Vec::new();
-    for (i, b) in d.blocks.iter().enumerate() {
-        let Some(b) = b else { continue };
-        let n = b[0].len();
-        let f: Vec<Id> = (0..n)
-            .map(|c| {
-                let terms: Vec<Id> = (0..rows).map(|r| g.mul(lambda[r], b[r][c])).collect();
-                g.sum(&terms)
-            })
-            .collect();
-        reaction.push((i, f));
-    }
-    for (i, f) in &reaction {
-        for (j, kin) in lowered.kin.iter().enumerate() {
-            if kin.coordinates.is_empty() {
-                continue;
-            }
-            let (ni, nj) = (f.len(), kin.coordinates.len());
-            let mut block = vec![vec![Id(0); nj]; ni];
-            for (c, &q) in kin.coordinates.iter().enumerate() {
-                let mut memo = HashMap::new();
-                for (r, &fr) in f.iter().enumerate() {
-                    block[r][c] = derivative_memo(g, fr, q, &mut memo);
-                }
-            }
-            d.rq_roots.extend(block.iter().flatten().copied());
-            d.rq_shapes.push((*i, j, ni, nj));
-        }
-    }
-}
-
 /// Every output of a pairing's kernels, in kernel order.
 fn kernel_roots(lowered: &Lowered, d: &Derivatives) -> Vec<Id> {
     [
         &lowered.position[..],
         &lowered.velocity,
         &d.jac_roots,
-        &d.vq_roots,
-        &d.rq_roots,
         &d.pq_roots,
         &d.reaction_roots,
     ]
@@ -312,7 +238,7 @@ pub fn unsimplified_tree_operations(model: &JointModel, kinds: [MarkerKind; 2]) 
     if !errors.is_empty() {
         return None;
     }
-    let d = derivatives(&mut lowered, model.axes.len(), model.second_order);
+    let d = derivatives(&mut lowered, model.axes.len());
     let roots = kernel_roots(&lowered, &d);
     Some(lowered.graph.operation_count_tree(&roots))
 }
@@ -372,9 +298,9 @@ fn capability_tokens(core: &TokenStream, c: Capability) -> TokenStream {
     }
 }
 
-/// `MarkerDeclaration { name, capability, kinds }` of both markers: the kinds every kind the
-/// marker accepts.
-pub(crate) fn marker_declarations(model: &JointModel) -> Vec<TokenStream> {
+/// `MarkerDeclaration { name, capability, kinds }` of both markers: the kinds unrolled pairings
+/// were generated for, or (`every_kind`, a force element's) every kind with the capability.
+pub(crate) fn marker_declarations(model: &JointModel, every_kind: bool) -> Vec<TokenStream> {
     let core = &model.core;
     model
         .markers
@@ -384,7 +310,13 @@ pub(crate) fn marker_declarations(model: &JointModel) -> Vec<TokenStream> {
             let cap = capability_tokens(core, m.capability);
             let kinds: Vec<TokenStream> = MarkerKind::ALL
                 .into_iter()
-                .filter(|&k| m.accepts(k))
+                .filter(|&k| {
+                    if every_kind {
+                        k.provides(m.capability)
+                    } else {
+                        m.accepts(k)
+                    }
+                })
                 .map(|k| kind_tokens(core, k))
                 .collect();
             quote!(#core::MarkerDeclaration { name: #n, capability: #cap, kinds: &[#(#kinds),*] })
@@ -417,10 +349,10 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> (TokenStream, Vec<Pair
     if errors.is_empty() {
         crate::definition::velocity_check::check(model, errors);
     }
-    if errors.is_empty() && pairings.is_empty() {
+    if errors.is_empty() && pairings.is_empty() && model.markers.iter().any(|m| m.kinds.is_some()) {
         errors.at(
             &model.name,
-            "no pairing of marker kinds to generate: both markers accept only kinds without coordinates",
+            "no pairing of marker kinds to generate: both markers list only kinds without coordinates",
         );
     }
     let texts = pairing::Texts {
@@ -506,7 +438,7 @@ fn joint_module(
         .collect();
     let parameters = parameters::definition(model);
     let parameter_infos = parameters::infos(model);
-    let markers = marker_declarations(model);
+    let markers = marker_declarations(model, false);
     let outputs = marker_level::output_infos(model);
     let optional_text = |t: Option<&str>| match t {
         Some(t) => quote!(::core::option::Option::Some(#t)),
@@ -569,7 +501,7 @@ fn joint_module(
                 second_order: #second_order,
             };
 
-            /// Every generated pairing.
+            /// The unrolled pairings (none unless the markers list their kinds).
             pub static PAIRINGS: [&#core::Pairing; #n_pairings] = [#(#pairing_refs),*];
 
             #[doc = #pairing_doc]

@@ -155,9 +155,6 @@ enum Shape {
     Vectors(Vec<Option<usize>>),
     /// Rows, then vectors (`position_residual_and_reaction_forces`).
     RowsAndVectors(Vec<Option<usize>>),
-    /// `ReactionQ`: blocks (row marker, column marker, rows, columns), stored into one square
-    /// `(n0 + n1)²` block.
-    Reaction(Vec<(usize, usize, usize, usize)>, [usize; 2]),
 }
 
 /// A typed kernel function and its `_slices` wrapper.
@@ -417,51 +414,6 @@ fn kernel(
                 },
             )
         }
-        Shape::Reaction(shapes, n) => {
-            let mut it = outputs.iter();
-            let fields: Vec<TokenStream> = shapes
-                .iter()
-                .map(|&(i, j, ni, nj)| {
-                    let f = ident(&format!("m{i}_m{j}"));
-                    let rows_ts: Vec<TokenStream> = (0..ni)
-                        .map(|_| {
-                            let e: Vec<&TokenStream> =
-                                (0..nj).map(|_| it.next().expect("entry")).collect();
-                            quote!([#(#e),*])
-                        })
-                        .collect();
-                    quote!(#f: [#(#rows_ts),*],)
-                })
-                .collect();
-            let nt = lit(n[0] + n[1]);
-            let offsets = [0, n[0]];
-            let stores: Vec<TokenStream> = shapes
-                .iter()
-                .map(|&(i, j, _, _)| {
-                    let f = ident(&format!("m{i}_m{j}"));
-                    let (ro, co) = (lit(offsets[i]), lit(offsets[j]));
-                    quote! {
-                        for (r, row) in b.#f.iter().enumerate() {
-                            for (c, x) in row.iter().enumerate() {
-                                out[(#ro + r) * #nt + #co + c] = *x;
-                            }
-                        }
-                    }
-                })
-                .collect();
-            (
-                quote!(ReactionQ),
-                quote!(ReactionQ { #(#fields)* }),
-                quote!(out: &mut [f64]),
-                quote! {
-                    if out.len() != #nt * #nt {
-                        return ::core::option::Option::None;
-                    }
-                    let b = #name(#(#call),*);
-                    #(#stores)*
-                },
-            )
-        }
     };
     let checks = empty_slice_checks(arrays, k.reads.velocities);
     let joint = parameters::from_slice(model);
@@ -540,7 +492,7 @@ pub fn module(
     errors: &mut Errors,
 ) -> Option<(TokenStream, PairingStats)> {
     let rows = model.axes.len();
-    let d: Derivatives = derivatives(lowered, rows, model.second_order);
+    let d: Derivatives = derivatives(lowered, rows);
     let g = &lowered.graph;
     // The velocity-level residual must be linear in the coordinate velocities; otherwise the
     // Jacobian would depend on them and is not a constraint Jacobian.
@@ -686,29 +638,6 @@ pub fn module(
         shape: Shape::Vectors(blocks.clone()),
         slices: true,
     });
-    if model.second_order {
-        kernels.push(Kernel {
-            name: "velocity_residual_q",
-            doc: format!(
-                " ∂(C_q·v)/∂q: the velocity-level residual differentiated by the coordinates of {} — the convective term of the acceleration-level constraint.",
-                with
-            ),
-            roots: &d.vq_roots,
-            reads: reads(true, false),
-            shape: Shape::Blocks(blocks.clone()),
-            slices: true,
-        });
-        kernels.push(Kernel {
-            name: "reaction_q",
-            doc: " ∂(C_qᵀλ)/∂q, the constraint's geometric stiffness, by blocks (row marker, \
-                  column marker) over the markers with coordinates."
-                .to_owned(),
-            roots: &d.rq_roots,
-            reads: reads(false, true),
-            shape: Shape::Reaction(d.rq_shapes.clone(), n),
-            slices: true,
-        });
-    }
     let mut functions = Vec::new();
     let mut ops = Vec::new();
     for k in &mut kernels {
@@ -740,38 +669,6 @@ pub fn module(
         super::kind_tokens(core, kinds[0]),
         super::kind_tokens(core, kinds[1]),
     );
-    let reaction_struct = if model.second_order {
-        let fields: Vec<TokenStream> = d
-            .rq_shapes
-            .iter()
-            .map(|&(i, j, ni, nj)| {
-                let f = ident(&format!("m{i}_m{j}"));
-                let doc = format!(" ∂(C_qᵀλ) on the coordinates of m{i}, by those of m{j}.");
-                let (ni, nj) = (lit(ni), lit(nj));
-                quote!(#[doc = #doc] pub #f: [[f64; #nj]; #ni],)
-            })
-            .collect();
-        quote! {
-            /// [`reaction_q`]'s blocks: `mi_mj` is ∂(C_qᵀλ) on the coordinates of marker i
-            /// differentiated by those of marker j (markers without coordinates have none).
-            #[derive(Clone, Copy, Debug, PartialEq)]
-            pub struct ReactionQ {
-                #(#fields)*
-            }
-        }
-    } else {
-        quote!()
-    };
-    let second_order = if model.second_order {
-        quote! {
-            ::core::option::Option::Some(#core::SecondOrder {
-                velocity_residual_q: velocity_residual_q_slices,
-                reaction_q: reaction_q_slices,
-            })
-        }
-    } else {
-        quote!(::core::option::Option::None)
-    };
     let (position_residual, position_jacobian, residual_and_reaction) = if texts.position.is_some()
     {
         (
@@ -828,10 +725,7 @@ pub fn module(
                 position_jacobian: #position_jacobian,
                 reaction_forces: reaction_forces_slices,
                 position_residual_and_reaction_forces: #residual_and_reaction,
-                second_order: #second_order,
             };
-
-            #reaction_struct
 
             #(#functions)*
         }
@@ -920,24 +814,6 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
         },
         quote!(([f64; #rows_lit], #bt)),
     ));
-    if model.second_order {
-        fns.push((
-            "velocity_residual_q",
-            Reads {
-                velocities: true,
-                lambda: false,
-            },
-            bt,
-        ));
-        fns.push((
-            "reaction_q",
-            Reads {
-                velocities: false,
-                lambda: true,
-            },
-            quote!(()),
-        ));
-    }
     let functions: Vec<TokenStream> = fns
         .into_iter()
         .map(|(name, reads, ret)| {

@@ -88,10 +88,17 @@ pub fn stub(
                 fn none(_: &[f64], _: &#core::MarkerQuantities, _: &#core::MarkerQuantities, _: &mut [f64]) -> ::core::option::Option<()> {
                     ::core::option::Option::None
                 }
+                fn none_lambda(_: &[f64], _: &[f64], _: &#core::MarkerQuantities, _: &#core::MarkerQuantities, _: &mut [f64]) -> ::core::option::Option<()> {
+                    ::core::option::Option::None
+                }
                 pub const KERNELS: #core::MarkerLevel = #core::MarkerLevel {
                     position_residual: none,
                     velocity_residual: none,
                     jacobian: none,
+                    position_jacobian: none,
+                    reaction_forces: none_lambda,
+                    position_residual_and_reaction_forces: #core::MarkerLevel::NO_POSITION_RESIDUAL_AND_REACTION_FORCES,
+                    second_order: ::core::option::Option::None,
                 };
             }
 
