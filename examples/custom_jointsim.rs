@@ -5,15 +5,18 @@
 //! plot, scene, view.
 //!
 //! ```sh
-//! cargo run --release --example custom_jointsim -- run tests/models/point_on_incline.json
-//! cargo run --release --example custom_jointsim -- run tests/models/progressive_spring.json
+//! cargo run --release --features cli --example custom_jointsim -- run tests/models/point_on_incline.json
+//! cargo run --release --features cli --example custom_jointsim -- run tests/models/progressive_spring.json
 //! ```
+//!
+//! (`joint`'s feature `cli` gives `joint::cli`, the jointsim program as a library.)
 
 #[allow(dead_code)]
 mod custom_joints;
 
 use custom_joints::{Cylindrical, PointOnPlane, ProgressiveSpring};
-use joint::runtime::{JointRegistry, cli};
+use joint::cli;
+use joint::runtime::JointRegistry;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

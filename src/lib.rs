@@ -154,8 +154,9 @@
 //! A [`JointRegistry`](runtime::JointRegistry) maps model files' `objectType` names to joint
 //! types, with Exudyn's pre-registered; register yours and read model files with
 //! [`read_model_with`](runtime::model::read_model_with), or run the whole `jointsim` program
-//! (`run`, `check`, `sweep`, `plot`, `scene`, `view`) with it: a `main.rs` of a few lines
-//! (`examples/custom_jointsim.rs`).
+//! (`run`, `check`, `sweep`, `plot`, `scene`, `view`) with it: a `main.rs` of a few lines with
+//! the feature `cli` (`joint = { …, features = ["cli"] }`, which brings the program's own
+//! dependencies; `examples/custom_jointsim.rs`).
 //!
 //! ```no_run
 //! # joint::joint! {
@@ -169,7 +170,7 @@
 //! # }
 //! fn main() -> std::process::ExitCode {
 //!     match joint::runtime::JointRegistry::exudyn().with::<OnPlane>() {
-//!         Ok(registry) => joint::runtime::cli::main(registry),
+//!         Ok(registry) => joint::cli::main(registry),
 //!         Err(e) => {
 //!             eprintln!("{e}");
 //!             std::process::ExitCode::FAILURE
@@ -546,3 +547,6 @@ pub use joint_macros::marker_kinematics;
 pub use joint_runtime as runtime;
 /// The nalgebra the runtime's API takes (the same version, re-exported): `joint::nalgebra::Matrix3`.
 pub use joint_runtime::nalgebra;
+/// The jointsim program as a library entry point (feature `cli`): `joint::cli::main(registry)`.
+#[cfg(feature = "cli")]
+pub use jointsim as cli;

@@ -6,8 +6,9 @@
 mod custom_joints;
 
 use custom_joints::{Cylindrical, PointOnPlane, ProgressiveSpring};
+use joint::cli;
+use joint::runtime::JointRegistry;
 use joint::runtime::model::{read_model, read_model_with};
-use joint::runtime::{JointRegistry, cli};
 use std::process::ExitCode;
 
 const MODEL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/point_on_incline.json");

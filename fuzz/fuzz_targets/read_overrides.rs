@@ -9,8 +9,8 @@ const MODEL: &str = include_str!("../../tests/reference/exudyn_cases/seed_mini_p
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(entries) = joint_runtime::cli::overrides::parse_overrides(text) else { return };
-    let base = joint_runtime::cli::overrides::Base::new(MODEL).expect("the model is JSON");
+    let Ok(entries) = jointsim::overrides::parse_overrides(text) else { return };
+    let base = jointsim::overrides::Base::new(MODEL).expect("the model is JSON");
     for e in &entries {
         if let Ok(applied) = base.apply(e) {
             let _ = joint_runtime::model::read_model(&applied);

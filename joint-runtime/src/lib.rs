@@ -15,8 +15,8 @@
 //! * **reading results**: the `*_output` functions of [`Simulation`] (Exudyn's
 //!   `mbs.Get…Output`) or the [`Outputs`] view, and the sensors' rows ([`SensorRows`]);
 //! * **files**: Exudyn model files ([`model`]), Exudyn's solution files ([`solution_file`]),
-//!   glTF scenes ([`scene`]) and, with the default feature `cli`, the `jointsim` program
-//!   ([`cli`]);
+//!   glTF scenes ([`scene`]) and the `jointsim check` summary ([`summary`]; the `jointsim`
+//!   program itself is the crate `jointsim`);
 //! * **embedding kernels**: the generated kernels of Exudyn's joints and the marker kinematics
 //!   ([`kernels`]).
 //!
@@ -39,8 +39,6 @@ pub(crate) mod sensors;
 pub(crate) mod superelement;
 pub(crate) mod tree;
 
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod composed;
 pub mod create;
 pub mod error;
@@ -56,8 +54,7 @@ pub mod simulation;
 pub mod solution_file;
 pub mod solver;
 mod storage;
-#[cfg(feature = "cli")]
-mod summary;
+pub mod summary;
 pub mod system;
 
 pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};

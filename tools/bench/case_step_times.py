@@ -1,6 +1,6 @@
 """Per-step solver time of jointsim and of Exudyn (from the reference files) for reference
 cases, best of N runs of jointsim. Usage (from the repository root, after
-`cargo build --release -p joint-runtime --bin jointsim`):
+`cargo build --release -p jointsim`):
 
     python3 tools/bench/case_step_times.py [--runs 5] CASE.json ...
 """

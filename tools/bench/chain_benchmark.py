@@ -43,7 +43,7 @@ along 500 m of chain against 50, and its Newton steps start further from their s
 quotient measures what the size alone costs.
 
 Usage, from the repository root, after
-`cargo build --release -p joint-runtime --bin jointsim`:
+`cargo build --release -p jointsim`:
 
     python3 tools/bench/chain_benchmark.py [--sizes 1,10,100,1000] [--steps 1000] [--runs 3]
         [--exudyn-runs 3] [--out-dir DIR] [--jointsim target/release/jointsim]
@@ -287,7 +287,7 @@ def main():
             sys.exit(f'--copies expects KxN with K, N >= 1 (e.g. 10x100), got {c!r}')
         copies.append((int(k), int(n)))
     if not os.path.exists(args.jointsim):
-        sys.exit(f'{args.jointsim} not found: cargo build --release -p joint-runtime --bin jointsim '
+        sys.exit(f'{args.jointsim} not found: cargo build --release -p jointsim '
                  f'(or give --jointsim PATH)')
     exe = os.path.abspath(args.jointsim)
 

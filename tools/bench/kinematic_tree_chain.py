@@ -1,7 +1,7 @@
 """Cost of a step for kinematic-tree chains of N links: builds the chain with pip Exudyn 1.13.6,
 exports it, runs jointsim and Exudyn on the same model file, checks that the final coordinates
 agree, and prints the time per step of both. Usage (repository root, after
-`cargo build --release -p joint-runtime --bin jointsim`):
+`cargo build --release -p jointsim`):
 
     python3 tools/bench/kinematic_tree_chain.py [N ...]      (default: 5 50 500)
 """

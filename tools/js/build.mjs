@@ -1,7 +1,7 @@
 // `npm run build`: bundles viewer/viewer.js (three.js inlined) into ONE
-// minified IIFE at joint-runtime/generated/viewer.js, and copies
+// minified IIFE at jointsim/generated/viewer.js, and copies
 // three.js's LICENSE beside it. The Rust side pastes the bundle inside a
-// <script> element of joint-runtime/src/cli/viewer.html, so the output must never contain
+// <script> element of jointsim/src/viewer.html, so the output must never contain
 // `</script` (it would end the element early) nor any of the template's
 // placeholders; this script makes sure of both.
 import { build } from 'esbuild';

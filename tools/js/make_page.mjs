@@ -2,7 +2,7 @@
 // Usage: node make_page.mjs SCENE.glb OUT.html [TITLE]
 //
 // Builds the same self-contained HTML page that `jointsim view` writes: fills
-// joint-runtime/src/cli/viewer.html with the HTML-escaped
+// jointsim/src/viewer.html with the HTML-escaped
 // title, the base64 of the .glb and the viewer bundle (run `npm run build`
 // first). The placeholders are replaced in ONE pass over the template, so text
 // inserted for one placeholder is never searched for another.

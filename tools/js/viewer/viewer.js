@@ -1,8 +1,8 @@
 // jointsim offline viewer: source of the bundle that `jointsim view` inlines
-// into joint-runtime/src/cli/viewer/template.html.
+// into jointsim/src/viewer/template.html.
 //
 // Build with `npm run build` in tools/js (see tools/js/README.md); the output is
-// joint-runtime/src/cli/viewer/viewer.js (one minified IIFE, three.js
+// jointsim/src/viewer/viewer.js (one minified IIFE, three.js
 // inlined). Never edit that output by hand.
 //
 // Contract with the page (written by Rust from template.html):

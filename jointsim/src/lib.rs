@@ -1,9 +1,14 @@
-//! The `jointsim` program as a library entry point (feature `cli`): [`main`] with a
+//! # jointsim
+//!
+//! The `jointsim` program, and the same as a library entry point: [`main`] with a
 //! [`JointRegistry`], so that a crate with its own joints gets `run`, `check`, `sweep`, `plot`,
-//! `scene` and `view` for model files that use them, with a `main.rs` of a few lines:
+//! `scene` and `view` for model files that use them, with a `main.rs` of a few lines. (Its
+//! command-line and picture dependencies — clap, plotters, image, rayon, indicatif — are this
+//! crate's alone: the runtime a simulator embeds builds none of them. The `joint` crate
+//! re-exports it as `joint::cli` with the feature `cli`.)
 //!
 //! ```no_run
-//! joint_runtime::joint! {
+//! jointsim::joint_runtime::joint! {
 //!     pub joint Glue {
 //!         marker m0: Position;
 //!         marker m1: Position;
@@ -13,9 +18,9 @@
 //! }
 //!
 //! fn main() -> std::process::ExitCode {
-//!     let registry = joint_runtime::JointRegistry::exudyn().with::<Glue>();
+//!     let registry = jointsim::joint_runtime::JointRegistry::exudyn().with::<Glue>();
 //!     match registry {
-//!         Ok(registry) => joint_runtime::cli::main(registry),
+//!         Ok(registry) => jointsim::main(registry),
 //!         Err(e) => {
 //!             eprintln!("{e}");
 //!             std::process::ExitCode::FAILURE
@@ -50,6 +55,8 @@
 //! the others' results being written. On any failure nothing is left behind: results are
 //! written to a temporary file in the target folder and renamed into place only after success.
 
+pub use joint_runtime;
+
 mod files;
 pub mod overrides;
 mod plot;
@@ -62,11 +69,11 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::Error;
-use crate::SolverMode;
-use crate::joints::JointRegistry;
-use crate::model::{Model, read_model_with, result_json};
 use clap::{Parser, Subcommand};
+use joint_runtime::Error;
+use joint_runtime::SolverMode;
+use joint_runtime::joints::JointRegistry;
+use joint_runtime::model::{Model, read_model_with, result_json};
 
 #[derive(Parser)]
 #[command(
@@ -248,7 +255,7 @@ impl Default for SolveArgs {
 
 impl SolveArgs {
     /// Set the model's `storage_limit` (if given) and solver mode.
-    pub fn apply(&self, settings: &mut crate::SimulationSettings) {
+    pub fn apply(&self, settings: &mut joint_runtime::SimulationSettings) {
         if self.storage_limit.is_some() {
             settings.storage_limit = self.storage_limit;
         }
@@ -292,16 +299,16 @@ fn run(registry: &JointRegistry, model_path: &PathBuf, o: RunOptions) -> Result<
     let model = load(model_path, registry, solve)?;
     let mut sim = model.mbs.assemble().map_err(Failure::model)?;
     // what the run would keep is checked before it starts (an invalid model, not a failed solve)
-    let static_solve = model.solve == crate::model::SolveKind::Static;
+    let static_solve = model.solve == joint_runtime::model::SolveKind::Static;
     sim.check_storage(&model.settings, static_solve)
         .map_err(Failure::model)?;
     if solution_file.is_some() {
         let solver = if static_solve {
-            crate::solution_file::SolutionFileSolver::Static
+            joint_runtime::solution_file::SolutionFileSolver::Static
         } else {
-            crate::solution_file::SolutionFileSolver::Dynamic
+            joint_runtime::solution_file::SolutionFileSolver::Dynamic
         };
-        crate::solution_file::SolutionFile::check_storage(&sim, &model.settings, solver)
+        joint_runtime::solution_file::SolutionFile::check_storage(&sim, &model.settings, solver)
             .map_err(Failure::model)?;
     }
     let mut bar = progress::Bar::new(!quiet);
@@ -347,7 +354,7 @@ fn check(registry: &JointRegistry, model_path: &PathBuf) -> Result<(), Failure> 
     let model = load(model_path, registry, SolveArgs::default())?;
     let sim = model.mbs.assemble().map_err(Failure::model)?;
     println!("model: {}", model_path.display());
-    print!("{}", crate::summary::summary(&model, &sim));
+    print!("{}", joint_runtime::summary::summary(&model, &sim));
     Ok(())
 }
 

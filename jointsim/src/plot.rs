@@ -1,7 +1,7 @@
 //! `jointsim plot RESULT.json [--sensor N …] -o FILE.png`: each sensor's stored values over
 //! time as one subplot of a PNG, one line per component, with a legend.
 //!
-//! Text is drawn with DejaVu Sans, embedded in the program (joint-runtime/vendor/, with its licence), so
+//! Text is drawn with DejaVu Sans, embedded in the program (jointsim/vendor/, with its licence), so
 //! no system font is needed.
 
 use std::path::{Path, PathBuf};
@@ -54,7 +54,7 @@ const PALETTE: [RGBColor; 10] = [
 ];
 
 const FONT: &str = "sans-serif";
-static FONT_BYTES: &[u8] = include_bytes!("../../vendor/DejaVuSans.ttf");
+static FONT_BYTES: &[u8] = include_bytes!("../vendor/DejaVuSans.ttf");
 
 fn register_font() {
     static ONCE: Once = Once::new();

@@ -3,8 +3,8 @@
 //! files `scene --result` and `view --result` read. Each gives a value or an error, never a
 //! panic; what they accept is what they must.
 
-use joint_runtime::cli::overrides::{Base, parse_overrides};
 use joint_runtime::scene::Motion;
+use jointsim::overrides::{Base, parse_overrides};
 use proptest::prelude::*;
 
 const MODEL: &str = include_str!("../../tests/reference/exudyn_cases/seed_mini_pendulum.json");

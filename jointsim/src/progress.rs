@@ -4,8 +4,8 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use crate::simulation::Progress;
 use indicatif::{ProgressBar, ProgressStyle};
+use joint_runtime::simulation::Progress;
 
 const RESOLUTION: u64 = 1000;
 const DELAY: Duration = Duration::from_millis(300);

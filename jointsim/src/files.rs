@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::Simulation;
-use crate::system::MultibodySystem;
+use joint_runtime::Simulation;
+use joint_runtime::system::MultibodySystem;
 
 use super::Failure;
 
@@ -99,7 +99,7 @@ pub fn write_sensor_csvs(
         used.push(stem.clone());
         let rows = &sim.sensor_data[i];
         let width = rows.first().map_or(0, |r| r.len().saturating_sub(1));
-        let var = if matches!(sensor.target, crate::SensorTarget::Load(_)) {
+        let var = if matches!(sensor.target, joint_runtime::SensorTarget::Load(_)) {
             "Load".to_owned()
         } else {
             sensor.output.exudyn_name().to_owned()

@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::joints::JointRegistry;
-use crate::model::{Model, SolveKind, read_model_with, result_json};
-use crate::simulation::SolverStatistics;
-use crate::{Error, Simulation};
+use joint_runtime::joints::JointRegistry;
+use joint_runtime::model::{Model, SolveKind, read_model_with, result_json};
+use joint_runtime::simulation::SolverStatistics;
+use joint_runtime::{Error, Simulation};
 use rayon::prelude::*;
 
 use super::overrides::{Base, Entry, parse_overrides};

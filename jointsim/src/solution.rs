@@ -1,10 +1,10 @@
 //! `jointsim run --solution-file FILE`: solve while collecting Exudyn's coordinates solution
-//! file (see `crate::solution_file`).
+//! file (see `joint_runtime::solution_file`).
 
-use crate::Simulation;
-use crate::model::{Model, SolveKind};
-use crate::simulation::Progress;
-use crate::solution_file::{SolutionFile, SolutionFileSolver};
+use joint_runtime::Simulation;
+use joint_runtime::model::{Model, SolveKind};
+use joint_runtime::simulation::Progress;
+use joint_runtime::solution_file::{SolutionFile, SolutionFileSolver};
 
 /// Solve `sim` as `model` asks, reporting completed steps to `progress`; with `record`, also
 /// collect the solution file's rows (take the text with [`SolutionFile::finish`]).
@@ -13,7 +13,7 @@ pub fn solve(
     model: &Model,
     record: bool,
     progress: &mut dyn FnMut(Progress),
-) -> (crate::error::Result<()>, Option<SolutionFile>) {
+) -> (joint_runtime::error::Result<()>, Option<SolutionFile>) {
     let solver = match model.solve {
         SolveKind::Dynamic => SolutionFileSolver::Dynamic,
         SolveKind::Static => SolutionFileSolver::Static,

@@ -3,16 +3,16 @@
 
 use std::path::Path;
 
-use crate::joints::JointRegistry;
-use crate::model::{read_model_with, read_visualization};
-use crate::scene::{Motion, build_scene, glb::to_glb};
 use base64::Engine;
+use joint_runtime::joints::JointRegistry;
+use joint_runtime::model::{read_model_with, read_visualization};
+use joint_runtime::scene::{Motion, build_scene, glb::to_glb};
 
 use super::{Failure, files, progress};
 
 /// The page template and the viewer bundle (`npm run build` in tools/js).
 const TEMPLATE: &str = include_str!("viewer.html");
-const VIEWER_JS: &str = include_str!("../../generated/viewer.js");
+const VIEWER_JS: &str = include_str!("../generated/viewer.js");
 
 pub struct Options<'a> {
     pub registry: &'a JointRegistry,
@@ -46,7 +46,7 @@ fn scene_glb(o: &Options) -> Result<(Vec<u8>, String), Failure> {
             bar.finish();
             motion.map_err(|e| match e {
                 // refused before the run: what it would keep is too much (an invalid model)
-                crate::Error::Setting { .. } => Failure::model(e),
+                joint_runtime::Error::Setting { .. } => Failure::model(e),
                 _ => Failure {
                     code: 3,
                     message: e.to_string(),

@@ -113,7 +113,7 @@ fn check_counts_rows_at_velocity_level() {
 
 #[test]
 fn bad_model_files_fail_with_a_message_naming_item_and_key_and_leave_nothing() {
-    let bad = format!("{ROOT}/joint-runtime/tests/bad_models");
+    let bad = format!("{ROOT}/jointsim/tests/bad_models");
     let expected: serde_json::Map<String, serde_json::Value> = serde_json::from_str(
         &std::fs::read_to_string(format!("{bad}/expected_messages.json")).unwrap(),
     )
