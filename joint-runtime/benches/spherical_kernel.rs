@@ -13,11 +13,19 @@
 //! drop it after timing, and copying the Jacobian's 336 bytes there was 18 % of what it timed
 //! (`perf record` of the benchmark: `memmove` beside the kernel).
 //!
-//! Before benchmarking, `main` checks that the generic version equals the generated kernel to
-//! 1e-12 at a few states (also run by `cargo test --benches`, where divan runs every benchmark
+//! Beside them, the joint's default form as the runtime evaluates it for a pairing it has not
+//! unrolled (`marker_level_*`): each marker's quantities from its kind's generated kinematics
+//! (position, velocity, rotation, angular velocity, as `MarkerState::quantities` computes them),
+//! the joint's marker-level kernel, and its composition with the markers' position Jacobians
+//! (`physics::marker_level`).
+//!
+//! Before benchmarking, `main` checks that the generic version and the marker-level form equal
+//! the generated kernel to 1e-12 at a few states (also run by `cargo test --benches`, where divan runs every benchmark
 //! once), so that both sides compute the same thing.
 
 use divan::{Bencher, black_box};
+use joint_runtime::kernels::marker_kinematics::rigid_ep_point as kind;
+use joint_runtime::kernels::spherical::marker_level as ml;
 use joint_runtime::kernels::spherical::rigid_ep_point_to_rigid_ep_point as ep_ep;
 use nalgebra::DVector;
 
@@ -196,6 +204,53 @@ mod generic {
 }
 
 // ------------------------------------------------------------------------------------------------
+// The default form: marker-level kernels composed with the markers' kinematics.
+
+mod marker_level_form {
+    use super::{Blocks, Marker, kind, ml};
+    use joint_core::MarkerQuantities;
+
+    /// The position level reads no velocity: the runtime passes the coordinates in their place.
+    pub fn quantities(m: &Marker) -> MarkerQuantities {
+        MarkerQuantities {
+            position: kind::position(&m.b, &m.q),
+            velocity: kind::velocity(&m.b, &m.q, &m.q),
+            rotation: kind::rotation(&m.b, &m.q),
+            angular_velocity: kind::angular_velocity(&m.b, &m.q, &m.q),
+        }
+    }
+
+    pub fn residual(m0: &Marker, m1: &Marker) -> [f64; 3] {
+        ml::position_residual(&quantities(m0), &quantities(m1))
+    }
+
+    /// C_q,i = ∂ṙ/∂v_i·J_pos,i (the spherical joint reads no rotation).
+    pub fn jacobian(m0: &Marker, m1: &Marker) -> Blocks {
+        let d = ml::jacobian(&quantities(m0), &quantities(m1));
+        let compose = |i: usize, m: &Marker| {
+            let jp = kind::position_jacobian(&m.b, &m.q);
+            std::array::from_fn(|r| {
+                std::array::from_fn(|c| (0..3).map(|t| d.d_velocity[i][r][t] * jp[t][c]).sum())
+            })
+        };
+        (compose(0, m0), compose(1, m1))
+    }
+
+    /// The fast path's residual and C_qᵀλ = J_pos,iᵀ·f_i (no torque: no rotation read).
+    pub fn residual_and_reaction_forces(
+        lambda: &[f64; 3],
+        m0: &Marker,
+        m1: &Marker,
+    ) -> ([f64; 3], ([f64; 7], [f64; 7])) {
+        let (g, r) =
+            ml::position_residual_and_reaction_forces(lambda, &quantities(m0), &quantities(m1));
+        let f0 = kind::position_jacobian_t_times(&m0.b, &m0.q, &r.force[0]);
+        let f1 = kind::position_jacobian_t_times(&m1.b, &m1.q, &r.force[1]);
+        (g, (f0, f1))
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
 // The check
 
 type Blocks = ([[f64; 7]; 3], [[f64; 7]; 3]);
@@ -230,6 +285,23 @@ fn check_generic_matches_generated() {
             (c, ep_ep::position_jacobian(&m0.b, &m0.q, &m1.b, &m1.q)),
             "state {k}: the fused position Jacobian kernel differs from the two separate ones"
         );
+        let close = |a: &[f64], b: &[f64], what: &str| {
+            for (x, y) in a.iter().zip(b) {
+                assert!(
+                    (x - y).abs() <= TOL,
+                    "state {k}: marker level {what}: {x} vs {y}"
+                );
+            }
+        };
+        close(&marker_level_form::residual(m0, m1), &c, "residual");
+        let (ml0, ml1) = marker_level_form::jacobian(m0, m1);
+        close(ml0.as_flattened(), jac0.as_flattened(), "jacobian (m0)");
+        close(ml1.as_flattened(), jac1.as_flattened(), "jacobian (m1)");
+        let (mg, (mf0, mf1)) = marker_level_form::residual_and_reaction_forces(&LAMBDA, m0, m1);
+        let (f0, f1) = ep_ep::reaction_forces(&LAMBDA, &m0.b, &m0.q, &m1.b, &m1.q);
+        close(&mg, &c, "fused residual");
+        close(&mf0, &f0, "reaction forces (m0)");
+        close(&mf1, &f1, "reaction forces (m1)");
         let (d0, d1) = (DynMarker::new(m0), DynMarker::new(m1));
         let gc = generic::residual(&d0.q, &d0.b, &d1.q, &d1.b);
         let gj = generic::jacobian(&d0.q, &d0.b, &d1.q, &d1.b);
@@ -265,7 +337,7 @@ fn check_generic_matches_generated() {
 fn main() {
     check_generic_matches_generated();
     println!(
-        "generic nalgebra DMatrix version equals the generated EP–EP kernel to 1e-12 at {} states",
+        "generic nalgebra DMatrix version and the marker-level form equal the generated EP–EP kernel to 1e-12 at {} states",
         states().len()
     );
     divan::main();
@@ -434,5 +506,40 @@ fn generic_residual_and_jacobian(bencher: Bencher) {
             black_box(&d1.q),
             black_box(&d1.b),
         )));
+    });
+}
+
+#[divan::bench]
+fn marker_level_residual(bencher: Bencher) {
+    let (m0, m1) = bench_state();
+    bencher.bench_local(|| {
+        let out = marker_level_form::residual(black_box(&m0), black_box(&m1));
+        black_box(&out);
+    });
+}
+
+#[divan::bench]
+fn marker_level_residual_and_jacobian(bencher: Bencher) {
+    let (m0, m1) = bench_state();
+    bencher.bench_local(|| {
+        let (a, b) = (black_box(&m0), black_box(&m1));
+        let out = (
+            marker_level_form::residual(a, b),
+            marker_level_form::jacobian(a, b),
+        );
+        black_box(&out);
+    });
+}
+
+#[divan::bench]
+fn marker_level_fast_residual_and_reaction_forces(bencher: Bencher) {
+    let (m0, m1) = bench_state();
+    bencher.bench_local(|| {
+        let out = marker_level_form::residual_and_reaction_forces(
+            black_box(&LAMBDA),
+            black_box(&m0),
+            black_box(&m1),
+        );
+        black_box(&out);
     });
 }
