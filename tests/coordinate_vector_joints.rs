@@ -374,7 +374,9 @@ fn objects_edit(root: &mut serde_json::Value, k: usize, f: impl FnOnce(&mut serd
 fn coordinate_vector_joints_in_code() {
     let mut mbs = MultibodySystem::new();
     let ground = mbs.add_node(joint::runtime::Node::point_ground([0.0; 3]));
-    let body = mbs.create_mass_point("", [0.0, -1.0, 0.0], [0.0; 3], 2.0, [0.0, -9.81, 0.0]);
+    let body = mbs
+        .create_mass_point("", [0.0, -1.0, 0.0], [0.0; 3], 2.0, [0.0, -9.81, 0.0])
+        .body;
     let node = joint::runtime::NodeIndex(1);
     let mg = mbs.add_marker(Marker::node_coordinates(ground));
     let mb = mbs.add_marker(Marker::object_ode2_coordinates(body));

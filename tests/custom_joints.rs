@@ -65,8 +65,12 @@ fn cylindrical_joint_is_joint_generic_with_x_free() {
     assert!(d <= 1e-10, "largest coordinate difference {d:e}");
     let p = custom.node_output(node, OutputVariable::Position).unwrap();
     assert!((p[0] - 1.5).abs() < 1e-9, "x(1 s) = {}", p[0]);
+    // a named output by its generated constant (a misspelt name does not compile)
     let slide = custom
-        .object_output(joint, OutputVariable::Named("slide"))
+        .object_output(
+            joint,
+            cylindrical::custom_joints::cylindrical::outputs::SLIDE,
+        )
         .unwrap();
     assert!((slide[0] - 1.5).abs() < 1e-9, "slide {slide:?}");
     // the joint turns the body about the axis: not a trivial motion
@@ -206,4 +210,33 @@ fn cylindrical_joint_equals_joint_generic_under_every_solver_option() {
             a.state.q[0]
         );
     }
+}
+
+/// A custom joint's rows by name: the generated `axis` indices name the values of its per-row
+/// outputs, and a result file names a sensor's values by them (what plots and tables show).
+#[test]
+fn a_joints_rows_go_by_their_names() {
+    use cylindrical::custom_joints::cylindrical::{AXES, axis};
+    use joint::runtime::{Sensor, model::result_json};
+    assert_eq!(AXES[axis::RY], "ry");
+    let (mut mbs, node, joint) = cylindrical::build(|m| {
+        Object::joint::<cylindrical::custom_joints::Cylindrical>(m, Default::default())
+    });
+    mbs.add_sensor(Sensor::object(joint, OutputVariable::Force));
+    mbs.add_sensor(Sensor::node(node, OutputVariable::Position));
+    let mut sim = mbs.assemble().unwrap();
+    let mut settings = cylindrical::settings();
+    settings.time_integration.number_of_steps = 10;
+    settings.time_integration.end_time = 0.01;
+    sim.solve_dynamic(&settings).unwrap();
+    let result = result_json(&sim);
+    let sensors = result["sensors"].as_array().unwrap();
+    assert_eq!(
+        sensors[0]["components"],
+        serde_json::json!(["y", "z", "ry", "rz"])
+    );
+    assert!(sensors[1].get("components").is_none());
+    // λ of the row `z` holds the body up (Exudyn's sign: the joint acts with −C_qᵀλ)
+    let force = sim.object_output(joint, OutputVariable::Force).unwrap();
+    assert!(force[axis::Z] < 0.0, "{force:?}");
 }

@@ -159,7 +159,9 @@ fn non_finite_local_position() {
 #[test]
 fn body_rigid_marker_on_a_mass_point() {
     let mut mbs = MultibodySystem::new();
-    let b = mbs.create_mass_point("", [0.0; 3], [0.0; 3], 1.0, [0.0; 3]);
+    let b = mbs
+        .create_mass_point("", [0.0; 3], [0.0; 3], 1.0, [0.0; 3])
+        .body;
     mbs.add_marker(Marker::BodyRigid {
         name: String::new(),
         body: b,
@@ -292,7 +294,9 @@ fn singular_system_names_the_redundant_joint() {
     // redundant, so the iteration matrix is singular in its rows.
     let mut mbs = MultibodySystem::new();
     let g = mbs.add_object(Object::ground());
-    let body = mbs.create_mass_point("", [1.0, 0.0, 0.0], [0.0; 3], 1.0, [0.0, 0.0, -9.81]);
+    let body = mbs
+        .create_mass_point("", [1.0, 0.0, 0.0], [0.0; 3], 1.0, [0.0, 0.0, -9.81])
+        .body;
     let mg = mbs.add_marker(Marker::body_position(g, [1.0, 0.0, 0.0]));
     let mb = mbs.add_marker(Marker::body_position(body, [0.0; 3]));
     mbs.add_object(Object::joint_spherical([mg, mb]));

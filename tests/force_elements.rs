@@ -333,7 +333,7 @@ fn user_rotary_spring_moves_as_exudyns_rigid_body_spring_damper() {
         let inertia = RigidBodyInertia::cuboid(1000.0, [0.3, 0.1, 0.05]);
         let mut o = RigidBodyOptions::new(inertia);
         o.initial_angular_velocity = [0.5, 1.0, 2.0];
-        let body = mbs.create_rigid_body(&o);
+        let body = mbs.create_rigid_body(&o).body;
         let m0 = mbs.add_marker(Marker::body_rigid(ground, [0.0; 3]));
         let m1 = mbs.add_marker(Marker::body_rigid(body, [0.0; 3]));
         if user {
@@ -506,7 +506,7 @@ fn hanging_body(user: bool) -> (MultibodySystem, joint::runtime::ObjectIndex) {
     o.reference_position = [0.2, 0.0, -0.5];
     o.initial_angular_velocity = [0.5, 1.0, 2.0];
     o.gravity = [0.0, 0.0, -9.81];
-    let body = mbs.create_rigid_body(&o);
+    let body = mbs.create_rigid_body(&o).body;
     let m0 = mbs.add_marker(Marker::body_position(ground, [0.0; 3]));
     let m1 = mbs.add_marker(Marker::body_position(body, [0.15, 0.02, 0.0]));
     let (k, d, l0) = (2000.0, 5.0, 0.4);
@@ -584,11 +584,11 @@ fn user_axial_spring_moves_as_exudyns_linear_spring_damper() {
         let inertia = RigidBodyInertia::cuboid(500.0, [0.2, 0.2, 0.2]);
         let mut frame = RigidBodyOptions::new(inertia);
         frame.initial_angular_velocity = [0.0, 0.0, 3.0];
-        let frame_body = mbs.create_rigid_body(&frame);
+        let frame_body = mbs.create_rigid_body(&frame).body;
         // Exudyn's connector asks for two rigid markers: a small body, its centre marked
         let mut tip = RigidBodyOptions::new(RigidBodyInertia::cuboid(100.0, [0.1, 0.1, 0.1]));
         tip.reference_position = [0.3, 0.1, 0.05];
-        let tip_body = mbs.create_rigid_body(&tip);
+        let tip_body = mbs.create_rigid_body(&tip).body;
         let m0 = mbs.add_marker(Marker::body_rigid(frame_body, [0.0; 3]));
         let m1 = mbs.add_marker(Marker::body_rigid(tip_body, [0.0; 3]));
         let axis = [0.6, 0.8, 0.0];

@@ -38,6 +38,19 @@ use joint::runtime::kernels::{
 };
 use proptest::prelude::*;
 
+joint::joint! {
+    /// A coordinate constraint nonlinear in its coordinates, with second-order terms: a
+    /// coordinate marker's value moves with its velocity (its rate ċ), which the convective term
+    /// reads.
+    pub joint SquaredCoordinate {
+        marker m0: Coordinate;
+        marker m1: Coordinate;
+        axes [c];
+        second_order;
+        position = [m1.coordinate * m1.coordinate - 0.5 * m0.coordinate];
+    }
+}
+
 /// Every joint the test covers.
 fn joints() -> Vec<&'static JointDefinition> {
     let mut all = vec![
@@ -52,6 +65,7 @@ fn joints() -> Vec<&'static JointDefinition> {
     ];
     all.extend(custom_joints::definitions());
     all.push(&pendulum::my_spherical::DEFINITION);
+    all.push(&squared_coordinate::DEFINITION);
     all.push(&embedded::point_on_plane::DEFINITION);
     all
 }

@@ -122,3 +122,45 @@ fn specialized_pairings_equal_the_marker_level_kernel_composed_with_marker_jacob
     }
     assert_eq!(checked, 48 * 3);
 }
+
+/// The composed kernels check their slices as the unrolled ones do: a slice of the wrong length
+/// for its kind is `None`, not a panic.
+#[test]
+fn composed_kernels_refuse_wrong_lengths() {
+    use joint::runtime::composed::{self, KindArgs};
+    let ground = [
+        0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+    ];
+    let q = [1.0, 2.0, 3.0];
+    let m = |v: &'static [f64]| {
+        [
+            KindArgs {
+                kind: MarkerKind::GroundPoint,
+                args: MarkerArgs {
+                    parameters: &ground,
+                    ..Default::default()
+                },
+            },
+            KindArgs {
+                kind: MarkerKind::MassPointBody,
+                args: MarkerArgs {
+                    parameters: &[0.0; 3],
+                    coordinates: &q,
+                    velocities: v,
+                },
+            },
+        ]
+    };
+    let d = &spherical::DEFINITION;
+    let (mut b0, mut b1) = ([0.0; 0], [0.0; 9]);
+    assert!(composed::jacobian(d, &[], m(&[0.0]), &mut b0, &mut b1).is_none());
+    assert!(composed::jacobian(d, &[], m(&[]), &mut b0, &mut b1).is_some());
+    assert!(composed::jacobian(d, &[], m(&[0.0; 3]), &mut b0, &mut b1).is_some());
+    // the convective term reads the velocities: they must be there
+    assert!(composed::convective(d, &[], m(&[]), &mut [0.0; 3]).is_none());
+    assert!(composed::convective(d, &[], m(&[0.5, 0.0, 0.0]), &mut [0.0; 3]).is_some());
+    // outputs of the wrong size
+    assert!(composed::jacobian(d, &[], m(&[]), &mut b0, &mut [0.0; 8]).is_none());
+    assert!(composed::reaction_q(d, &[], &[1.0; 3], m(&[]), &mut [0.0; 8]).is_none());
+    assert!(composed::reaction_q(d, &[], &[1.0; 3], m(&[]), &mut [0.0; 9]).is_some());
+}

@@ -10,24 +10,24 @@ use joint::runtime::{
     MultibodySystem, NodeIndex, ObjectIndex, OutputVariable, RigidBodyInertia, RigidBodyOptions,
     RigidNodeType, SimulationSettings,
 };
-use nalgebra::{Matrix3, Vector3};
 
 fn top(node_type: RigidNodeType) -> (MultibodySystem, ObjectIndex) {
     let mut mbs = MultibodySystem::new();
     let inertia = RigidBodyInertia::new(
         2.0,
-        Matrix3::from_diagonal(&Vector3::new(0.02, 0.03, 0.05)),
+        [[0.02, 0.0, 0.0], [0.0, 0.03, 0.0], [0.0, 0.0, 0.05]],
         [0.0, 0.0, 0.1],
         true,
     );
     let mut o = RigidBodyOptions::new(inertia);
     o.reference_position = [0.1, -0.2, 0.3];
-    o.reference_rotation_matrix = *nalgebra::Rotation3::from_euler_angles(0.3, -0.4, 0.5).matrix();
+    let r = nalgebra::Rotation3::from_euler_angles(0.3, -0.4, 0.5);
+    o.reference_rotation_matrix = std::array::from_fn(|i| std::array::from_fn(|j| r[(i, j)]));
     o.initial_velocity = [0.2, 0.0, -0.1];
     o.initial_angular_velocity = [1.0, -2.0, 30.0];
     o.gravity = [0.0, 0.0, -9.81];
     o.node_type = node_type;
-    let body = mbs.create_rigid_body(&o);
+    let body = mbs.create_rigid_body(&o).body;
     (mbs, body)
 }
 

@@ -56,6 +56,12 @@ pub struct MarkerDeclaration {
     pub kinds: &'static [MarkerKind],
 }
 
+/// The name of a joint's or force element's output (`output distance = …;`), as its module's
+/// `outputs` declares it (`my_joint::outputs::DISTANCE`): a runtime's output variable from a
+/// constant, so that a misspelt name is a compile error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OutputName(pub &'static str);
+
 /// A named output of a joint (`output name = expr;`), evaluated at marker level.
 #[derive(Clone, Copy, Debug)]
 pub struct OutputInfo {

@@ -27,8 +27,8 @@ pub use coordinate_vector::{
     DynShape, DynSizeError, MAX_DYN_PARAMETERS,
 };
 pub use definition::{
-    Joint, JointDefinition, JointParameters, MarkerDeclaration, OutputInfo, ParameterInfo,
-    ParameterShape, ResidualLevel,
+    Joint, JointDefinition, JointParameters, MarkerDeclaration, OutputInfo, OutputName,
+    ParameterInfo, ParameterShape, ResidualLevel,
 };
 pub use force::{
     Force, ForceDefinition, ForceFn, ForceJacobian, ForceJacobianFn, TorqueDefinition,

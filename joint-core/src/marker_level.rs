@@ -11,14 +11,19 @@
 //! * the reaction forces `C_q,iᵀλ = J_pos,iᵀ·f_i + J_rot,iᵀ·τ_i` ([`MarkerLevelReaction`]);
 //! * the position level's own Jacobian `∂g/∂q_i = ∂g/∂p_i·∂p_i/∂q + ∂g/∂A_i·∂A_i/∂q`
 //!   ([`MarkerLevelPositionJacobian`]), which for Euler parameters off |θ| = 1 is not C_q;
-//! * with `second_order;`, the convective term `(∂(C_q v)/∂q)·v` as the rate of the velocity
-//!   rows along the markers' [`MarkerRates`], and the geometric stiffness
-//!   `∂(C_qᵀλ)/∂q = Σ_i ∂(J_pos,iᵀf_i)/∂q|f + ∂(J_rot,iᵀτ_i)/∂q|τ
-//!   + Σ_ij [J_pos,iᵀ; J_rot,iᵀ]·∂(f_i, τ_i)/∂(p_j, A_j)·[∂p_j/∂q; ∂A_j/∂q]`
+//! * with `second_order;`, the convective term `(∂(C_q v)/∂q)·v` as the rate of the Jacobian
+//!   rows ṙ along the markers' [`MarkerRates`] (`velocity_residual_rate`), and the geometric
+//!   stiffness `∂(C_qᵀλ)/∂q = Σ_i ∂(J_pos,iᵀf_i)/∂q|f + ∂(J_rot,iᵀτ_i)/∂q|τ
+//!   + Σ_ij [J_pos,iᵀ J_rot,iᵀ]·∂(f_i, τ_i)/∂(p_j, A_j)·[∂p_j/∂q; ∂A_j/∂q]`
 //!   ([`MarkerLevelReactionQ`]).
 //!
 //! Here ṙ are the Jacobian rows (the velocity level with rotations turning by their global
 //! angular velocity, Ȧ = skew(ω)·A: Exudyn's C), and A is the marker's rotation matrix, row-major.
+//!
+//! The velocity-level residual turns a frame by A·skew(Aᵀω): the quantities hold ω = A·ω̄ (what
+//! Exudyn's markers report), not ω̄, so it is Exudyn's velocity level wherever A is orthonormal —
+//! for Euler parameters on |θ| = 1, where a converged step is — and differs from an unrolled
+//! pairing's off it.
 
 /// What a joint sees of a marker.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -104,6 +104,25 @@ fn the_default_form_has_no_pairing() {
     assert!(text.contains("second_order: ::core::option::Option::None"));
 }
 
+/// The check that the velocity level is linear in the markers' velocities looks at the markers'
+/// velocity variables only: a parameter whose name starts with `v` or `w` is a parameter.
+#[test]
+fn parameters_named_like_velocities_are_parameters() {
+    let text = expand_joint(quote! {
+        pub joint Wide {
+            marker m0: Position;
+            marker m1: Position;
+            param width: scalar;
+            param velocity_offset: vector;
+            param weights: vector;
+            axes [x];
+            position = [width * dot(weights, m1.position - m0.position - velocity_offset)];
+        }
+    })
+    .to_string();
+    assert!(!text.contains("compile_error"), "{text}");
+}
+
 #[test]
 fn expansion_is_deterministic() {
     let a = expand_joint(spherical_definition()).to_string();

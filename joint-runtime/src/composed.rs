@@ -64,9 +64,10 @@ fn resolve(
     }
     let resolved = |k: &KindArgs| -> Option<ResolvedMarker> {
         let n = k.kind.coordinate_count();
+        let v = k.args.velocities.len();
         let fits = k.args.parameters.len() == k.kind.parameter_count()
             && k.args.coordinates.len() == n
-            && (!velocities || k.args.velocities.len() == n);
+            && (v == n || (!velocities && v == 0));
         fits.then(|| ResolvedMarker {
             model: MarkerModel::Kind {
                 kind: k.kind,

@@ -3,7 +3,7 @@
 use nalgebra::{Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
-use crate::items::{Load, Marker, Node, NodeIndex, Object, ObjectIndex};
+use crate::items::{Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object, ObjectIndex};
 use crate::joints::{JointObject, JointVisualization};
 use crate::system::MultibodySystem;
 
@@ -11,13 +11,24 @@ use crate::system::MultibodySystem;
 pub const EULER_PARAMETERS_0: [f64; 4] = [1.0, 0.0, 0.0, 0.0];
 
 /// Mass, inertia tensor about the reference point, and centre of mass (Exudyn's
-/// `RigidBodyInertia`).
+/// `RigidBodyInertia`). Matrices are `[[f64; 3]; 3]`, row by row, as every matrix of the
+/// items' API.
+///
+/// ```
+/// use joint_runtime::RigidBodyInertia;
+/// // a 2 kg body with the inertia 0.1·diag(1, 2, 3) about its centre of mass at x = 0.5
+/// let j = [[0.1, 0.0, 0.0], [0.0, 0.2, 0.0], [0.0, 0.0, 0.3]];
+/// let inertia = RigidBodyInertia::new(2.0, j, [0.5, 0.0, 0.0], true);
+/// // about the reference point: + m·(|c|²·I − c·cᵀ)
+/// assert_eq!(inertia.inertia[1][1], 0.2 + 2.0 * 0.25);
+/// assert_eq!(inertia.inertia_6d(), [0.1, 0.7, 0.8, 0.0, 0.0, 0.0]);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct RigidBodyInertia {
     /// Mass (kg).
     pub mass: f64,
-    /// Inertia tensor about the body's reference point, in body axes (kg·m²).
-    pub inertia: Matrix3<f64>,
+    /// Inertia tensor about the body's reference point, in body axes (kg·m²), row by row.
+    pub inertia: [[f64; 3]; 3],
     /// Centre of mass in body axes.
     pub com: [f64; 3],
 }
@@ -29,38 +40,43 @@ impl RigidBodyInertia {
         let m = density * a * b * c;
         RigidBodyInertia {
             mass: m,
-            inertia: Matrix3::from_diagonal(&Vector3::new(
-                m / 12.0 * (b * b + c * c),
-                m / 12.0 * (a * a + c * c),
-                m / 12.0 * (a * a + b * b),
-            )),
+            inertia: [
+                [m / 12.0 * (b * b + c * c), 0.0, 0.0],
+                [0.0, m / 12.0 * (a * a + c * c), 0.0],
+                [0.0, 0.0, m / 12.0 * (a * a + b * b)],
+            ],
             com: [0.0; 3],
         }
     }
 
-    /// `RigidBodyInertia(mass, inertiaTensor, com, inertiaTensorAtCOM)`.
-    pub fn new(mass: f64, inertia: Matrix3<f64>, com: [f64; 3], inertia_at_com: bool) -> Self {
-        let inertia = if inertia_at_com {
+    /// `RigidBodyInertia(mass, inertiaTensor, com, inertiaTensorAtCOM)`: `inertia` row by row,
+    /// about the centre of mass if `inertia_at_com` (then moved to the reference point by
+    /// Steiner's theorem), else about the reference point.
+    pub fn new(mass: f64, inertia: [[f64; 3]; 3], com: [f64; 3], inertia_at_com: bool) -> Self {
+        let j = Matrix3::from_row_slice(inertia.as_flattened());
+        let j = if inertia_at_com {
             let s = skew(com);
-            inertia + mass * s.transpose() * s
+            j + mass * s.transpose() * s
         } else {
-            inertia
+            j
         };
-        RigidBodyInertia { mass, inertia, com }
+        RigidBodyInertia {
+            mass,
+            inertia: row_major(&j),
+            com,
+        }
     }
 
     /// `GetInertia6D()`: [J00, J11, J22, J12, J02, J01].
     pub fn inertia_6d(&self) -> [f64; 6] {
         let j = &self.inertia;
-        [
-            j[(0, 0)],
-            j[(1, 1)],
-            j[(2, 2)],
-            j[(1, 2)],
-            j[(0, 2)],
-            j[(0, 1)],
-        ]
+        [j[0][0], j[1][1], j[2][2], j[1][2], j[0][2], j[0][1]]
     }
+}
+
+/// A matrix row by row.
+fn row_major(m: &Matrix3<f64>) -> [[f64; 3]; 3] {
+    std::array::from_fn(|i| std::array::from_fn(|j| m[(i, j)]))
 }
 
 fn skew(v: [f64; 3]) -> Matrix3<f64> {
@@ -81,8 +97,8 @@ pub enum RigidNodeType {
 }
 
 /// Exudyn's Python `RotationMatrix2RotationVector`: φ·n from the Euler parameters (e₀, e),
-/// φ = 2·atan2(|e|, e₀), n = e/|e|.
-pub fn rotation_matrix_to_rotation_vector(a: &Matrix3<f64>) -> [f64; 3] {
+/// φ = 2·atan2(|e|, e₀), n = e/|e|; `a` row by row.
+pub fn rotation_matrix_to_rotation_vector(a: &[[f64; 3]; 3]) -> [f64; 3] {
     let t = rotation_matrix_to_euler_parameters(a);
     let norm = (t[1] * t[1] + t[2] * t[2] + t[3] * t[3]).sqrt();
     let phi = 2.0 * norm.atan2(t[0]);
@@ -94,8 +110,9 @@ pub fn rotation_matrix_to_rotation_vector(a: &Matrix3<f64>) -> [f64; 3] {
     ]
 }
 
-/// Exudyn's `RotationMatrix2EulerParameters` (normalized, as the Python helper).
-pub fn rotation_matrix_to_euler_parameters(a: &Matrix3<f64>) -> [f64; 4] {
+/// Exudyn's `RotationMatrix2EulerParameters` (normalized, as the Python helper); `a` row by row.
+pub fn rotation_matrix_to_euler_parameters(a: &[[f64; 3]; 3]) -> [f64; 4] {
+    let a = &Matrix3::from_row_slice(a.as_flattened());
     let tr = a[(0, 0)] + a[(1, 1)] + a[(2, 2)] + 1.0;
     let mut t = if tr.abs() > 1e-15 {
         let s = 0.5 / tr.abs().sqrt();
@@ -137,6 +154,27 @@ pub fn rotation_matrix_to_euler_parameters(a: &Matrix3<f64>) -> [f64; 4] {
     t
 }
 
+/// What [`MultibodySystem::create_mass_point`] and [`MultibodySystem::create_rigid_body`]
+/// added to the system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CreatedBody {
+    /// The body: an ObjectMassPoint or ObjectRigidBody.
+    pub body: ObjectIndex,
+    /// Its node.
+    pub node: NodeIndex,
+    /// Its gravity, when not zero: the MarkerBodyMass and the LoadMassProportional on it.
+    pub gravity: Option<(MarkerIndex, LoadIndex)>,
+}
+
+/// What [`MultibodySystem::create_spherical_joint`] added to the system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CreatedJoint {
+    /// The joint.
+    pub joint: ObjectIndex,
+    /// Its two MarkerBodyPosition, at the joint's point on each body.
+    pub markers: [MarkerIndex; 2],
+}
+
 /// Arguments of [`MultibodySystem::create_rigid_body`], with Exudyn's defaults.
 #[derive(Clone, Debug)]
 pub struct RigidBodyOptions {
@@ -144,8 +182,8 @@ pub struct RigidBodyOptions {
     pub name: String,
     /// The reference point's global position.
     pub reference_position: [f64; 3],
-    /// The body's rotation, body to global.
-    pub reference_rotation_matrix: Matrix3<f64>,
+    /// The body's rotation, body to global, row by row.
+    pub reference_rotation_matrix: [[f64; 3]; 3],
     /// Initial velocity of the reference point.
     pub initial_velocity: [f64; 3],
     /// Global angular velocity ω0.
@@ -164,7 +202,7 @@ impl RigidBodyOptions {
         RigidBodyOptions {
             name: String::new(),
             reference_position: [0.0; 3],
-            reference_rotation_matrix: Matrix3::identity(),
+            reference_rotation_matrix: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
             initial_velocity: [0.0; 3],
             initial_angular_velocity: [0.0; 3],
             inertia,
@@ -189,6 +227,15 @@ impl MultibodySystem {
     }
 
     /// `mbs.CreateMassPoint(...)`: node, mass point and (if gravity ≠ 0) its gravity load.
+    ///
+    /// ```
+    /// use joint_runtime::MultibodySystem;
+    /// let mut mbs = MultibodySystem::new();
+    /// let point = mbs.create_mass_point("p", [0.0, 0.0, 1.0], [0.0; 3], 2.0, [0.0, 0.0, -9.81]);
+    /// assert_eq!(mbs.objects.len(), 1);
+    /// assert!(point.gravity.is_some());
+    /// # let _ = point.node;
+    /// ```
     pub fn create_mass_point(
         &mut self,
         name: &str,
@@ -196,7 +243,7 @@ impl MultibodySystem {
         initial_velocity: [f64; 3],
         mass: f64,
         gravity: [f64; 3],
-    ) -> ObjectIndex {
+    ) -> CreatedBody {
         let node = self.add_node(Node::Point {
             name: if name.is_empty() {
                 String::new()
@@ -212,23 +259,27 @@ impl MultibodySystem {
             mass,
             node,
         });
-        if gravity != [0.0; 3] {
+        let gravity = (gravity != [0.0; 3]).then(|| {
             let m = self.add_marker(Marker::body_mass(body));
-            self.add_load(Load::gravity(m, gravity));
+            (m, self.add_load(Load::gravity(m, gravity)))
+        });
+        CreatedBody {
+            body,
+            node,
+            gravity,
         }
-        body
     }
 
     /// `mbs.CreateRigidBody(...)`: node (EP, Rxyz or RotVecLG), rigid body and (if gravity ≠ 0)
     /// its gravity load. Rotation velocities are evaluated at the reference rotation, as Exudyn
     /// (for RotVecLG the body-frame ω̄ = Aᵀω).
-    pub fn create_rigid_body(&mut self, o: &RigidBodyOptions) -> ObjectIndex {
-        let r = &o.reference_rotation_matrix;
+    pub fn create_rigid_body(&mut self, o: &RigidBodyOptions) -> CreatedBody {
+        let r = &Matrix3::from_row_slice(o.reference_rotation_matrix.as_flattened());
         let w = Vector3::from(o.initial_angular_velocity);
         let v = o.initial_velocity;
         let node = match o.node_type {
             RigidNodeType::EulerParameters => {
-                let t = rotation_matrix_to_euler_parameters(r);
+                let t = rotation_matrix_to_euler_parameters(&o.reference_rotation_matrix);
                 // θ̇0 = ¼ G(θ)ᵀ ω
                 let g = [
                     [-t[1], t[0], -t[3], t[2]],
@@ -263,7 +314,7 @@ impl MultibodySystem {
                 }
             }
             RigidNodeType::RotationRotationVector => {
-                let nu = rotation_matrix_to_rotation_vector(r);
+                let nu = rotation_matrix_to_rotation_vector(&o.reference_rotation_matrix);
                 let w_local = r.transpose() * w;
                 let p = o.reference_position;
                 Node::RigidBodyRotVecLG {
@@ -282,11 +333,15 @@ impl MultibodySystem {
             center_of_mass: o.inertia.com,
             node,
         });
-        if o.gravity.iter().map(|x| x * x).sum::<f64>() != 0.0 {
+        let gravity = (o.gravity.iter().map(|x| x * x).sum::<f64>() != 0.0).then(|| {
             let m = self.add_marker(Marker::body_mass(body));
-            self.add_load(Load::gravity(m, o.gravity));
+            (m, self.add_load(Load::gravity(m, o.gravity)))
+        });
+        CreatedBody {
+            body,
+            node,
+            gravity,
         }
-        body
     }
 
     /// Reference position and rotation of a body, as `GetObjectOutputBody(…, Reference)`.
@@ -377,7 +432,7 @@ impl MultibodySystem {
         position: [f64; 3],
         constrained_axes: [i64; 3],
         visualization: JointVisualization,
-    ) -> Result<ObjectIndex> {
+    ) -> Result<CreatedJoint> {
         let owner = ItemRef {
             list: "objects",
             index: self.objects.len(),
@@ -402,6 +457,9 @@ impl MultibodySystem {
             .named(name)
             .with_constrained_axes(&constrained_axes);
         joint.visualization = visualization;
-        Ok(self.add_object(Object::Joint(joint)))
+        Ok(CreatedJoint {
+            joint: self.add_object(Object::Joint(joint)),
+            markers,
+        })
     }
 }

@@ -57,7 +57,10 @@ mod storage;
 pub mod summary;
 pub mod system;
 
-pub use create::{EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions, RigidNodeType};
+pub use create::{
+    CreatedBody, CreatedJoint, EULER_PARAMETERS_0, RigidBodyInertia, RigidBodyOptions,
+    RigidNodeType,
+};
 pub use error::{Error, Result};
 pub use items::*;
 pub use joint_core::joint;

@@ -28,6 +28,8 @@ struct Sensor {
     index: usize,
     name: String,
     output: String,
+    /// The values' names where the result file gives them (a joint's rows by its axes).
+    components: Option<Vec<String>>,
     /// Rows `[t, v0, v1, …]`, all of the same length (≥ 2); NaN where the file has `null`.
     rows: Vec<Vec<f64>>,
 }
@@ -103,6 +105,13 @@ fn read_sensors(path: &Path) -> Result<Vec<Sensor>, Failure> {
                 .get("index")
                 .and_then(Value::as_u64)
                 .map_or(i, |k| k as usize);
+            // the values' names where the item names them (a joint's rows)
+            let components = s.get("components").and_then(Value::as_array).map(|names| {
+                names
+                    .iter()
+                    .map(|n| n.as_str().unwrap_or("?").to_owned())
+                    .collect::<Vec<_>>()
+            });
             let values = s.get("values").and_then(Value::as_array).ok_or_else(|| {
                 invalid(
                     path,
@@ -139,6 +148,7 @@ fn read_sensors(path: &Path) -> Result<Vec<Sensor>, Failure> {
                 index,
                 name,
                 output,
+                components,
                 rows,
             })
         })
@@ -214,7 +224,11 @@ fn select<'s>(
 }
 
 /// Legend names of a sensor's components.
-fn component_names(output: &str, count: usize) -> Vec<String> {
+fn component_names(sensor: &Sensor, count: usize) -> Vec<String> {
+    if let Some(names) = sensor.components.as_ref().filter(|n| n.len() == count) {
+        return names.clone();
+    }
+    let output = &sensor.output;
     match count {
         1 => vec![output.to_owned()],
         3 => ["x", "y", "z"].iter().map(|s| (*s).to_owned()).collect(),
@@ -322,10 +336,7 @@ where
         .axis_style(RGBColor(80, 80, 80))
         .draw()
         .map_err(draw_error)?;
-    for (k, label) in component_names(&sensor.output, width)
-        .into_iter()
-        .enumerate()
-    {
+    for (k, label) in component_names(sensor, width).into_iter().enumerate() {
         let colour = PALETTE[k % PALETTE.len()];
         let style = colour.stroke_width(2);
         // The line is broken where a value is not finite (`null` in the file).

@@ -432,6 +432,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
         .map(expression_text)
         .unwrap_or_default();
     let parameters = parameters::definition(model);
+    let names = super::joint::name_modules(model, false);
     let parameter_infos = parameters::infos(model);
     let markers = marker_declarations(model, true);
     let type_doc = format!(
@@ -450,6 +451,8 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
         #(#docs)*
         #[allow(clippy::possible_missing_comma)]
         #vis mod #module {
+            #names
+
             #parameters
 
             /// The force element as a runtime sees it.
@@ -504,6 +507,7 @@ pub fn stub(
         Some(m) => parameters::definition(m),
         None => unknown_parameters(core, "force element"),
     };
+    let names = model.map(|m| super::joint::name_modules(m, false));
     quote! {
         #errs
 
@@ -517,6 +521,8 @@ pub fn stub(
 
         #[allow(dead_code, unused, clippy::all)]
         #vis mod #module {
+            #names
+
             #params
 
             pub static DEFINITION: #core::ForceDefinition = #core::ForceDefinition {

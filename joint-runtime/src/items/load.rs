@@ -117,4 +117,66 @@ impl Load {
             load_vector: g,
         }
     }
+
+    /// `LoadForceVector(markerNumber=marker, loadVector=f)`: a global force at a position
+    /// marker's point ([`Load::body_fixed`] turns it with the marker).
+    ///
+    /// ```
+    /// use joint_runtime::{Load, MarkerIndex};
+    /// let push = Load::force(MarkerIndex(2), [0.0, 10.0, 0.0]).named("push");
+    /// assert_eq!(push.name(), "push");
+    /// let follower = Load::force(MarkerIndex(2), [1.0, 0.0, 0.0]).body_fixed();
+    /// assert!(matches!(follower, Load::ForceVector { body_fixed: true, .. }));
+    /// ```
+    pub fn force(marker: MarkerIndex, f: [f64; 3]) -> Load {
+        Load::ForceVector {
+            name: String::new(),
+            marker,
+            load_vector: f,
+            body_fixed: false,
+        }
+    }
+
+    /// `LoadTorqueVector(markerNumber=marker, loadVector=τ)`: a global torque on a rigid
+    /// marker's frame ([`Load::body_fixed`] turns it with the marker).
+    pub fn torque(marker: MarkerIndex, tau: [f64; 3]) -> Load {
+        Load::TorqueVector {
+            name: String::new(),
+            marker,
+            load_vector: tau,
+            body_fixed: false,
+        }
+    }
+
+    /// `LoadCoordinate(markerNumber=marker, load=load)`: a generalized force on the coordinate
+    /// of a NodeCoordinate marker.
+    pub fn coordinate(marker: MarkerIndex, load: f64) -> Load {
+        Load::Coordinate {
+            name: String::new(),
+            marker,
+            load,
+        }
+    }
+
+    /// The load with its `name`.
+    pub fn named(mut self, name: impl Into<String>) -> Load {
+        match &mut self {
+            Load::MassProportional { name: n, .. }
+            | Load::ForceVector { name: n, .. }
+            | Load::TorqueVector { name: n, .. }
+            | Load::Coordinate { name: n, .. } => *n = name.into(),
+        }
+        self
+    }
+
+    /// A force or torque given in the marker's frame, turning with it (`bodyFixed = True`);
+    /// other loads are returned as they are.
+    pub fn body_fixed(mut self) -> Load {
+        if let Load::ForceVector { body_fixed, .. } | Load::TorqueVector { body_fixed, .. } =
+            &mut self
+        {
+            *body_fixed = true;
+        }
+        self
+    }
 }

@@ -41,7 +41,11 @@ pub enum OutputVariable {
     CoordinatesTT,
     /// A node's total coordinates (reference + displacement).
     CoordinatesTotal,
-    /// Force: a connector's force on marker 1, a joint's λ.
+    /// Force. A joint's: its Lagrange multipliers λ, one per row, with Exudyn's sign — the
+    /// equations are `M·q̈ + C_qᵀλ = f`, so the joint acts on the bodies with −C_qᵀλ, and a row
+    /// whose gradient points along the force it must supply has λ < 0 (a 1 kg point held up
+    /// against gravity by a row n·Δp with n = +z: λ = −9.81). A connector's and a force element's:
+    /// the force f on marker 0 (global; marker 1 receives −f).
     Force,
     /// Force in the joint frame.
     ForceLocal,
@@ -63,8 +67,16 @@ pub enum OutputVariable {
     ConstraintEquation,
     /// A spring's potential energy (ObjectConnectorRigidBodySpringDamper).
     PotentialEnergy,
-    /// A named output of a joint defined with `joint!` (`output distance = …;`).
+    /// A named output of a joint defined with `joint!` (`output distance = …;`): typed as
+    /// `OutputVariable::from(my_joint::outputs::DISTANCE)`, so that a misspelt name does not
+    /// compile.
     Named(&'static str),
+}
+
+impl From<joint_core::OutputName> for OutputVariable {
+    fn from(name: joint_core::OutputName) -> Self {
+        OutputVariable::Named(name.0)
+    }
 }
 
 impl OutputVariable {

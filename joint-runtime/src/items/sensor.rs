@@ -48,7 +48,7 @@ pub struct Sensor {
     pub target: SensorTarget,
     /// Unused for SensorLoad.
     pub output: OutputVariable,
-    /// `storeInternal`: keep the rows in memory (`Simulation::sensor_rows`).
+    /// `storeInternal`: keep the rows in memory ([`Simulation::sensor_rows`](crate::Simulation::sensor_rows)).
     pub store_internal: bool,
     /// `writeToFile`: write the rows to `file_name`.
     pub write_to_file: bool,
@@ -87,9 +87,10 @@ impl Sensor {
         Sensor::new(SensorTarget::Node(node), output)
     }
 
-    /// SensorObject of `output` at `object`.
-    pub fn object(object: ObjectIndex, output: OutputVariable) -> Sensor {
-        Sensor::new(SensorTarget::Object(object), output)
+    /// SensorObject of `output` at `object` (a joint's named output as its module's constant,
+    /// `my_joint::outputs::DISTANCE`).
+    pub fn object(object: ObjectIndex, output: impl Into<OutputVariable>) -> Sensor {
+        Sensor::new(SensorTarget::Object(object), output.into())
     }
 
     /// SensorBody of `output` at the point `local_position` of `body`.

@@ -47,7 +47,9 @@ impl JointOutputs<'_> {
             (self.m0.quantities(), self.m1.quantities());
         let start = out.len();
         out.resize(start + o.len, 0.0);
-        let done = (o.evaluate)(&self.topology.parameters, &q0, &q1, &mut out[start..]);
+        // the joint's own parameters: the markers' frames include their local rotations, which
+        // assembly folds into the topology's parameters for an unrolled pairing only
+        let done = (o.evaluate)(self.parameters, &q0, &q1, &mut out[start..]);
         if done.is_none() {
             out.truncate(start);
         }

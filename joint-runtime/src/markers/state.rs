@@ -49,7 +49,8 @@ pub trait MarkerKinematics {
     fn angular_velocity(&self, at: MarkerAt) -> Vector3<f64>;
     /// Angular velocity in the marker frame, `Rᵀω`.
     fn angular_velocity_local(&self, at: MarkerAt) -> Vector3<f64>;
-    /// Position Jacobian ∂p/∂q into `out`.
+    /// Position Jacobian J_pos = ∂v/∂q̇ into `out` (for Euler parameters off |θ| = 1 not ∂p/∂q,
+    /// which `MarkerState::position_q` gives).
     fn position_jacobian(&self, at: MarkerAt, out: &mut [f64]);
     /// Rotation Jacobian ∂ω/∂q̇ into `out`.
     fn rotation_jacobian(&self, at: MarkerAt, out: &mut [f64]);
@@ -455,7 +456,8 @@ impl<'a> MarkerState<'a> {
         self.kinematics().rotation_jacobian(self.at, out);
     }
 
-    /// [`MarkerState::rotation_jacobian`], zero for a marker without orientation.
+    /// [`MarkerState::rotation_jacobian`], zero for a built-in kind without orientation (other
+    /// models give their own).
     pub fn rotation_jacobian_or_zero(&self, out: &mut [f64]) {
         match &self.model {
             Model::Kind(k) => {
@@ -557,15 +559,19 @@ impl<'a> MarkerState<'a> {
         Some(())
     }
 
-    /// The marker's rates at q̈ = 0 (ṗ, Ȧ of its frame, ∂v/∂q·q̇, ∂ω/∂q·q̇); all zero for a
-    /// coordinate marker, whose value and velocity are linear in its coordinate. `None` without
-    /// [`MarkerState::has_derivatives`].
+    /// The marker's rates at q̈ = 0 (ṗ, Ȧ of its frame, ∂v/∂q·q̇, ∂ω/∂q·q̇). A coordinate
+    /// marker's value c is its position's first entry and linear in its coordinate: ṗ = (ċ, 0, 0),
+    /// the rest zero. `None` without [`MarkerState::has_derivatives`].
     pub fn rates(&self) -> Option<MarkerRates> {
         let Model::Kind(k) = &self.model else {
             return None;
         };
         if self.marker.is_coordinate() {
-            return Some(MarkerRates::default());
+            let (_, cv) = self.marker.coordinate_state(self.at.qt, self.at.v);
+            return Some(MarkerRates {
+                position: [cv, 0.0, 0.0],
+                ..MarkerRates::default()
+            });
         }
         let mut e = [0.0; 18];
         mk::rates(k.kind, k.parameters, k.coordinates, k.velocities, &mut e)?;

@@ -546,8 +546,9 @@ impl Topology {
     }
 
     /// ∂(C_qᵀλ)/∂q of joint `j` by forward differences of C_qᵀλ over its markers' columns, into
-    /// the square `block` over the columns of m0 then m1 (a column both markers share gets the
-    /// same difference in both places).
+    /// the square `block` over the columns of m0 then m1 (a column both markers share is
+    /// perturbed once: its derivative in m0's block column, zero in m1's, since the caller adds
+    /// both into the same global column).
     pub(super) fn reaction_q_by_differences(
         &self,
         j: &JointTopology,
@@ -592,6 +593,14 @@ impl Topology {
         qp.clear();
         qp.extend_from_slice(qt);
         for (ci, &col) in mk0.columns.iter().chain(&mk1.columns).enumerate() {
+            if ci >= n0 && mk0.columns.contains(&col) {
+                // a column both markers read: its derivative is in m0's block column already,
+                // and the caller adds both block columns into the same global one
+                for r in 0..n {
+                    block[r * n + ci] = 0.0;
+                }
+                continue;
+            }
             let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
             qp[col] = qt[col] + eps;
             self.joint_jacobian(j, &qp, ConstraintJacobian::Exudyn, scratch);

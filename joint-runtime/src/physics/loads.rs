@@ -309,7 +309,7 @@ mod tests {
         let mut mbs = MultibodySystem::new();
         let mut o = RigidBodyOptions::new(RigidBodyInertia::cuboid(1000.0, [0.3, 0.1, 0.05]));
         o.gravity = [0.0, 0.0, -9.81];
-        let body = mbs.create_rigid_body(&o);
+        let body = mbs.create_rigid_body(&o).body;
         let centre = mbs.add_marker(Marker::body_rigid(body, [0.0; 3]));
         let off = mbs.add_marker(Marker::body_position(body, [0.15, 0.02, 0.0]));
         (mbs, centre, off)

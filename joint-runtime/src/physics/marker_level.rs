@@ -10,10 +10,13 @@
 //! * ∂(C_qᵀλ)/∂q = Σ_i ∂(J_pos,iᵀf_i)/∂q + ∂(J_rot,iᵀτ_i)/∂q (each kind's generated second
 //!   derivative) + Σ_ij [J_pos,iᵀ J_rot,iᵀ]·∂(f_i, τ_i)/∂(p_j, A_j)·[∂p_j/∂q; ∂A_j/∂q].
 //!
-//! The last three are exact wherever both markers have generated kinematics
-//! ([`MarkerState::has_derivatives`]); elsewhere the callers take differences (second order) or
-//! Exudyn's rows (the position level's Jacobian). The oracles are the unrolled pairings' own
-//! kernels and central differences (`tests/marker_level_kernel.rs`).
+//! C_q and C_qᵀλ need only the Jacobians, which every marker model has. ∂g/∂q, the convective
+//! term and the geometric stiffness need the true derivatives and rates, which the built-in
+//! kinds have ([`MarkerState::has_derivatives`]); the last two also need the joint's
+//! `second_order;`. Elsewhere the callers take Exudyn's rows (∂g/∂q) or differences (second
+//! order). The oracles are num-dual and central differences over every pair of kinds
+//! (`tests/joint_dual_oracles/`, `tests/joint_properties.rs`, through `crate::composed`) and the
+//! unrolled pairings' own kernels (`tests/marker_level_kernel.rs`).
 
 use super::Scratch;
 use crate::joints::SIZES_CHECKED;

@@ -12,6 +12,8 @@
 
 mod beam_2d;
 mod body_jacobians;
+#[cfg(test)]
+mod composition_tests;
 mod connectors;
 mod constraints;
 mod coordinate_vector;

@@ -140,14 +140,64 @@ impl Simulation {
         self.outputs().output(&SensorTarget::Marker(marker), var)
     }
 
-    /// Exudyn's `mbs.GetObjectOutput(object, variable)`.
-    pub fn object_output(&self, object: ObjectIndex, var: OutputVariable) -> Result<Vec<f64>> {
-        self.outputs().output(&SensorTarget::Object(object), var)
+    /// Exudyn's `mbs.GetObjectOutput(object, variable)`; a joint's named output as its
+    /// module's constant (`my_joint::outputs::DISTANCE`).
+    pub fn object_output(
+        &self,
+        object: ObjectIndex,
+        var: impl Into<OutputVariable>,
+    ) -> Result<Vec<f64>> {
+        self.outputs()
+            .output(&SensorTarget::Object(object), var.into())
     }
 
     /// The current values of sensor `sensor` (what a row records after the time).
     pub fn sensor_value(&self, sensor: SensorIndex) -> Result<Vec<f64>> {
+        self.check_sensor(sensor)?;
         self.outputs().sensor_value(sensor.0)
+    }
+
+    /// The rows sensor `sensor` recorded with `storeInternal` (`[t, values…]`, one per
+    /// `sensorsWritePeriod`); an error names the sensor if there is no such sensor or it does
+    /// not store its rows.
+    ///
+    /// ```
+    /// use joint_runtime::{MultibodySystem, OutputVariable, Sensor, SimulationSettings};
+    /// let mut mbs = MultibodySystem::new();
+    /// let p = mbs.create_mass_point("p", [0.0; 3], [0.0; 3], 1.0, [0.0, 0.0, -9.81]);
+    /// // `Sensor::node` keeps its rows (storeInternal)
+    /// let z = mbs.add_sensor(Sensor::node(p.node, OutputVariable::Position));
+    /// let mut sim = mbs.assemble()?;
+    /// let mut settings = SimulationSettings::default();
+    /// settings.time_integration.end_time = 0.1;
+    /// sim.solve_dynamic(&settings)?;
+    /// let rows = sim.sensor_rows(z)?;
+    /// let last = rows.last().expect("rows");
+    /// assert!((last[0] - 0.1).abs() < 1e-12); // t, then x, y, z
+    /// assert!((last[3] + 0.5 * 9.81 * 0.01).abs() < 1e-10);
+    /// # Ok::<(), joint_runtime::Error>(())
+    /// ```
+    pub fn sensor_rows(&self, sensor: SensorIndex) -> Result<&SensorRows> {
+        self.check_sensor(sensor)?;
+        if !self.mbs.sensors[sensor.0].store_internal {
+            return Err(Error::item(
+                self.mbs.sensor_ref(sensor.0),
+                "storeInternal",
+                "the sensor does not store its rows: give it `storeInternal` (`Sensor::store_internal`)",
+            ));
+        }
+        Ok(&self.sensor_data[sensor.0])
+    }
+
+    fn check_sensor(&self, sensor: SensorIndex) -> Result<()> {
+        if sensor.0 < self.mbs.sensors.len() {
+            return Ok(());
+        }
+        Err(Error::item(
+            self.mbs.sensor_ref(sensor.0),
+            "sensorNumber",
+            format!("no such sensor: the system has {}", self.mbs.sensors.len()),
+        ))
     }
 }
 

@@ -463,7 +463,31 @@ pub enum SolverMode {
     Fast,
 }
 
-/// Exudyn's SimulationSettings.
+/// Exudyn's SimulationSettings, with Exudyn's defaults.
+///
+/// | setting | field | default |
+/// |---|---|---|
+/// | `timeIntegration.startTime`, `endTime` | `time_integration.start_time`, `end_time` | 0, 1 s |
+/// | `timeIntegration.numberOfSteps` | `time_integration.number_of_steps` | 100 |
+/// | `timeIntegration.adaptiveStep` | `time_integration.adaptive_step` | true (step halved on a failed Newton solve, grown back ×2 after 10 easy steps) |
+/// | `timeIntegration.generalizedAlpha.spectralRadius` | `….generalized_alpha.spectral_radius` | ρ∞ = 0.9 |
+/// | `….useIndex2Constraints`, `useNewmark` | `….use_index2_constraints`, `use_newmark` | false, false (index 3 generalized-α) |
+/// | `timeIntegration.newton.relativeTolerance`, `absoluteTolerance` | `time_integration.newton.…` | 1e-8, 1e-10 |
+/// | `….newton.maxIterations`, `useModifiedNewton` | `….max_iterations`, `use_modified_newton` | 25, true |
+/// | `solutionSettings.sensorsWritePeriod` | `solution.sensors_write_period` | 0.01 s |
+/// | `linearSolverType` | `linear_solver` | dense LU (EXUdense) |
+/// | (this runtime's) | `solver_mode` | [`SolverMode::Exact`] |
+///
+/// ```
+/// use joint_runtime::{SimulationSettings, SolverMode};
+/// let s = SimulationSettings::default();
+/// assert_eq!(s.time_integration.number_of_steps, 100);
+/// assert_eq!(s.time_integration.generalized_alpha.spectral_radius, 0.9);
+/// assert_eq!(s.time_integration.newton.relative_tolerance, 1e-8);
+/// assert_eq!(s.time_integration.newton.absolute_tolerance, 1e-10);
+/// assert_eq!(s.solution.sensors_write_period, 0.01);
+/// assert_eq!(s.solver_mode, SolverMode::Exact);
+/// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct SimulationSettings {
     /// `timeIntegration`: the dynamic solver's settings.

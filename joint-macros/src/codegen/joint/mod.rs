@@ -324,6 +324,50 @@ pub(crate) fn marker_declarations(model: &JointModel, every_kind: bool) -> Vec<T
         .collect()
 }
 
+/// `axis` (a joint's rows by name: `AXES[axis::RX] == "rx"`) and `outputs` (its named outputs as
+/// `joint_core::OutputName` constants), so that a user names them without strings.
+/// A name given twice (an error reported elsewhere) or twice up to case keeps its first constant.
+pub(crate) fn name_modules(model: &JointModel, with_axes: bool) -> TokenStream {
+    let core = &model.core;
+    let constant = |name: &str| ident(&name.to_uppercase());
+    let first = |names: Vec<String>| -> Vec<(usize, String)> {
+        let mut seen = std::collections::HashSet::new();
+        names
+            .into_iter()
+            .enumerate()
+            .filter(|(_, n)| seen.insert(n.to_uppercase()))
+            .collect()
+    };
+    let axes = with_axes.then(|| {
+        let names = first(model.axes.iter().map(|a| a.name.to_string()).collect());
+        let items = names.iter().map(|(k, n)| {
+            let (c, k) = (constant(n), lit(*k));
+            let doc = format!(" Row `{n}`.");
+            quote!(#[doc = #doc] pub const #c: usize = #k;)
+        });
+        quote! {
+            /// The rows by name: indices into `AXES`, a row's λ (`Force`), residual
+            /// (`Displacement`) and the kernels' rows.
+            pub mod axis {
+                #(#items)*
+            }
+        }
+    });
+    let outputs = first(model.outputs.iter().map(|o| o.name.to_string()).collect());
+    let outputs = outputs.iter().map(|(_, n)| {
+        let c = constant(n);
+        let doc = format!(" The output `{n}`.");
+        quote!(#[doc = #doc] pub const #c: #core::OutputName = #core::OutputName(#n);)
+    });
+    quote! {
+        #axes
+        /// The named outputs, for a runtime's output variable (`OutputVariable::from(outputs::NAME)`).
+        pub mod outputs {
+            #(#outputs)*
+        }
+    }
+}
+
 /// `joint_core::MarkerKind::RigidEpPoint`
 fn kind_tokens(core: &TokenStream, k: MarkerKind) -> TokenStream {
     let v = ident(k.name());
@@ -437,6 +481,7 @@ fn joint_module(
         })
         .collect();
     let parameters = parameters::definition(model);
+    let names = name_modules(model, true);
     let parameter_infos = parameters::infos(model);
     let markers = marker_declarations(model, false);
     let outputs = marker_level::output_infos(model);
@@ -480,6 +525,8 @@ fn joint_module(
             pub const AXES: [&str; #rows_lit] = [#(#axes),*];
             /// Default of the run-time axis mask (`constrainedAxes`): `true` = constrained.
             pub const DEFAULT_CONSTRAINED_AXES: [bool; #rows_lit] = [#(#defaults),*];
+
+            #names
 
             #parameters
 

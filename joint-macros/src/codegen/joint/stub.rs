@@ -37,6 +37,8 @@ pub fn stub(
         ),
         None => (unknown_parameters(core, "joint"), Vec::new()),
     };
+    // the rows' and outputs' names as far as the definition was read, so that their uses resolve
+    let names = model.map(|m| super::name_modules(m, true));
     let false_list = vec![quote!(false); rows];
     let empty_list = vec![quote!(""); rows];
     quote! {
@@ -55,6 +57,8 @@ pub fn stub(
             pub const ROWS: usize = #rows_lit;
             pub const AXES: [&str; #rows_lit] = [#(#empty_list),*];
             pub const DEFAULT_CONSTRAINED_AXES: [bool; #rows_lit] = [#(#false_list),*];
+
+            #names
 
             #params
 

@@ -149,15 +149,19 @@ fn roots(lowered: &mut Lowered, rows: usize, position_level: bool, second_order:
 /// The velocity level's marker-level Jacobian must not depend on the markers' velocities: then
 /// ṙ is linear in them, and so in every kind's coordinate velocities.
 fn check_linear(model: &JointModel, g: &Graph, jacobian: &[Id], errors: &mut Errors) {
+    use crate::kinematics::marker_level::{ANGULAR_VELOCITY, VELOCITY};
     let used = used_variables(g, jacobian);
     let quantity = |name: &str| -> Option<String> {
-        let (marker, rest) = name.split_once('_')?;
-        let (field, k) = match rest.as_bytes().first()? {
-            b'v' => ("velocity", &rest[1..]),
-            b'w' => ("angular_velocity", &rest[1..]),
-            _ => return None,
-        };
-        Some(format!("{marker}.{field}[{k}]"))
+        (0..2).find_map(|i| {
+            let fields = [
+                ("velocity", &VELOCITY),
+                ("angular_velocity", &ANGULAR_VELOCITY),
+            ];
+            fields.iter().find_map(|(field, names)| {
+                let k = names.iter().position(|n| name == format!("m{i}_{n}"))?;
+                Some(format!("m{i}.{field}[{k}]"))
+            })
+        })
     };
     if let Some(q) = used.iter().find_map(|n| quantity(n)) {
         errors.push(syn::Error::new_spanned(
