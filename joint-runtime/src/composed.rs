@@ -156,17 +156,16 @@ pub fn jacobian(
     block0: &mut [f64],
     block1: &mut [f64],
 ) -> Option<()> {
-    let (markers, mut scratch) = resolve(definition, parameters, &m, false)?;
-    let rows = definition.rows();
-    let n = [markers[0].columns.len(), markers[1].columns.len()];
-    if block0.len() != rows * n[0] || block1.len() != rows * n[1] {
-        return None;
-    }
-    let s = states(&markers, &m);
-    marker_level::jacobian(joint(definition, parameters), [&s[0], &s[1]], &mut scratch);
-    block0.copy_from_slice(&scratch.jac_a[..rows * n[0]]);
-    block1.copy_from_slice(&scratch.jac_b[..rows * n[1]]);
-    Some(())
+    blocks(
+        definition,
+        parameters,
+        m,
+        [block0, block1],
+        |j, s, scratch| {
+            marker_level::jacobian(j, s, scratch);
+            true
+        },
+    )
 }
 
 /// ∂g/∂q, the position level's own Jacobian (for Euler parameters off |θ| = 1 not C_q), in
@@ -181,21 +180,37 @@ pub fn position_jacobian(
     if definition.level == joint_core::ResidualLevel::Velocity {
         return None;
     }
+    blocks(
+        definition,
+        parameters,
+        m,
+        [block0, block1],
+        marker_level::position_jacobian,
+    )
+}
+
+/// Blocks (rows × each marker's coordinates) that `fill` writes into the scratch's `jac_a` and
+/// `jac_b`, copied into `out` after their lengths are checked; `None` if `fill` cannot.
+fn blocks(
+    definition: &'static JointDefinition,
+    parameters: &[f64],
+    m: [KindArgs; 2],
+    out: [&mut [f64]; 2],
+    fill: impl FnOnce(Joint, [&MarkerState; 2], &mut Scratch) -> bool,
+) -> Option<()> {
     let (markers, mut scratch) = resolve(definition, parameters, &m, false)?;
     let rows = definition.rows();
     let n = [markers[0].columns.len(), markers[1].columns.len()];
-    if block0.len() != rows * n[0] || block1.len() != rows * n[1] {
+    if out[0].len() != rows * n[0] || out[1].len() != rows * n[1] {
         return None;
     }
     let s = states(&markers, &m);
-    let done = marker_level::position_jacobian(
-        joint(definition, parameters),
-        [&s[0], &s[1]],
-        &mut scratch,
-    );
-    debug_assert!(done, "kind markers have derivatives");
-    block0.copy_from_slice(&scratch.jac_a[..rows * n[0]]);
-    block1.copy_from_slice(&scratch.jac_b[..rows * n[1]]);
+    if !fill(joint(definition, parameters), [&s[0], &s[1]], &mut scratch) {
+        return None;
+    }
+    let [b0, b1] = out;
+    b0.copy_from_slice(&scratch.jac_a[..rows * n[0]]);
+    b1.copy_from_slice(&scratch.jac_b[..rows * n[1]]);
     Some(())
 }
 
