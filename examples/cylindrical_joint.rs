@@ -109,7 +109,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "largest coordinate difference: {:.2e}",
         largest_difference(&custom, &generic)
     );
-    let slide = custom.object_output(joint, OutputVariable::Named("slide"))?[0];
+    let slide = custom.object_output(joint, custom_joints::cylindrical::outputs::SLIDE)?[0];
     println!("{slide:.15}");
     Ok(())
 }

@@ -62,7 +62,7 @@ pub fn build(alpha: f64) -> (MultibodySystem, NodeIndex) {
     // the joint's named output, as a sensor
     mbs.add_sensor(Sensor::object(
         joint,
-        OutputVariable::Named("local_position"),
+        custom_joints::point_on_plane::outputs::LOCAL_POSITION,
     ));
     (mbs, node)
 }

@@ -7,9 +7,10 @@
 //! You write a joint as its residual at position level — markers, the capability each needs,
 //! run-time parameters, residual rows. While your crate compiles, the compiler derives the
 //! velocity level (its time derivative along the markers' motion), the Jacobians and, if asked,
-//! the second-order terms, symbolically, and emits straight-line Rust for every pairing of marker
-//! kinds. The runtime assembles, solves, reports and draws your joint exactly as its own
-//! (Exudyn's joints are defined the same way).
+//! the second-order terms, symbolically, and emits straight-line Rust: by default as functions of
+//! the two markers' quantities, which the runtime composes with any marker's kinematics, and for
+//! the pairs of marker kinds you list, unrolled per pair. The runtime assembles, solves, reports
+//! and draws your joint exactly as its own (Exudyn's joints are defined the same way).
 //!
 //! 1. [Define a joint](#1-define-a-joint)
 //! 2. [Simulate it with the runtime](#2-simulate-it-with-the-runtime)
@@ -58,7 +59,7 @@
 //! ([`core::MarkerLevel`]); the runtime composes them with each marker's own kinematics — a
 //! point of a rigid body with Euler parameters, a node, ground, a superelement or a
 //! kinematic-tree marker alike. Their code does not grow with the number of marker kinds: a
-//! joint of RevoluteZ's size adds about a second to a release build.
+//! joint of RevoluteZ's size adds about 0.1 s to a release build.
 //!
 //! **Unrolled pairings, where speed matters.** List the kinds a marker will be
 //! (`marker m0: Rigid(GroundPoint, RigidEpPoint);`, `Rigid(..)` for every kind with the
@@ -83,8 +84,8 @@
 //! ```
 //!
 //! The measured costs of each form are in the table of [the language](#6-the-language): a
-//! joint's default form adds about 0.1 s to a release build, every pairing of rigid kinds about
-//! 4 s.
+//! joint's default form adds about 0.1 s to a release build, all 48 pairings of the rigid kinds
+//! together about 4 s.
 //!
 //! ## 2. Simulate it with the runtime
 //!
@@ -142,6 +143,10 @@
 //! # Ok::<(), joint::runtime::Error>(())
 //! ```
 //!
+//! Initial coordinates and velocities are taken as given, as in Exudyn: start on the joint's
+//! position level and with velocities its velocity level allows, or the first step jerks the
+//! bodies onto it (a large λ, a burst of Newton iterations).
+//!
 //! [`Object::joint`](runtime::Object::joint) is the short form; a
 //! [`JointObject`](runtime::JointObject) also takes a name, `constrainedAxes` and
 //! `activeConnector`: `Object::Joint(JointObject::new::<OnPlane>(markers,
@@ -161,6 +166,9 @@
 //! (`run`, `check`, `sweep`, `plot`, `scene`, `view`) with it: a `main.rs` of a few lines with
 //! the feature `cli` (`joint = { …, features = ["cli"] }`, which brings the program's own
 //! dependencies; `examples/custom_jointsim.rs`).
+//!
+//! Several joints and force elements register in a chain:
+//! `JointRegistry::exudyn().with::<A>().and_then(|r| r.with::<B>()).and_then(|r| r.with_force::<F>())`.
 //!
 //! ```no_run
 //! # joint::joint! {
@@ -199,7 +207,9 @@
 //! sensors read `Force`, `Displacement`, `Velocity` and the joint's named outputs
 //! (`"outputVariableType": "distance"`); as in Exudyn, a sensor keeps its rows in the result
 //! file only with `"storeInternal": true`, one row every `solutionSettings.sensorsWritePeriod`
-//! (0.01 s by default). The other items are Exudyn's own dictionaries;
+//! (0.01 s by default; in Rust `settings.solution.sensors_write_period`, the rows read with
+//! [`Simulation::sensor_rows`](runtime::Simulation::sensor_rows)). The other items are Exudyn's
+//! own dictionaries;
 //! `tests/models/point_on_incline.json` is a whole model file with a custom joint.
 //!
 //! ## 4. Read its generated code
@@ -328,7 +338,7 @@
 //! |---|---|---:|---:|---:|
 //! | default (marker level) | `Rigid` | about 0.1 s (0.3 s with `second_order;`) | 76 ns | 32 ns |
 //! | unrolled, two pairings | `Rigid(GroundPoint, RigidEpPoint)`, `Rigid(RigidEpPoint)` | about 0.3 s | 27 ns | 16 ns |
-//! | unrolled, every pairing (48) | `Rigid(..)` | about 4 s | 27 ns | 16 ns |
+//! | unrolled, every pairing (48 together) | `Rigid(..)` | about 4 s | 27 ns | 16 ns |
 //!
 //! A crate with three default-form joints rebuilds in about 0.3 s after one is edited. Unroll
 //! the pairings your models use when a joint's evaluation dominates a run. The kinds

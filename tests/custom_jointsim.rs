@@ -400,3 +400,34 @@ fn a_custom_joint_on_coordinate_markers_runs_from_a_model_file() {
         sim.state.lambda[0]
     );
 }
+
+/// A custom joint's per-row sensor goes by its rows' names in the result file and in the CSV
+/// tables (`--csv`): PointOnPlane's one row is `n`.
+#[test]
+fn a_joints_rows_are_named_in_results_and_tables() {
+    let dir = std::env::temp_dir().join(format!("custom-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("result.json");
+    let csv = dir.join("csv");
+    let args = [
+        "jointsim",
+        "run",
+        MODEL,
+        "--out",
+        out.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--quiet",
+    ];
+    assert_eq!(cli::run_with_args(args, registry()), ExitCode::SUCCESS);
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let sensors = result["sensors"].as_array().unwrap();
+    assert_eq!(sensors[1]["name"], "normalForce");
+    assert_eq!(sensors[1]["components"], serde_json::json!(["n"]));
+    // a named output is not per row: no names
+    assert!(sensors[0].get("components").is_none());
+    let table = std::fs::read_to_string(csv.join("normalForce.csv")).unwrap();
+    assert_eq!(table.lines().next(), Some("time,Force[n]"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,8 +3,10 @@
 //! `joint!` reads a declarative joint definition — its two markers and the capability each must
 //! provide, its run-time parameters, its residual rows (axes) with their default mask, `let`
 //! bindings and functions, and its residual at position level as an expression over marker
-//! quantities — and emits, for every pairing of marker kinds, specialized straight-line Rust for
-//! the residuals, the Jacobian blocks and, if asked, the second-order terms. The velocity level
+//! quantities — and emits straight-line Rust for the residuals, their derivatives by the
+//! markers' quantities and, if asked, the second-order terms (the marker level, for any marker),
+//! and for the pairs of marker kinds a definition lists, the same specialized per pairing, with
+//! the Jacobian blocks by the kinds' coordinates. The velocity level
 //! and every derivative are derived symbolically while the macro expands: no hand-written
 //! Jacobians, no finite differences, no run-time differentiation.
 //!

@@ -79,7 +79,8 @@ fn file_stem(name: &str) -> String {
         .collect()
 }
 
-/// Each stored sensor's rows as `DIR/NAME.csv`: a header `time,Position[0],…`, then the rows.
+/// Each stored sensor's rows as `DIR/NAME.csv`: a header `time,Position[0],…` (a joint's rows
+/// by their names, `Force[n]`), then the rows.
 pub fn write_sensor_csvs(
     pending: &mut Pending,
     dir: &Path,
@@ -104,9 +105,16 @@ pub fn write_sensor_csvs(
         } else {
             sensor.output.exudyn_name().to_owned()
         };
+        // a joint's rows by their names, other values by their index
+        let names = sim
+            .sensor_components(joint_runtime::SensorIndex(i))
+            .filter(|n| n.len() == width);
         let mut text = String::from("time");
         for k in 0..width {
-            text.push_str(&format!(",{var}[{k}]"));
+            match names {
+                Some(n) => text.push_str(&format!(",{var}[{}]", n[k])),
+                None => text.push_str(&format!(",{var}[{k}]")),
+            }
         }
         text.push('\n');
         for row in rows {

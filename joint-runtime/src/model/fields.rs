@@ -41,6 +41,29 @@ impl Owner {
     }
 }
 
+/// Whether `a` is `b` misspelt: equal but for case, or at most two edits apart (one for short
+/// keys), by Levenshtein's distance.
+pub(crate) fn near_miss(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (
+        a.to_lowercase().chars().collect(),
+        b.to_lowercase().chars().collect(),
+    );
+    let limit = if b.len() <= 4 { 1 } else { 2 };
+    if a.len().abs_diff(b.len()) > limit {
+        return false;
+    }
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut row = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            row[j + 1] = substitution.min(previous[j + 1] + 1).min(row[j] + 1);
+        }
+        previous = row;
+    }
+    previous[b.len()] <= limit
+}
+
 pub(crate) fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_owned()
@@ -91,6 +114,21 @@ impl<'a> Dict<'a> {
     }
 
     pub(crate) fn err(&self, key: &str, message: impl Into<String>) -> Error {
+        self.owner.error(key, message)
+    }
+
+    /// The error for a required `key` the item does not have: `message`, and the key the item
+    /// has in its place if one is spelt almost so (`normall` for `normal`).
+    pub(crate) fn missing(&self, key: &str, message: impl Into<String>) -> Error {
+        let mut message = message.into();
+        let near = self
+            .map
+            .keys()
+            .filter(|k| !self.known.contains(&k.as_str()))
+            .find(|k| near_miss(k, key));
+        if let Some(k) = near {
+            message.push_str(&format!("; the item has `{k}`: a misspelling of `{key}`?"));
+        }
         self.owner.error(key, message)
     }
 
@@ -247,13 +285,13 @@ impl<'a> Dict<'a> {
 
     pub(crate) fn index(&mut self, key: &'static str) -> Result<usize> {
         self.opt_index(key)?
-            .ok_or_else(|| self.err(key, "missing (an item number is required)"))
+            .ok_or_else(|| self.missing(key, "missing (an item number is required)"))
     }
 
     /// An array of exactly N item numbers.
     pub(crate) fn indices<const N: usize>(&mut self, key: &'static str) -> Result<[usize; N]> {
         let Some(v) = self.get(key) else {
-            return Err(self.err(
+            return Err(self.missing(
                 key,
                 format!("missing (an array of {N} item numbers is required)"),
             ));
@@ -655,5 +693,22 @@ impl<'a> Dict<'a> {
             })?;
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::near_miss;
+
+    /// A misspelt key is found, an unrelated one is not.
+    #[test]
+    fn near_misses_are_misspellings() {
+        assert!(near_miss("normall", "normal"));
+        assert!(near_miss("markerNumber", "markerNumbers"));
+        assert!(near_miss("MarkerNumbers", "markerNumbers"));
+        assert!(near_miss("nromal", "normal"));
+        assert!(!near_miss("offset", "normal"));
+        assert!(!near_miss("mass", "name"));
+        assert!(!near_miss("VdrawSize", "distance"));
     }
 }

@@ -2,26 +2,9 @@
 
 use serde_json::{Value, json};
 
-use crate::items::{Sensor, SensorTarget};
 use crate::simulation::SensorRows;
 use crate::simulation::Simulation;
 use crate::system::MultibodySystem;
-
-/// The names of a sensor's values where the item names them: a joint's rows by its definition's
-/// axes (`Force`, `Displacement`, `Velocity` of a joint defined with `joint!`, one value per
-/// row), which plots and tables show instead of `[0]`, `[1]`, …
-fn components(sim: &Simulation, s: &Sensor) -> Option<&'static [&'static str]> {
-    use crate::items::{Object, OutputVariable as O};
-    let SensorTarget::Object(o) = s.target else {
-        return None;
-    };
-    let Some(Object::Joint(joint)) = sim.mbs.objects.get(o.0) else {
-        return None;
-    };
-    let jt = &joint.joint_type;
-    let per_row = matches!(s.output, O::Force | O::Displacement | O::Velocity);
-    (per_row && jt.generic_outputs && jt.outputs.is_none()).then_some(jt.definition.axes)
-}
 
 /// The result of a solve as the JSON object of spec/model-format.md: final time, ODE2
 /// coordinates (displacements), velocities, accelerations, AE coordinates, every sensor's
@@ -40,7 +23,7 @@ pub fn result_json(sim: &Simulation) -> Value {
                 "outputVariableType": s.output.exudyn_name(),
                 "values": sim.sensor_data.get(i).map(SensorRows::to_vecs).unwrap_or_default(),
             });
-            if let Some(names) = components(sim, s) {
+            if let Some(names) = sim.sensor_components(crate::items::SensorIndex(i)) {
                 sensor["components"] = json!(names);
             }
             sensor

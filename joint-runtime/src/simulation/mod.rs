@@ -91,7 +91,8 @@ impl Simulation {
         self.outputs().output(&SensorTarget::Node(node), var)
     }
 
-    /// Exudyn's `mbs.GetObjectOutputBody(body, variable, localPosition)`.
+    /// Exudyn's `mbs.GetObjectOutputBody(body, variable, localPosition)`, with the local position
+    /// second here: `sim.body_output(body, [0.5, 0.0, 0.0], OutputVariable::Position)`.
     pub fn body_output(
         &self,
         body: ObjectIndex,
@@ -187,6 +188,26 @@ impl Simulation {
             ));
         }
         Ok(&self.sensor_data[sensor.0])
+    }
+
+    /// The names of a sensor's values where its item names them: a joint's rows by its
+    /// definition's axes (`Force`, `Displacement`, `Velocity` of a joint defined with `joint!`,
+    /// one value per row), which result files, tables and plots show instead of `[0]`, `[1]`, …
+    pub fn sensor_components(&self, sensor: SensorIndex) -> Option<&'static [&'static str]> {
+        use crate::items::Object;
+        let s = self.mbs.sensors.get(sensor.0)?;
+        let SensorTarget::Object(o) = s.target else {
+            return None;
+        };
+        let Some(Object::Joint(joint)) = self.mbs.objects.get(o.0) else {
+            return None;
+        };
+        let jt = &joint.joint_type;
+        let per_row = matches!(
+            s.output,
+            OutputVariable::Force | OutputVariable::Displacement | OutputVariable::Velocity
+        );
+        (per_row && jt.generic_outputs && jt.outputs.is_none()).then_some(jt.definition.axes)
     }
 
     fn check_sensor(&self, sensor: SensorIndex) -> Result<()> {

@@ -61,7 +61,7 @@ pub(super) fn read_joint(index: usize, value: &Value, jt: &JointType) -> Result<
             (Some(v), _) => parameters.extend(v),
             (None, Some(default)) => parameters.extend_from_slice(default),
             (None, None) => {
-                return Err(d.err(
+                return Err(d.missing(
                     key,
                     format!(
                         "required ({}) and missing: {} has no default for it",
