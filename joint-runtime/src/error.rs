@@ -43,10 +43,20 @@ pub enum Error {
         /// What is singular, with the items of the equations concerned.
         message: String,
     },
-    /// Newton or the step-size control gave up.
+    /// Newton or the step-size control gave up, or an accepted step left a constraint row
+    /// violated beyond `SimulationSettings::constraint_tolerance`. The simulation's state,
+    /// sensors and outputs are those of the last converged step.
+    #[non_exhaustive]
     SolverFailed {
-        /// Where and why.
+        /// Where and why, in words (with the fields below when they are known).
         message: String,
+        /// The time of the step that failed.
+        time: Option<f64>,
+        /// The worst equation: its item and row (a joint's by its definition's axis name) or
+        /// coordinate, `objects[4] (Screw), row \`screw\``.
+        equation: Option<String>,
+        /// That equation's residual, in its own units.
+        residual: Option<f64>,
     },
     /// A model file could not be read.
     Model {
@@ -65,6 +75,31 @@ impl Error {
         }
     }
 
+    /// A solver failure known only by its `message`.
+    pub fn solver_failed(message: impl Into<String>) -> Self {
+        Error::SolverFailed {
+            message: message.into(),
+            time: None,
+            equation: None,
+            residual: None,
+        }
+    }
+
+    /// A solver failure at time `time`, its worst equation and that equation's residual.
+    pub fn solver_failed_at(
+        message: impl Into<String>,
+        time: f64,
+        equation: Option<String>,
+        residual: Option<f64>,
+    ) -> Self {
+        Error::SolverFailed {
+            message: message.into(),
+            time: Some(time),
+            equation,
+            residual,
+        }
+    }
+
     /// An error of the setting `key`.
     pub fn setting(key: &str, message: impl Into<String>) -> Self {
         Error::Setting {
@@ -80,7 +115,7 @@ impl fmt::Display for Error {
             Error::Item { item, key, message } => write!(f, "{item}: `{key}`: {message}"),
             Error::Setting { key, message } => write!(f, "simulationSettings `{key}`: {message}"),
             Error::SingularSystem { message } => write!(f, "singular system: {message}"),
-            Error::SolverFailed { message } => write!(f, "solver failed: {message}"),
+            Error::SolverFailed { message, .. } => write!(f, "solver failed: {message}"),
             Error::Model { message } => write!(f, "model file: {message}"),
         }
     }

@@ -9,11 +9,12 @@ use joint::runtime::solver::settings::DynamicSolverType;
 use serde_json::Value;
 
 mod cases;
+mod constraint_tolerance;
 mod joint_cases;
 
 // The modules' items, for each other (modules holding only tests add none).
 #[allow(unused_imports)]
-use {cases::*, joint_cases::*};
+use {cases::*, constraint_tolerance::*, joint_cases::*};
 
 /// The cases exported by Exudyn's maintainers' seed (../shared/reference/cases, copied).
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reference/exudyn_cases/");

@@ -48,6 +48,7 @@ pub fn result_json(sim: &Simulation) -> Value {
             "linearSolver": if st.sparse_solver { "sparse" } else { "dense" },
             "matrixNonzeros": st.matrix_nonzeros,
             "factorNonzeros": st.factor_nonzeros,
+            "largestConstraintResidual": st.largest_constraint_residual,
             "sparseFactorizations": {
                 "full": st.sparse_factorizations.full,
                 "replayed": st.sparse_factorizations.replayed,

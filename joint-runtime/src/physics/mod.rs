@@ -15,6 +15,7 @@ mod body_jacobians;
 #[cfg(test)]
 mod composition_tests;
 mod connectors;
+mod constraint_check;
 mod constraints;
 mod coordinate_vector;
 mod lie_group;

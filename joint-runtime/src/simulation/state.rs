@@ -56,6 +56,10 @@ pub struct SolverStatistics {
     pub factor_nonzeros: usize,
     /// How the sparse LU's factorizations were done (all zero with the dense LU).
     pub sparse_factorizations: crate::linear::FactorizationCounts,
+    /// The largest |residual| of a constraint row the solver solved (position level at index 3,
+    /// velocity level at index 2) over the accepted steps, in the rows' own units: what
+    /// `SimulationSettings::constraint_tolerance` bounds.
+    pub largest_constraint_residual: f64,
 }
 
 /// Where a running solve is (passed to progress callbacks after each step).

@@ -299,6 +299,66 @@ impl<'a> StepProblem<'a> {
         st.y_t.copy_from_slice(&self.y_t_n);
     }
 
+    /// The last converged step's state, time and multipliers: what a failed run leaves.
+    fn restore_last_good(&mut self, t_n: f64) {
+        self.restore_start_of_step();
+        self.sim.state.lambda.copy_from_slice(&self.lambda_n);
+        self.sim.state.time = t_n;
+    }
+
+    /// The worst equation of the last residual Newton evaluated (of a failed step): its
+    /// description and residual.
+    fn worst_equation(&self) -> (Option<String>, Option<f64>) {
+        let topo = &self.sim.topology;
+        let (n2, ae0) = (topo.n_ode2, topo.ae_start());
+        let worst = self
+            .rhs
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(b.0.cmp(&a.0)));
+        let Some((k, &r)) = worst else {
+            return (None, None);
+        };
+        // the ODE2 rows are scaled by β·h² (the residual's own scaling): unscale them
+        let (what, r) = if k < n2 {
+            (
+                format!("ODE2 coordinate {k} of {}", topo.ode2_owner[k]),
+                r / self.s,
+            )
+        } else if k < ae0 {
+            (
+                format!("ODE1 coordinate {} of {}", k - n2, topo.ode1_owner[k - n2]),
+                r,
+            )
+        } else {
+            (topo.describe_ae_row(k - ae0), r)
+        };
+        (Some(what), Some(r))
+    }
+
+    /// The constraint check after an accepted step (`SimulationSettings::constraint_tolerance`)
+    /// on the rows Newton's last residual evaluated; the worst row's residual, or the error.
+    fn check_constraints(&self, tolerance: f64, t: f64) -> Result<f64> {
+        let topo = &self.sim.topology;
+        let Some(w) = topo.worst_constraint_row(&self.rhs[topo.ae_start()..]) else {
+            return Ok(0.0);
+        };
+        if w.residual.abs() <= tolerance {
+            return Ok(w.residual.abs());
+        }
+        let level = if self.index2 { "velocity" } else { "position" };
+        let equation = topo.describe_ae_row(w.ae);
+        Err(Error::solver_failed_at(
+            format!(
+                "the step to t = {t} converged with {equation} at {} (its {level}-level residual), beyond the constraint tolerance {tolerance} (SimulationSettings::constraint_tolerance); the state is the last converged step's",
+                w.residual
+            ),
+            t,
+            Some(equation),
+            Some(w.residual),
+        ))
+    }
+
     /// The predictor (spec/solver.md §2.3), using the a-buffer as a_n.
     fn predictor(&mut self) {
         let (h, c) = (self.h, self.c);
@@ -906,12 +966,11 @@ impl Simulation {
             && settings.linear_solver == crate::linear::LinearSolverType::EigenSparse
             && !self.topology.lie_nodes.is_empty()
         {
-            return Err(Error::SolverFailed {
-                message: "timeIntegration.generalizedAlpha.lieGroupAddTangentOperator may not be \
+            return Err(Error::solver_failed(
+                "timeIntegration.generalizedAlpha.lieGroupAddTangentOperator may not be \
                           set True with the EigenSparse linear solver (as in Exudyn): set it \
-                          False or use EXUdense"
-                    .into(),
-            });
+                          False or use EXUdense",
+            ));
         }
         // TrapezoidalIndex2 runs as Newmark with index-2 constraints
         let ti = &TimeIntegrationSettings {
@@ -962,6 +1021,7 @@ impl Simulation {
         let mut writer = self.sensor_writer(settings);
         let end = ti.end_time;
         let mut stats = self.statistics.newton;
+        let mut largest_constraint: f64 = 0.0;
         {
             let mut p = StepProblem::new(self, ti, settings.linear_solver, settings.solver_mode);
             p.sim.statistics.sparse_solver = p.system.is_sparse();
@@ -1015,23 +1075,38 @@ impl Simulation {
                     match outcome {
                         NewtonOutcome::Converged { iterations } => break iterations,
                         NewtonOutcome::Singular(col) => {
-                            return Err(p.sim.singular_error(col.0, t_new));
+                            let e = p.sim.singular_error(col.0, t_new);
+                            p.restore_last_good(t_n);
+                            return Err(e);
                         }
                         NewtonOutcome::Failed { .. } => {
-                            if !ti.adaptive_step {
-                                return Err(Error::SolverFailed {
-                                    message: format!(
-                                        "Newton did not converge at t = {t_new} (adaptiveStep is off)"
+                            let why = if !ti.adaptive_step {
+                                Some("adaptiveStep is off".to_owned())
+                            } else if step.at_minimum() {
+                                Some(format!(
+                                    "with the minimum step size {}",
+                                    ti.minimum_step_size
+                                ))
+                            } else {
+                                None
+                            };
+                            if let Some(why) = why {
+                                let (equation, residual) = p.worst_equation();
+                                p.restore_last_good(t_n);
+                                let worst = match (&equation, residual) {
+                                    (Some(e), Some(r)) => {
+                                        format!("; worst equation {e}, residual {r}")
+                                    }
+                                    _ => String::new(),
+                                };
+                                return Err(Error::solver_failed_at(
+                                    format!(
+                                        "Newton did not converge at t = {t_new} ({why}){worst}; the state is the last converged step's (t = {t_n})"
                                     ),
-                                });
-                            }
-                            if step.at_minimum() {
-                                return Err(Error::SolverFailed {
-                                    message: format!(
-                                        "Newton did not converge at t = {t_new} with the minimum step size {}",
-                                        ti.minimum_step_size
-                                    ),
-                                });
+                                    t_new,
+                                    equation,
+                                    residual,
+                                ));
                             }
                             p.restore_start_of_step();
                             p.sim.state.time = t_n;
@@ -1039,6 +1114,13 @@ impl Simulation {
                         }
                     }
                 };
+                match p.check_constraints(settings.constraint_tolerance, t_new) {
+                    Ok(r) => largest_constraint = largest_constraint.max(r),
+                    Err(e) => {
+                        p.restore_last_good(t_n);
+                        return Err(e);
+                    }
+                }
                 p.finalize();
                 step_index += 1;
                 let h = step.h;
@@ -1059,6 +1141,7 @@ impl Simulation {
             p.sim.statistics.sparse_factorizations = p.system.factorization_counts();
         }
         self.statistics.newton = stats;
+        self.statistics.largest_constraint_residual = largest_constraint;
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
         Ok(())
     }

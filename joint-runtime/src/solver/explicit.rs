@@ -248,13 +248,11 @@ impl Accelerations {
                 .add_mass_matrix(qt, 1.0, m, scratch));
             if let Err(col) = self.system.factorize() {
                 let owner = &topo.ode2_owner[col.0];
-                return Err(Error::SolverFailed {
-                    message: format!(
-                        "explicit solver: the mass matrix is singular at ODE2 coordinate {} of {owner} \
+                return Err(Error::solver_failed(format!(
+                    "explicit solver: the mass matrix is singular at ODE2 coordinate {} of {owner} \
                          (at t = {}); explicit solvers need an invertible mass matrix",
-                        col.0, sim.state.time
-                    ),
-                });
+                    col.0, sim.state.time
+                )));
             }
             self.factorized = true;
         }
@@ -419,13 +417,11 @@ impl Simulation {
                 }
                 rejected += 1;
                 if !(ti.adaptive_step || automatic) {
-                    return Err(Error::SolverFailed {
-                        message: format!(
-                            "{}: the error control rejected the step at t = {t0} and the step size \
+                    return Err(Error::solver_failed(format!(
+                        "{}: the error control rejected the step at t = {t0} and the step size \
                              may not change (automaticStepSize and adaptiveStep are off)",
-                            method.name()
-                        ),
-                    });
+                        method.name()
+                    )));
                 }
                 self.state.q.copy_from_slice(&st.q0);
                 self.state.v.copy_from_slice(&st.v0);
@@ -469,15 +465,15 @@ impl Simulation {
         if topo.n_ae == 0 || !ti.explicit.eliminate_constraints {
             return Ok(Vec::new());
         }
-        let refuse = |owner: String, what: &str| Error::SolverFailed {
-            message: format!(
+        let refuse = |owner: String, what: &str| {
+            Error::solver_failed(format!(
                 "{owner}: {what}, which the explicit solver {} does not solve (Exudyn's explicit \
                  solvers eliminate only ConnectorCoordinates fixing a node coordinate to a ground \
                  node); use GeneralizedAlpha or TrapezoidalIndex2, or set \
                  timeIntegration.explicit.eliminateConstraints = False to ignore constraints as \
                  Exudyn then does",
                 ti.solver_type.name()
-            ),
+            ))
         };
         if let Some(ep) = topo.ep_constraints.first() {
             let owner = &topo.ae_owner[ep.ae];

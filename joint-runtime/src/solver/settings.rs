@@ -463,6 +463,11 @@ pub enum SolverMode {
     Fast,
 }
 
+/// The default of [`SimulationSettings::constraint_tolerance`]: 100 times the largest
+/// constraint residual a step of the reference corpus accepts (`tests/reference_cases`
+/// records it and fails when a case comes within that factor).
+pub const DEFAULT_CONSTRAINT_TOLERANCE: f64 = 1e-4;
+
 /// Exudyn's SimulationSettings, with Exudyn's defaults.
 ///
 /// | setting | field | default |
@@ -477,6 +482,7 @@ pub enum SolverMode {
 /// | `solutionSettings.sensorsWritePeriod` | `solution.sensors_write_period` | 0.01 s |
 /// | `linearSolverType` | `linear_solver` | dense LU (EXUdense) |
 /// | (this runtime's) | `solver_mode` | [`SolverMode::Exact`] |
+/// | (this runtime's) | `constraint_tolerance` | 1e-4 (per row, in its units) |
 ///
 /// ```
 /// use joint_runtime::{SimulationSettings, SolverMode};
@@ -488,7 +494,7 @@ pub enum SolverMode {
 /// assert_eq!(s.solution.sensors_write_period, 0.01);
 /// assert_eq!(s.solver_mode, SolverMode::Exact);
 /// ```
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SimulationSettings {
     /// `timeIntegration`: the dynamic solver's settings.
     pub time_integration: TimeIntegrationSettings,
@@ -506,6 +512,30 @@ pub struct SimulationSettings {
     /// Not an Exudyn setting: Exudyn's Newton path ([`SolverMode::Exact`], the default) or the
     /// fast path for dynamic solves.
     pub solver_mode: SolverMode,
+    /// Not an Exudyn setting: the largest |residual| a constraint row may keep after an accepted
+    /// step (absolute, per row, in the row's own units: metres, radians, m/s at index 2),
+    /// checked after every accepted step of the implicit and static solvers on the rows they
+    /// solve. Beyond it the run fails, naming the item, the row, the time and the residual,
+    /// and leaves the last converged step's state. Independent of Newton's tolerances
+    /// (relative, and raised by `adaptInitialResidual`); the check reads the residual Newton
+    /// computed last, so it changes no iteration. Default
+    /// [`DEFAULT_CONSTRAINT_TOLERANCE`];
+    /// `f64::INFINITY` checks only that the rows are finite.
+    pub constraint_tolerance: f64,
+}
+
+impl Default for SimulationSettings {
+    fn default() -> Self {
+        SimulationSettings {
+            time_integration: TimeIntegrationSettings::default(),
+            static_solver: StaticSolverSettings::default(),
+            solution: SolutionSettings::default(),
+            linear_solver: LinearSolverType::default(),
+            storage_limit: None,
+            solver_mode: SolverMode::default(),
+            constraint_tolerance: DEFAULT_CONSTRAINT_TOLERANCE,
+        }
+    }
 }
 
 impl SimulationSettings {

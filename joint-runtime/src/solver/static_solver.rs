@@ -278,11 +278,9 @@ impl Simulation {
                     NewtonOutcome::Failed { .. } => {
                         // Exudyn ignores adaptiveStep with geometric load steps.
                         if !ss.adaptive_step || geometric_factor.is_some() || step.at_minimum() {
-                            return Err(Error::SolverFailed {
-                                message: format!(
-                                    "static Newton did not converge at load step τ = {tau_new}"
-                                ),
-                            });
+                            return Err(Error::solver_failed(format!(
+                                "static Newton did not converge at load step τ = {tau_new}"
+                            )));
                         }
                         p.sim.state.q.copy_from_slice(&p.q_start);
                         step.reduce();
