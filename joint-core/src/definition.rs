@@ -73,6 +73,23 @@ pub struct OutputInfo {
     pub evaluate: MarkerLevelResidualFn,
 }
 
+/// A state of a joint or force element (`state NAME = EXPR;`): a scalar the definition keeps
+/// between steps, such as a relative angle that stays continuous over any number of turns.
+///
+/// Inside a step the kernels read the state's value at the last converged step (constant
+/// during the step, so it adds no derivative); it sits in the kernels' parameter slice after
+/// the parameters, in declaration order (the generated `Parameters` struct has a field for
+/// it, its initial value). After each converged step a runtime evaluates [`Self::update`] at
+/// the converged configuration and stores the result as the state's new value.
+#[derive(Clone, Copy, Debug)]
+pub struct StateInfo {
+    /// The state's name as the definition writes it (a model file's key for its initial value,
+    /// and a named output).
+    pub name: &'static str,
+    /// `EXPR` at marker level: the state's new value after a converged step (one value).
+    pub update: MarkerLevelResidualFn,
+}
+
 /// The level a joint's rows are written at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResidualLevel {
@@ -100,6 +117,8 @@ pub struct JointDefinition {
     pub markers: [MarkerDeclaration; 2],
     /// The run-time parameters, in declaration order (the kernels' parameter slice).
     pub parameters: &'static [ParameterInfo],
+    /// The states (`state NAME = …;`), after the parameters in the kernels' slice.
+    pub states: &'static [StateInfo],
     /// Names of the residual rows (one Lagrange multiplier each).
     pub axes: &'static [&'static str],
     /// Default of the run-time axis mask (`constrainedAxes`): `true` = constrained.
@@ -132,9 +151,10 @@ impl JointDefinition {
         self.pairings.iter().copied().find(|p| p.kinds == [k0, k1])
     }
 
-    /// Number of parameter values (the length of the slice every kernel takes).
+    /// Number of values in the slice every kernel takes: the parameters' values, then one per
+    /// state.
     pub fn parameter_len(&self) -> usize {
-        parameter_len(self.parameters)
+        parameter_len(self.parameters) + self.states.len()
     }
 
     /// Parameter `name` and the offset of its first value in the parameter slice.
@@ -142,10 +162,28 @@ impl JointDefinition {
         find_parameter(self.parameters, name)
     }
 
+    /// State `name` and its offset in the parameter slice.
+    pub fn state(&self, name: &str) -> Option<(usize, StateInfo)> {
+        find_state(self.parameters, self.states, name)
+    }
+
     /// Named output `name`.
     pub fn output(&self, name: &str) -> Option<&OutputInfo> {
         self.outputs.iter().find(|o| o.name == name)
     }
+}
+
+/// State `name` of `states` and its offset in the flat layout (after the parameters).
+pub(crate) fn find_state(
+    parameters: &[ParameterInfo],
+    states: &[StateInfo],
+    name: &str,
+) -> Option<(usize, StateInfo)> {
+    let start = parameter_len(parameters);
+    states
+        .iter()
+        .position(|s| s.name == name)
+        .map(|k| (start + k, states[k]))
 }
 
 /// Number of values of `parameters` in the flat layout.
@@ -168,11 +206,13 @@ pub(crate) fn find_parameter(
     None
 }
 
-/// A joint's run-time parameters as a struct (generated as `module::Parameters`).
+/// A joint's run-time parameters as a struct (generated as `module::Parameters`), its states'
+/// initial values included (after the parameters).
 pub trait JointParameters: Copy + Default + std::fmt::Debug + PartialEq {
     /// Number of values.
     const LEN: usize;
-    /// The values in definition order (matrices row-major): the slice every kernel takes.
+    /// The values in definition order (matrices row-major), then the states': the slice every
+    /// kernel takes.
     fn to_values(&self) -> Vec<f64>;
     /// The struct from its values; `None` if `values` has not [`Self::LEN`] entries.
     fn from_values(values: &[f64]) -> Option<Self>;

@@ -1,7 +1,7 @@
 //! Force elements defined with `joint!` (`pub force Name { … }`): a force between two markers as
 //! a function of their quantities, and its derivatives, as static data and function pointers.
 
-use crate::definition::{MarkerDeclaration, OutputInfo, ParameterInfo};
+use crate::definition::{MarkerDeclaration, OutputInfo, ParameterInfo, StateInfo};
 use crate::marker_level::MarkerQuantities;
 
 /// ∂f/∂x of a force element's force `f` (global, acting on marker 0; marker 1 receives −f) for
@@ -52,6 +52,8 @@ pub struct ForceDefinition {
     pub markers: [MarkerDeclaration; 2],
     /// The run-time parameters, in declaration order (the kernels' parameter slice).
     pub parameters: &'static [ParameterInfo],
+    /// The states (`state NAME = …;`), after the parameters in the kernels' slice.
+    pub states: &'static [StateInfo],
     /// The named outputs.
     pub outputs: &'static [OutputInfo],
     /// The force as written.
@@ -80,9 +82,15 @@ pub struct TorqueDefinition {
 }
 
 impl ForceDefinition {
-    /// Number of parameter values (the length of the slice every kernel takes).
+    /// Number of values in the slice every kernel takes: the parameters' values, then one per
+    /// state.
     pub fn parameter_len(&self) -> usize {
-        crate::definition::parameter_len(self.parameters)
+        crate::definition::parameter_len(self.parameters) + self.states.len()
+    }
+
+    /// State `name` and its offset in the parameter slice.
+    pub fn state(&self, name: &str) -> Option<(usize, StateInfo)> {
+        crate::definition::find_state(self.parameters, self.states, name)
     }
 
     /// Parameter `name` and the offset of its first value in the parameter slice.

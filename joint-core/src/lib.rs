@@ -28,7 +28,7 @@ pub use coordinate_vector::{
 };
 pub use definition::{
     Joint, JointDefinition, JointParameters, MarkerDeclaration, OutputInfo, OutputName,
-    ParameterInfo, ParameterShape, ResidualLevel,
+    ParameterInfo, ParameterShape, ResidualLevel, StateInfo,
 };
 pub use force::{
     Force, ForceDefinition, ForceFn, ForceJacobian, ForceJacobianFn, TorqueDefinition,

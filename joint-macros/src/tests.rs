@@ -162,6 +162,35 @@ fn snapshot_marker_level_rigid_second_order() {
     insta::assert_snapshot!(module_text(&text, "marker_level"));
 }
 
+/// A joint that remembers: a screw whose turn is a state, continuous over any number of turns
+/// (`angle(y, x)` within π of the last converged value, a `round` that differentiates to 0).
+#[test]
+fn snapshot_screw_with_a_state() {
+    let text = pretty(expand_joint(quote! {
+        /// m1 turns about m0's z axis and advances `lead` along it per radian.
+        pub joint Screw {
+            marker m0: Rigid;
+            marker m1: Rigid;
+            param lead: scalar;
+            axes [x, y, tilt_x, tilt_y, advance];
+            let d = m1.position - m0.position;
+            let x0 = col(m0.rotation, 0);
+            let y0 = col(m0.rotation, 1);
+            let z0 = col(m0.rotation, 2);
+            state turn = angle(dot(y0, col(m1.rotation, 0)), dot(x0, col(m1.rotation, 0)));
+            position = [
+                dot(x0, d),
+                dot(y0, d),
+                dot(z0, col(m1.rotation, 0)),
+                dot(z0, col(m1.rotation, 1)),
+                dot(z0, d) - lead * turn,
+            ];
+        }
+    }));
+    assert!(!text.contains("compile_error"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
 #[test]
 fn snapshot_super_element_kernels() {
     let text = pretty(crate::codegen::kinematics::expand());

@@ -241,6 +241,11 @@ pub struct SolveArgs {
     /// accuracy (implicit dynamic solves; static and explicit solves are the same in both).
     #[arg(long, value_enum, default_value = "exact")]
     solver: SolverArg,
+    /// A converged step whose constraint rows (position level; velocity level with index-2
+    /// constraints) miss by more than this, in each row's own units, fails the run, naming
+    /// the item and row. Default: 1e-4.
+    #[arg(long, value_name = "ABS")]
+    constraint_tolerance: Option<f64>,
 }
 
 impl Default for SolveArgs {
@@ -249,17 +254,21 @@ impl Default for SolveArgs {
         SolveArgs {
             storage_limit: None,
             solver: SolverArg::Exact,
+            constraint_tolerance: None,
         }
     }
 }
 
 impl SolveArgs {
-    /// Set the model's `storage_limit` (if given) and solver mode.
+    /// Set the model's `storage_limit` and constraint tolerance (if given) and solver mode.
     pub fn apply(&self, settings: &mut joint_runtime::SimulationSettings) {
         if self.storage_limit.is_some() {
             settings.storage_limit = self.storage_limit;
         }
         settings.solver_mode = self.solver.mode();
+        if let Some(c) = self.constraint_tolerance {
+            settings.constraint_tolerance = c;
+        }
     }
 }
 

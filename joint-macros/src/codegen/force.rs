@@ -434,6 +434,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
     let parameters = parameters::definition(model);
     let names = super::joint::name_modules(model, false);
     let parameter_infos = parameters::infos(model);
+    let state_infos = parameters::state_infos(model);
     let markers = marker_declarations(model, true);
     let type_doc = format!(
         " The force element `{name_str}` (see [`{module_str}`]): its [`joint_core::Force`] implementation."
@@ -462,6 +463,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
                 doc: #doc,
                 markers: [#(#markers),*],
                 parameters: &[#(#parameter_infos),*],
+                states: &[#(#state_infos),*],
                 outputs: &[#(#output_infos),*],
                 force_text: #force_text,
                 force: marker_level::force_array,
@@ -534,6 +536,7 @@ pub fn stub(
                     #core::MarkerDeclaration { name: "m1", capability: #core::Capability::Position, kinds: &[] },
                 ],
                 parameters: &[],
+                states: &[],
                 outputs: &[],
                 force_text: "",
                 force: marker_level::force_array,

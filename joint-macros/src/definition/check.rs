@@ -9,7 +9,7 @@ use super::errors::Errors;
 use super::model::JointModel;
 
 /// The built-in functions of the expression language.
-pub const BUILT_IN_FUNCTIONS: [&str; 9] = [
+pub const BUILT_IN_FUNCTIONS: [&str; 12] = [
     "dot",
     "cross",
     "transpose",
@@ -19,6 +19,9 @@ pub const BUILT_IN_FUNCTIONS: [&str; 9] = [
     "sin",
     "cos",
     "atan2",
+    "unwrap_angle",
+    "angle",
+    "last",
 ];
 
 /// Marker quantities that are velocities (the position level must not read them).
@@ -45,7 +48,7 @@ fn check_bindings(model: &JointModel, errors: &mut Errors) {
                 name,
                 format!("the binding `{name}` shadows the marker `{name}`"),
             );
-        } else if model.params.iter().any(|p| p.name == *name) {
+        } else if model.params.iter().any(|p| p.name == *name && !p.state) {
             errors.at(
                 name,
                 format!("the binding `{name}` shadows the parameter `{name}`"),
@@ -127,6 +130,8 @@ impl Walk<'_> {
                 self.expr(&ix.expr);
                 self.expr(&ix.index);
             }
+            // `last(NAME)` reads a stored value, not the state's expression
+            Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.is_ident("last")) => {}
             Expr::Call(c) => {
                 c.args.iter().for_each(|x| self.expr(x));
                 if let Expr::Path(p) = &*c.func

@@ -188,6 +188,10 @@ impl CoordinateVectorModel {
                     token,
                     "a joint on `Coordinates` markers has no `let` bindings: its residual is a sum of `matrix * f(m.coordinates)` terms",
                 ),
+                Item::State { token, .. } => errors.at(
+                    token,
+                    "a joint on `Coordinates` markers keeps no state: its rows are linear in whole coordinate vectors",
+                ),
                 Item::Output { token, .. } => errors.at(
                     token,
                     "a joint on `Coordinates` markers has no named outputs (its outputs are Exudyn's: displacement, velocity, constraint equation, λ)",
@@ -262,6 +266,7 @@ impl CoordinateVectorModel {
                 .map(|p| ParamDecl {
                     name: p.name.clone(),
                     kind: ParamKind::Scalar,
+                    state: false,
                 })
                 .collect(),
             axes: Vec::new(),

@@ -47,6 +47,9 @@ impl ParamKind {
 pub struct ParamDecl {
     pub name: Ident,
     pub kind: ParamKind,
+    /// The slot of a state (`state NAME = …;`, its value at the last converged step): a scalar
+    /// after every parameter in the flat layout, read by `last(NAME)` only.
+    pub state: bool,
 }
 
 pub struct Axis {
@@ -55,10 +58,11 @@ pub struct Axis {
     pub constrained: bool,
 }
 
-/// `let NAME = EXPR;`
+/// `let NAME = EXPR;`, or `state NAME = EXPR;` (`state`: its value is kept between steps).
 pub struct Binding {
     pub name: Ident,
     pub expr: Expr,
+    pub state: bool,
 }
 
 /// `output NAME = EXPR;`
@@ -95,6 +99,53 @@ pub struct JointModel {
     pub torque: Option<Expr>,
 }
 
+/// `state NAME = angle(y, x);` is `state NAME = unwrap_angle(atan2(y, x), last(NAME));`: the
+/// angle of (x, y) taken within π of the last converged step's value, continuous over turns.
+fn state_expression(name: &Ident, expr: Expr) -> Expr {
+    if let Expr::Call(call) = &expr
+        && let Expr::Path(f) = &*call.func
+        && f.path.is_ident("angle")
+        && call.args.len() == 2
+    {
+        let (y, x) = (&call.args[0], &call.args[1]);
+        let span = f.path.segments[0].ident.span();
+        let unwrap = Ident::new("unwrap_angle", span);
+        let atan2 = Ident::new("atan2", span);
+        let last = Ident::new("last", span);
+        return syn::parse_quote!(#unwrap(#atan2(#y, #x), #last(#name)));
+    }
+    expr
+}
+
+/// The states' slots after every parameter, and each state a named output of its own.
+fn add_states(
+    states: &[Ident],
+    params: &mut Vec<ParamDecl>,
+    outputs: &mut Vec<OutputDecl>,
+    errors: &mut Errors,
+) {
+    for name in states {
+        if let Some(o) = outputs.iter().find(|o| o.name == *name) {
+            errors.at(
+                &o.name,
+                format!(
+                    "`{name}` is a state, which is an output of its own: leave out this `output`"
+                ),
+            );
+            continue;
+        }
+        params.push(ParamDecl {
+            name: name.clone(),
+            kind: ParamKind::Scalar,
+            state: true,
+        });
+        outputs.push(OutputDecl {
+            name: name.clone(),
+            expr: syn::parse_quote!(#name),
+        });
+    }
+}
+
 impl JointModel {
     /// Check the parsed definition, reporting every problem into `errors`. Returns `None` only
     /// if the model is too broken to lower.
@@ -119,6 +170,7 @@ impl JointModel {
         let is_force = input.kind == DefinitionKind::Force;
         // the first residual or output item: `let` bindings come before it
         let mut residual_seen = false;
+        let mut states: Vec<Ident> = Vec::new();
         for item in input.items {
             match item {
                 Item::Marker {
@@ -181,7 +233,11 @@ impl JointModel {
                     if taken {
                         errors.at(&name, format!("duplicate name `{name}`"));
                     } else {
-                        params.push(ParamDecl { name, kind: k });
+                        params.push(ParamDecl {
+                            name,
+                            kind: k,
+                            state: false,
+                        });
                     }
                 }
                 Item::Axes {
@@ -253,7 +309,30 @@ impl JointModel {
                             "`let` bindings come before `position`, `velocity` and `output`",
                         );
                     }
-                    bindings.push(Binding { name, expr });
+                    bindings.push(Binding {
+                        name,
+                        expr,
+                        state: false,
+                    });
+                }
+                Item::State { token, name, expr } => {
+                    if residual_seen {
+                        errors.at(
+                            token,
+                            "`state` bindings come before `position`, `velocity`, `force` and `output`",
+                        );
+                    }
+                    if states.contains(&name) {
+                        errors.at(&name, format!("duplicate state `{name}`"));
+                    } else {
+                        states.push(name.clone());
+                    }
+                    let expr = state_expression(&name, expr);
+                    bindings.push(Binding {
+                        name,
+                        expr,
+                        state: true,
+                    });
                 }
                 Item::Position { token, expr } => {
                     residual_seen = true;
@@ -317,6 +396,7 @@ impl JointModel {
                 }
             }
         }
+        add_states(&states, &mut params, &mut outputs, errors);
         if markers.len() != 2 {
             let what = if is_force {
                 "a force element"

@@ -11,6 +11,7 @@
 //!            | "second_order" ";"
 //!            | function
 //!            | "let" NAME "=" EXPR ";"
+//!            | "state" NAME "=" EXPR ";"
 //!            | "position" "=" EXPR ";"
 //!            | "velocity" "=" EXPR ";"
 //!            | "output" NAME "=" EXPR ";"
@@ -42,6 +43,7 @@ pub(crate) mod kw {
     syn::custom_keyword!(second_order);
     syn::custom_keyword!(force);
     syn::custom_keyword!(torque);
+    syn::custom_keyword!(state);
 }
 
 /// A whole `joint!` input: functions shared by its joints, then the joints.
@@ -111,6 +113,13 @@ pub enum Item {
     /// `let NAME = EXPR;`
     Let {
         token: Token![let],
+        name: Ident,
+        expr: Expr,
+    },
+    /// `state NAME = EXPR;`: a binding whose value at each converged step is kept for the
+    /// next (`last(NAME)`).
+    State {
+        token: kw::state,
         name: Ident,
         expr: Expr,
     },
@@ -294,6 +303,15 @@ impl Parse for Item {
             let name: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
             Item::Let {
+                token,
+                name,
+                expr: input.parse()?,
+            }
+        } else if look.peek(kw::state) {
+            let token: kw::state = input.parse()?;
+            let name: Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            Item::State {
                 token,
                 name,
                 expr: input.parse()?,

@@ -86,6 +86,8 @@ pub fn derivative_memo(g: &mut Graph, expr: Id, var: Id, memo: &mut HashMap<Id, 
             let num = g.sub(xdy, ydx);
             g.div(num, r2)
         }
+        // piecewise constant: the jumps have no derivative
+        Node::Round(_) => g.zero(),
         // branch by branch (the comparison's switching point has no derivative)
         Node::Select {
             a,
@@ -133,7 +135,8 @@ pub fn weighted_gradient(g: &mut Graph, exprs: &[Id], weights: &[Id], vars: &[Id
             continue;
         }
         depends[i] = match g.node(Id(i as u32)) {
-            Node::Const(_) | Node::Var(_) => false,
+            // piecewise constant: no derivative flows through it
+            Node::Const(_) | Node::Var(_) | Node::Round(_) => false,
             Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Atan2(a, b) => {
                 depends[a.0 as usize] || depends[b.0 as usize]
             }
@@ -166,7 +169,7 @@ pub fn weighted_gradient(g: &mut Graph, exprs: &[Id], weights: &[Id], vars: &[Id
             }
         };
         match g.node(node).clone() {
-            Node::Const(_) => {}
+            Node::Const(_) | Node::Round(_) => {}
             Node::Var(_) => {
                 adjoint_of_var.insert(node, a);
             }

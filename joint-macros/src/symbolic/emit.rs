@@ -162,6 +162,11 @@ impl Emitter<'_> {
                 let x = self.operand(a, PREC_ATOM);
                 (quote!(#x.cos()), PREC_ATOM)
             }
+            Node::Round(a) => {
+                // as a path call: a literal would leave `{float}.round` ambiguous
+                let x = self.operand(a, 0);
+                (quote!(f64::round(#x)), PREC_ATOM)
+            }
             Node::Atan2(y, x) => {
                 // as a path call: a literal y would leave `{float}.atan2` ambiguous
                 let l = self.operand(y, 0);

@@ -52,6 +52,9 @@ pub enum Node {
     Cos(Id),
     /// `y.atan2(x)`: the angle of the point (x, y), in (−π, π].
     Atan2(Id, Id),
+    /// `x.round()`: the nearest integer (half away from zero). Piecewise constant: its
+    /// derivative is zero (the jumps have none), as for the turn count of a continuous angle.
+    Round(Id),
     /// `if a > b { then } else { otherwise }` (`a >= b` unless `strict`): a piecewise value,
     /// differentiated branch by branch.
     Select {
@@ -68,7 +71,9 @@ impl Node {
     pub fn children(&self) -> Vec<Id> {
         match *self {
             Node::Const(_) | Node::Var(_) => vec![],
-            Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => vec![x],
+            Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) | Node::Round(x) => {
+                vec![x]
+            }
             Node::Add(a, b) | Node::Mul(a, b) | Node::Div(a, b) | Node::Atan2(a, b) => vec![a, b],
             Node::Select {
                 a,
@@ -356,6 +361,17 @@ impl Graph {
         }
     }
 
+    /// round(a), Rust's `a.round()`.
+    pub fn round(&mut self, a: Id) -> Id {
+        if self.unsimplified {
+            return self.intern(Node::Round(a));
+        }
+        match self.as_const(a) {
+            Some(x) => self.constant(x.round()),
+            None => self.intern(Node::Round(a)),
+        }
+    }
+
     /// atan2(y, x), Rust's `y.atan2(x)`.
     pub fn atan2(&mut self, y: Id, x: Id) -> Id {
         if self.unsimplified {
@@ -417,7 +433,7 @@ impl Graph {
             }
             match *self.node(id) {
                 Node::Const(_) | Node::Var(_) => {}
-                Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => {
+                Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) | Node::Round(x) => {
                     count += 1;
                     stack.push(x);
                 }
@@ -447,7 +463,7 @@ impl Graph {
         for node in &self.nodes[..=last] {
             let s = match *node {
                 Node::Const(_) | Node::Var(_) => 0,
-                Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) => {
+                Node::Neg(x) | Node::Sqrt(x) | Node::Sin(x) | Node::Cos(x) | Node::Round(x) => {
                     size[x.0 as usize].saturating_add(1)
                 }
                 Node::Add(x, y) | Node::Mul(x, y) | Node::Div(x, y) | Node::Atan2(x, y) => size
@@ -481,6 +497,7 @@ impl Graph {
                 Node::Sqrt(a) => out[a.0 as usize].sqrt(),
                 Node::Sin(a) => out[a.0 as usize].sin(),
                 Node::Cos(a) => out[a.0 as usize].cos(),
+                Node::Round(a) => out[a.0 as usize].round(),
                 Node::Atan2(a, b) => out[a.0 as usize].atan2(out[b.0 as usize]),
                 Node::Select {
                     a,
@@ -521,6 +538,7 @@ impl Graph {
             Node::Sqrt(a) => self.eval_memo(a, values, memo).sqrt(),
             Node::Sin(a) => self.eval_memo(a, values, memo).sin(),
             Node::Cos(a) => self.eval_memo(a, values, memo).cos(),
+            Node::Round(a) => self.eval_memo(a, values, memo).round(),
             Node::Atan2(a, b) => {
                 let y = self.eval_memo(a, values, memo);
                 y.atan2(self.eval_memo(b, values, memo))

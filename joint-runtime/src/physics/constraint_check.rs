@@ -3,6 +3,7 @@
 //! evaluated (no evaluation of its own) and names the worst.
 
 use crate::assemble::Topology;
+use crate::error::{Error, Result};
 
 /// The worst constraint row of an AE residual vector: its AE index and residual (NaN counts as
 /// worst).
@@ -44,6 +45,56 @@ impl Topology {
             }
         }
         worst
+    }
+
+    /// The check after an accepted step at time `t`: the worst constrained row of `g` (the AE
+    /// part of the residual Newton last evaluated, at the `level` being solved) against the
+    /// absolute `tolerance`. The worst |residual|, or the error naming item, row, time and
+    /// residual (the caller restores the last converged state).
+    pub fn check_constraint_rows(
+        &self,
+        g: &[f64],
+        tolerance: f64,
+        t: f64,
+        level: &str,
+    ) -> Result<f64> {
+        let Some(w) = self.worst_constraint_row(g) else {
+            return Ok(0.0);
+        };
+        if w.residual.abs() <= tolerance {
+            return Ok(w.residual.abs());
+        }
+        let equation = self.describe_ae_row(w.ae);
+        Err(Error::solver_failed_at(
+            format!(
+                "the step to t = {t} converged with {equation} at {} (its {level}-level residual), beyond the constraint tolerance {tolerance} (SimulationSettings::constraint_tolerance); the state is the last converged step's",
+                w.residual
+            ),
+            t,
+            Some(equation),
+            Some(w.residual),
+        ))
+    }
+
+    /// The equation of a full residual vector `[ODE2; ODE1; AE]` with the largest |residual|
+    /// (the first of equals): its index. `None` for an empty vector.
+    pub fn worst_equation(r: &[f64]) -> Option<usize> {
+        r.iter()
+            .enumerate()
+            .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(b.0.cmp(&a.0)))
+            .map(|(k, _)| k)
+    }
+
+    /// Equation `k` of a full residual vector `[ODE2; ODE1; AE]` as a user reads it.
+    pub fn describe_equation(&self, k: usize) -> String {
+        let (n2, ae0) = (self.n_ode2, self.ae_start());
+        if k < n2 {
+            format!("ODE2 coordinate {k} of {}", self.ode2_owner[k])
+        } else if k < ae0 {
+            format!("ODE1 coordinate {} of {}", k - n2, self.ode1_owner[k - n2])
+        } else {
+            self.describe_ae_row(k - ae0)
+        }
     }
 
     /// AE equation `ae` as a user reads it: its item and, for a joint, the row by the name its

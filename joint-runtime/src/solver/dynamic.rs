@@ -14,6 +14,7 @@ use super::settings::{
     LinearSolverType, NewtonSettings, SimulationSettings, SolverMode, TimeIntegrationSettings,
 };
 use super::step_size::{Adaptive, StepSize, report_step};
+use crate::assemble::Topology;
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into, dot};
@@ -310,53 +311,24 @@ impl<'a> StepProblem<'a> {
     /// description and residual.
     fn worst_equation(&self) -> (Option<String>, Option<f64>) {
         let topo = &self.sim.topology;
-        let (n2, ae0) = (topo.n_ode2, topo.ae_start());
-        let worst = self
-            .rhs
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()).then(b.0.cmp(&a.0)));
-        let Some((k, &r)) = worst else {
+        let Some(k) = Topology::worst_equation(&self.rhs) else {
             return (None, None);
         };
         // the ODE2 rows are scaled by β·h² (the residual's own scaling): unscale them
-        let (what, r) = if k < n2 {
-            (
-                format!("ODE2 coordinate {k} of {}", topo.ode2_owner[k]),
-                r / self.s,
-            )
-        } else if k < ae0 {
-            (
-                format!("ODE1 coordinate {} of {}", k - n2, topo.ode1_owner[k - n2]),
-                r,
-            )
+        let r = if k < topo.n_ode2 {
+            self.rhs[k] / self.s
         } else {
-            (topo.describe_ae_row(k - ae0), r)
+            self.rhs[k]
         };
-        (Some(what), Some(r))
+        (Some(topo.describe_equation(k)), Some(r))
     }
 
     /// The constraint check after an accepted step (`SimulationSettings::constraint_tolerance`)
     /// on the rows Newton's last residual evaluated; the worst row's residual, or the error.
     fn check_constraints(&self, tolerance: f64, t: f64) -> Result<f64> {
         let topo = &self.sim.topology;
-        let Some(w) = topo.worst_constraint_row(&self.rhs[topo.ae_start()..]) else {
-            return Ok(0.0);
-        };
-        if w.residual.abs() <= tolerance {
-            return Ok(w.residual.abs());
-        }
         let level = if self.index2 { "velocity" } else { "position" };
-        let equation = topo.describe_ae_row(w.ae);
-        Err(Error::solver_failed_at(
-            format!(
-                "the step to t = {t} converged with {equation} at {} (its {level}-level residual), beyond the constraint tolerance {tolerance} (SimulationSettings::constraint_tolerance); the state is the last converged step's",
-                w.residual
-            ),
-            t,
-            Some(equation),
-            Some(w.residual),
-        ))
+        topo.check_constraint_rows(&self.rhs[topo.ae_start()..], tolerance, t, level)
     }
 
     /// The predictor (spec/solver.md §2.3), using the a-buffer as a_n.
@@ -952,6 +924,14 @@ fn extrapolate_quadratic(x: [f64; 3], h: f64, h1: f64, h2: f64) -> f64 {
     extrapolate_linear(x, h, h1) + h * (h + h1) * (d1 - d1_prev) / (h1 + h2)
 }
 
+/// `; worst equation …, residual …` for a failure message (empty without an equation).
+pub(super) fn worst_clause(equation: Option<&str>, residual: Option<f64>) -> String {
+    match (equation, residual) {
+        (Some(e), Some(r)) => format!("; worst equation {e}, residual {r}"),
+        _ => String::new(),
+    }
+}
+
 impl Simulation {
     /// The implicit dynamic solve behind [`Simulation::solve_observed`].
     pub(super) fn run_dynamic(
@@ -1093,12 +1073,7 @@ impl Simulation {
                             if let Some(why) = why {
                                 let (equation, residual) = p.worst_equation();
                                 p.restore_last_good(t_n);
-                                let worst = match (&equation, residual) {
-                                    (Some(e), Some(r)) => {
-                                        format!("; worst equation {e}, residual {r}")
-                                    }
-                                    _ => String::new(),
-                                };
+                                let worst = worst_clause(equation.as_deref(), residual);
                                 return Err(Error::solver_failed_at(
                                     format!(
                                         "Newton did not converge at t = {t_new} ({why}){worst}; the state is the last converged step's (t = {t_n})"

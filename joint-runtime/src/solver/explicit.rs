@@ -12,7 +12,10 @@
 //! - algebraic equations are not solved: with `explicit.eliminateConstraints` (default) the
 //!   coordinates ConnectorCoordinates fix to a ground node are held at displacement 0 (after
 //!   each step's update, on q, q̇, q̈ and the embedded solution) and any other constraint is
-//!   refused; without it constraints are ignored (λ = 0);
+//!   refused; without it constraints are ignored (λ = 0). The constraints an explicit run
+//!   solves thus hold exactly by construction, so the constraint check of the implicit solvers
+//!   (`SimulationSettings::constraint_tolerance`) has nothing to check here;
+//! - a failed step leaves the state of the last accepted step;
 //! - ODE23 and DOPRI5 estimate the error with their embedded weights, scaled per coordinate by
 //!   `absoluteTolerance + relativeTolerance·max(x̂₁, x₀)` (no absolute value, as in Exudyn), and
 //!   propose h·min(stepSizeMaxIncrease, safety·err^(−1/order)) capped by the nominal step; a step
@@ -398,10 +401,18 @@ impl Simulation {
                 };
                 let h_taken = h;
                 let accepted = if method == DynamicSolverType::VelocityVerlet {
-                    self.verlet_step(&mut acc, &st.constrained, &st.q0, lie, h, t1)?;
+                    let stepped = self.verlet_step(&mut acc, &st.constrained, &st.q0, lie, h, t1);
+                    if let Err(e) = stepped {
+                        self.restore_step_start(&st, t0);
+                        return Err(e);
+                    }
                     true
                 } else {
-                    self.runge_kutta_step(&tableau, &mut acc, &mut st, h, t0, t1, ti)?;
+                    let stepped = self.runge_kutta_step(&tableau, &mut acc, &mut st, h, t0, t1, ti);
+                    if let Err(e) = stepped {
+                        self.restore_step_start(&st, t0);
+                        return Err(e);
+                    }
                     match self.error_control(&tableau, &st, h, h_max, ti, &mut min_step_reached) {
                         None => true,
                         Some((h_new, ok)) => {
@@ -416,19 +427,20 @@ impl Simulation {
                     break;
                 }
                 rejected += 1;
+                self.restore_step_start(&st, t0);
                 if !(ti.adaptive_step || automatic) {
-                    return Err(Error::solver_failed(format!(
-                        "{}: the error control rejected the step at t = {t0} and the step size \
-                             may not change (automaticStepSize and adaptiveStep are off)",
-                        method.name()
-                    )));
+                    return Err(Error::solver_failed_at(
+                        format!(
+                            "{}: the error control rejected the step at t = {t0} and the step \
+                             size may not change (automaticStepSize and adaptiveStep are off); \
+                             the state is the last accepted step's",
+                            method.name()
+                        ),
+                        t1,
+                        None,
+                        None,
+                    ));
                 }
-                self.state.q.copy_from_slice(&st.q0);
-                self.state.v.copy_from_slice(&st.v0);
-                self.state.a.copy_from_slice(&st.a0);
-                self.state.y.copy_from_slice(&st.y0);
-                self.state.y_t.copy_from_slice(&st.y_t0);
-                self.state.time = t0;
             }
             step_index += 1;
             self.statistics.rejected_automatic_steps = rejected;
@@ -453,6 +465,17 @@ impl Simulation {
         self.statistics.sparse_factorizations = acc.system.factorization_counts();
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
         Ok(())
+    }
+
+    /// Back to the state at the start of the step (`t0`): before a retry, and what a failed
+    /// run leaves.
+    fn restore_step_start(&mut self, st: &Stages, t0: f64) {
+        self.state.q.copy_from_slice(&st.q0);
+        self.state.v.copy_from_slice(&st.v0);
+        self.state.a.copy_from_slice(&st.a0);
+        self.state.y.copy_from_slice(&st.y0);
+        self.state.y_t.copy_from_slice(&st.y_t0);
+        self.state.time = t0;
     }
 
     /// The ODE2 coordinates Exudyn's explicit solvers eliminate: with eliminateConstraints (the

@@ -2,9 +2,11 @@
 //! residual `f(q) + C_qᵀλ` (the sign opposite to the dynamic one), numerical load Jacobian; the
 //! ODE1 coordinates y are held.
 
+use super::dynamic::worst_clause;
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
 use super::settings::SimulationSettings;
 use super::step_size::{Adaptive, StepSize, report_step};
+use crate::assemble::Topology;
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
@@ -21,6 +23,8 @@ struct StaticProblem<'a> {
     fd: ForwardDifference,
     c_err: f64,
     q_start: Vec<f64>,
+    /// The last converged load step's multipliers (what a failed run leaves).
+    lambda_start: Vec<f64>,
     /// The ODE1 coordinates at the start (held: their rows are y − y_start).
     y_start: Vec<f64>,
     qt: Vec<f64>,
@@ -92,6 +96,26 @@ impl StaticProblem<'_> {
                 &mut self.scratch,
             );
         }
+    }
+}
+
+impl StaticProblem<'_> {
+    /// The worst equation of the last residual Newton evaluated: its description and residual.
+    fn worst_equation(&self) -> (Option<String>, Option<f64>) {
+        let topo = &self.sim.topology;
+        match Topology::worst_equation(&self.rhs) {
+            Some(k) => (Some(topo.describe_equation(k)), Some(self.rhs[k])),
+            None => (None, None),
+        }
+    }
+
+    /// The last converged load step's state (at `tau`): what a failed run leaves.
+    fn restore_last_good(&mut self, tau: f64) {
+        let st = &mut self.sim.state;
+        st.q.copy_from_slice(&self.q_start);
+        st.y.copy_from_slice(&self.y_start);
+        st.lambda.copy_from_slice(&self.lambda_start);
+        st.time = tau;
     }
 }
 
@@ -237,6 +261,7 @@ impl Simulation {
             fd: forward_difference(&ss.newton),
             c_err: ss.newton.error_weight(n),
             q_start: vec![0.0; n2],
+            lambda_start: vec![0.0; nae],
             y_start: self.state.y.clone(),
             qt: vec![0.0; n2],
             rhs: vec![0.0; n],
@@ -253,8 +278,10 @@ impl Simulation {
         let mut steps = 0;
         let mut jacobian_required = true;
         let mut tau = start;
+        let mut largest_constraint: f64 = 0.0;
         while tau < end - 1e-10 * duration {
             p.q_start.copy_from_slice(&p.sim.state.q);
+            p.lambda_start.copy_from_slice(&p.sim.state.lambda);
             let iterations = loop {
                 let mut tau_new = tau + step.h;
                 if (tau_new - end).abs() <= 1e-10 * duration || tau_new > end {
@@ -269,18 +296,42 @@ impl Simulation {
                 p.sim.state.lambda.fill(0.0);
                 match newton(&mut p, &ss.newton, &mut jacobian_required, &mut stats) {
                     NewtonOutcome::Converged { iterations } => {
+                        let topo = &p.sim.topology;
+                        let g = &p.rhs[topo.ae_start()..];
+                        match topo.check_constraint_rows(
+                            g,
+                            settings.constraint_tolerance,
+                            tau_new,
+                            "position",
+                        ) {
+                            Ok(r) => largest_constraint = largest_constraint.max(r),
+                            Err(e) => {
+                                p.restore_last_good(tau);
+                                return Err(e);
+                            }
+                        }
                         tau = tau_new;
                         break iterations;
                     }
                     NewtonOutcome::Singular(col) => {
-                        return Err(p.sim.singular_error(col.0, tau_new));
+                        let e = p.sim.singular_error(col.0, tau_new);
+                        p.restore_last_good(tau);
+                        return Err(e);
                     }
                     NewtonOutcome::Failed { .. } => {
                         // Exudyn ignores adaptiveStep with geometric load steps.
                         if !ss.adaptive_step || geometric_factor.is_some() || step.at_minimum() {
-                            return Err(Error::solver_failed(format!(
-                                "static Newton did not converge at load step τ = {tau_new}"
-                            )));
+                            let (equation, residual) = p.worst_equation();
+                            p.restore_last_good(tau);
+                            let worst = worst_clause(equation.as_deref(), residual);
+                            return Err(Error::solver_failed_at(
+                                format!(
+                                    "static Newton did not converge at load step τ = {tau_new}{worst}; the state is the last converged load step's (τ = {tau})"
+                                ),
+                                tau_new,
+                                equation,
+                                residual,
+                            ));
                         }
                         p.sim.state.q.copy_from_slice(&p.q_start);
                         step.reduce();
@@ -305,6 +356,7 @@ impl Simulation {
         p.sim.statistics.factor_nonzeros = p.system.factor_nonzeros();
         p.sim.statistics.sparse_factorizations = p.system.factorization_counts();
         self.statistics.newton = stats;
+        self.statistics.largest_constraint_residual = largest_constraint;
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
         Ok(())
     }

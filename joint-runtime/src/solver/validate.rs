@@ -100,6 +100,15 @@ impl SimulationSettings {
                 format!("must be finite and ≥ 0, found {p}"),
             ));
         }
+        let c = self.constraint_tolerance;
+        if !(c > 0.0) {
+            return Err(Error::setting(
+                "constraint_tolerance",
+                format!(
+                    "must be > 0 (f64::INFINITY checks only that the rows are finite), found {c}"
+                ),
+            ));
+        }
         Ok(())
     }
 }

@@ -483,6 +483,7 @@ fn joint_module(
     let parameters = parameters::definition(model);
     let names = name_modules(model, true);
     let parameter_infos = parameters::infos(model);
+    let state_infos = parameters::state_infos(model);
     let markers = marker_declarations(model, false);
     let outputs = marker_level::output_infos(model);
     let optional_text = |t: Option<&str>| match t {
@@ -537,6 +538,7 @@ fn joint_module(
                 doc: #doc,
                 markers: [#(#markers),*],
                 parameters: &[#(#parameter_infos),*],
+                states: &[#(#state_infos),*],
                 axes: &AXES,
                 default_constrained_axes: &DEFAULT_CONSTRAINED_AXES,
                 outputs: &[#(#outputs),*],

@@ -17,16 +17,33 @@ fn shape_tokens(core: &TokenStream, kind: ParamKind) -> TokenStream {
     }
 }
 
-/// `ParameterInfo { name, shape }` per parameter, in definition order.
+/// `ParameterInfo { name, shape }` per parameter, in definition order (the states apart).
 pub fn infos(model: &JointModel) -> Vec<TokenStream> {
     let core = &model.core;
     model
         .params
         .iter()
+        .filter(|p| !p.state)
         .map(|p| {
             let n = p.name.to_string();
             let shape = shape_tokens(core, p.kind);
             quote!(#core::ParameterInfo { name: #n, shape: #shape })
+        })
+        .collect()
+}
+
+/// `StateInfo { name, update }` per state, in definition order: its update is its output's
+/// marker-level kernel.
+pub fn state_infos(model: &JointModel) -> Vec<TokenStream> {
+    let core = &model.core;
+    model
+        .params
+        .iter()
+        .filter(|p| p.state)
+        .map(|p| {
+            let n = p.name.to_string();
+            let f = ident(&format!("output_{n}_slices"));
+            quote!(#core::StateInfo { name: #n, update: marker_level::#f })
         })
         .collect()
 }
@@ -47,6 +64,14 @@ pub fn definition(model: &JointModel) -> TokenStream {
                 ParamKind::Vector => quote!([f64; 3]),
                 ParamKind::Matrix => quote!([[f64; 3]; 3]),
             };
+            if p.state {
+                let doc = format!(
+                    " `state {f}`: its value at the last converged step, which a runtime \
+                     updates after each; here its initial value (0 by default: an angle of \
+                     `angle(y, x)` then starts in (−π, π])."
+                );
+                return quote! { #[doc = #doc] pub #f: #ty, };
+            }
             let doc = format!(
                 " `param {}: {}` (a constant given at run time{}).",
                 f,
@@ -117,6 +142,8 @@ pub fn definition(model: &JointModel) -> TokenStream {
     };
     let doc = if model.params.is_empty() {
         format!(" The {what}'s run-time parameters: none.")
+    } else if model.params.iter().any(|p| p.state) {
+        format!(" The {what}'s run-time parameters and its states' initial values.")
     } else {
         format!(" The {what}'s run-time parameters.")
     };

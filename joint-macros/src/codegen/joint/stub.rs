@@ -71,6 +71,7 @@ pub fn stub(
                     #core::MarkerDeclaration { name: "m1", capability: #core::Capability::Position, kinds: &[] },
                 ],
                 parameters: &[],
+                states: &[],
                 axes: &AXES,
                 default_constrained_axes: &DEFAULT_CONSTRAINED_AXES,
                 outputs: &[],

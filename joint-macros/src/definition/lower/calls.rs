@@ -26,6 +26,9 @@ impl<'a> Lowerer<'a> {
         if name == "col" {
             return self.column_call(c, errors);
         }
+        if name == "last" {
+            return self.last_call(c, errors);
+        }
         let mut args = Vec::new();
         for a in &c.args {
             args.push(self.lower(a, errors));
@@ -68,6 +71,41 @@ impl<'a> Lowerer<'a> {
             value: Value::Vector(column(&mv, k)),
             rate,
         })
+    }
+
+    /// `last(NAME)`: state NAME's value at the last converged step, a constant of the step
+    /// (the slot after the parameters in the kernels' slice).
+    fn last_call(&mut self, c: &syn::ExprCall, errors: &mut Errors) -> Option<Dual> {
+        let state = match c.args.first() {
+            Some(Expr::Path(p)) if c.args.len() == 1 => p.path.get_ident().and_then(|ident| {
+                self.model
+                    .params
+                    .iter()
+                    .find(|p| p.state && p.name == *ident)
+            }),
+            _ => None,
+        };
+        let Some(state) = state else {
+            let states: Vec<String> = self
+                .model
+                .params
+                .iter()
+                .filter(|p| p.state)
+                .map(|p| format!("`{}`", p.name))
+                .collect();
+            let which = if states.is_empty() {
+                "the definition declares none (`state NAME = …;`)".to_owned()
+            } else {
+                format!("the definition's states are {}", states.join(", "))
+            };
+            errors.at(
+                c,
+                format!("`last` takes the name of a state: its value at the last converged step; {which}"),
+            );
+            return None;
+        };
+        let var = super::parameter_variable(&state.name.to_string(), state.kind, 0);
+        Some(Dual::constant(Value::Scalar(self.g.var(&var))))
     }
 
     /// A call of one of the definition's functions: its body, lowered with its parameters bound
@@ -265,6 +303,32 @@ impl<'a> Lowerer<'a> {
                     value: Scalar(g.atan2(*y, *x)),
                     rate: rates::atan2(g, *y, &args[0].rate, *x, &args[1].rate),
                 })
+            }
+            "unwrap_angle" => {
+                if !arity(errors, 2) {
+                    return None;
+                }
+                let (Scalar(a), Scalar(r)) = (&args[0].value, &args[1].value) else {
+                    return bad(errors);
+                };
+                // a + 2π·round((r − a)/2π): the turn count is piecewise constant, so the
+                // value changes (and is differentiated) as `a`
+                let turn = g.constant(std::f64::consts::TAU);
+                let gap = g.sub(*r, *a);
+                let turns = g.div(gap, turn);
+                let k = g.round(turns);
+                let shift = g.mul(turn, k);
+                Some(Dual {
+                    value: Scalar(g.add(*a, shift)),
+                    rate: args[0].rate.clone(),
+                })
+            }
+            "angle" => {
+                errors.at(
+                    at,
+                    "`angle(y, x)` is the whole value of a state, `state NAME = angle(y, x);`: the angle of (x, y) continuous over turns (within π of its last converged value). Elsewhere write `atan2(y, x)`, in (−π, π], or `unwrap_angle(a, reference)`",
+                );
+                None
             }
             "sqrt" | "sin" | "cos" => {
                 if !arity(errors, 1) {

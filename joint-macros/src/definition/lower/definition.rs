@@ -22,12 +22,14 @@ pub fn parameter_variable(
     }
 }
 
-/// The joint's parameters as symbolic values (variables `jp_…`).
+/// The joint's parameters as symbolic values (variables `jp_…`), by name; the states' slots
+/// are read through `last(NAME)` only.
 pub fn parameter_values(g: &mut Graph, model: &JointModel) -> Vec<(String, Value)> {
     use crate::definition::model::ParamKind;
     model
         .params
         .iter()
+        .filter(|p| !p.state)
         .map(|p| {
             let name = p.name.to_string();
             let v: Vec<Id> = (0..p.kind.len())

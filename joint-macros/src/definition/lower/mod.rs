@@ -131,7 +131,21 @@ impl<'a> Lowerer<'a> {
         let outer = std::mem::replace(&mut self.visible, i);
         let frames = std::mem::take(&mut self.frames);
         let model = self.model;
-        let v = self.lower(&model.bindings[i].expr, errors);
+        let b = &model.bindings[i];
+        let mut v = self.lower(&b.expr, errors);
+        if b.state
+            && let Some(d) = &v
+            && !matches!(d.value, Value::Scalar(_))
+        {
+            errors.at(
+                &b.expr,
+                format!(
+                    "a state is a scalar, found {}: keep a vector's entries as states of their own",
+                    d.value.type_name()
+                ),
+            );
+            v = None;
+        }
         self.frames = frames;
         self.visible = outer;
         self.bindings.insert(i, v.clone());
