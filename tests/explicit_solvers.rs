@@ -160,4 +160,8 @@ fn singular_mass_matrix_is_an_error() {
     for needle in ["mass matrix is singular", "nodes[0] (RigidBodyEP)"] {
         assert!(e.contains(needle), "`{e}` lacks `{needle}`");
     }
+    // the failed run leaves the last accepted state: here the initial one, whole
+    assert_eq!(sim.state.time, 0.0);
+    assert_eq!(sim.state.q, vec![0.0; 7]);
+    assert_eq!(sim.state.v, vec![0.0; 7]);
 }

@@ -32,6 +32,7 @@ pub struct SensorWriter {
     start_time: f64,
     active: bool,
     recorder: SensorRecorder,
+    states: crate::physics::StateScratch,
 }
 
 impl Simulation {
@@ -48,6 +49,7 @@ impl Simulation {
             start_time: start,
             active: settings.solution.sensors_active,
             recorder: SensorRecorder::new(self),
+            states: crate::physics::StateScratch::default(),
         }
     }
 
@@ -189,17 +191,36 @@ impl Simulation {
 }
 
 impl SensorWriter {
-    /// After a step, before its outputs: the data coordinates its objects update (Exudyn's
-    /// PostNewtonStep after a converged step; its explicit solvers update them after each
-    /// step too), through the recorder's buffer of total coordinates.
-    pub(crate) fn update_data_coordinates(&mut self, sim: &mut Simulation) {
+    /// After a converged step, before its outputs: Exudyn's PostNewtonStep. The data
+    /// coordinates its objects update (a TorsionalSpringDamper's continuous angle; Exudyn's
+    /// explicit solvers update them after each step too) and the items' states
+    /// (`physics/states.rs`), through the recorder's buffer of total coordinates. Returns the
+    /// discontinuous error: the largest change the new states make to their items' equations
+    /// at `level` (0 without states).
+    pub(crate) fn post_newton(
+        &mut self,
+        sim: &mut Simulation,
+        level: crate::joints::ConstraintLevel,
+    ) -> f64 {
         if sim.state.data.is_empty() {
-            return;
+            return 0.0;
         }
         let qt = &mut self.recorder.qt;
         sim.topology.total_coordinates(&sim.state.q, qt);
         sim.topology
             .update_data_coordinates(qt, &sim.state.v, &mut sim.state.data);
+        if sim.topology.item_states.is_empty() {
+            return 0.0;
+        }
+        let error = sim.topology.post_newton(
+            qt,
+            &sim.state.v,
+            level,
+            &mut sim.state.data,
+            &mut self.states,
+        );
+        sim.mirror_item_states();
+        error
     }
 
     /// Called after each completed step of size `h`.

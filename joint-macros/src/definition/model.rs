@@ -324,9 +324,9 @@ impl JointModel {
                     }
                     if states.contains(&name) {
                         errors.at(&name, format!("duplicate state `{name}`"));
-                    } else {
-                        states.push(name.clone());
+                        continue;
                     }
+                    states.push(name.clone());
                     let expr = state_expression(&name, expr);
                     bindings.push(Binding {
                         name,

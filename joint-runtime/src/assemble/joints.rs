@@ -195,6 +195,12 @@ pub(super) fn assemble_joint(
             .parameters
             .iter()
             .map(|p| format!("{} ({})", jt.key_of(p.name).0, p.shape.keyword()))
+            .chain(
+                definition
+                    .states
+                    .iter()
+                    .map(|s| format!("{} (state, initial value)", s.name)),
+            )
             .collect();
         return Err(Error::item(
             item.clone(),
@@ -220,6 +226,10 @@ pub(super) fn assemble_joint(
             &joint.parameters[offset..offset + n],
         )?;
         offset += n;
+    }
+    for s in definition.states {
+        finite(item, s.name, &joint.parameters[offset..=offset])?;
+        offset += 1;
     }
     if let Some(check) = jt.check {
         check(&joint.parameters)

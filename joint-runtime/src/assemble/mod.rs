@@ -285,6 +285,8 @@ pub struct Topology {
     /// Per object, what it became: resolved once, so that outputs and sensors index instead of
     /// searching.
     pub objects: Vec<ObjectTopology>,
+    /// The items with states (`state NAME = …;`), their data coordinates after the nodes'.
+    pub item_states: Vec<crate::physics::ItemStates>,
 }
 
 /// What an object became in the topology.
@@ -426,7 +428,10 @@ impl Topology {
             max_kernel_rows,
             objects,
             constant_loads: Vec::new(),
+            item_states: Vec::new(),
         };
+        let n_node_data = mbs.nodes.iter().map(|n| n.initial_data().len()).sum();
+        topology.layout_states(n_node_data);
         topology.sum_constant_loads();
         Ok(topology)
     }

@@ -296,6 +296,10 @@ pub(super) fn joints_and_connectors(
                     finite(&item, p.name, &force.parameters[offset..offset + n])?;
                     offset += n;
                 }
+                for s in definition.states {
+                    finite(&item, s.name, &force.parameters[offset..=offset])?;
+                    offset += 1;
+                }
                 connectors.push(ConnectorTopology {
                     object: i,
                     markers: idx,

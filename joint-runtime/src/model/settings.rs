@@ -10,8 +10,9 @@ use serde_json::{Map, Value, json};
 use super::fields::{Dict, Owner};
 use crate::error::Result;
 use crate::solver::settings::{
-    DynamicSolverType, ExplicitSettings, GeneralizedAlphaSettings, LinearSolverType,
-    NewtonSettings, SimulationSettings, StaticSolverSettings, TimeIntegrationSettings,
+    DiscontinuousSettings, DynamicSolverType, ExplicitSettings, GeneralizedAlphaSettings,
+    LinearSolverType, NewtonSettings, SimulationSettings, StaticSolverSettings,
+    TimeIntegrationSettings,
 };
 
 pub(crate) fn read_settings(map: &Map<String, Value>) -> Result<SimulationSettings> {
@@ -138,7 +139,7 @@ fn time_integration(mut d: Dict, ti: &mut TimeIntegrationSettings) -> Result<()>
         newton(n, &mut ti.newton)?;
     }
     if let Some(dc) = d.opt_section("discontinuous")? {
-        discontinuous(dc)?;
+        discontinuous(dc, &mut ti.discontinuous)?;
     }
     if let Some(e) = d.opt_section("explicit")? {
         explicit(e, &mut ti.explicit, false)?;
@@ -237,11 +238,20 @@ fn newton(mut d: Dict, n: &mut NewtonSettings) -> Result<()> {
     d.finish()
 }
 
-fn discontinuous(mut d: Dict) -> Result<()> {
-    d.only_default("ignoreMaxIterations", json!(true))?;
-    d.only_default("iterationTolerance", json!(1.0))?;
-    d.only_default("maxIterations", json!(5))?;
-    d.only_default("useRecommendedStepSize", json!(true))?;
+fn discontinuous(mut d: Dict, dc: &mut DiscontinuousSettings) -> Result<()> {
+    d.set_bool("ignoreMaxIterations", &mut dc.ignore_max_iterations)?;
+    d.set_f64("iterationTolerance", &mut dc.iteration_tolerance)?;
+    d.set_count("maxIterations", &mut dc.max_iterations)?;
+    d.set_bool("useRecommendedStepSize", &mut dc.use_recommended_step_size)?;
+    if dc.max_iterations == 0 {
+        return Err(d.err("maxIterations", "must be at least 1 (one solve per step)"));
+    }
+    if !(dc.iteration_tolerance >= 0.0) {
+        return Err(d.err(
+            "iterationTolerance",
+            format!("must be ≥ 0, found {}", dc.iteration_tolerance),
+        ));
+    }
     d.finish()
 }
 
@@ -270,7 +280,7 @@ fn static_solver(mut d: Dict, ss: &mut StaticSolverSettings) -> Result<()> {
         newton(n, &mut ss.newton)?;
     }
     if let Some(dc) = d.opt_section("discontinuous")? {
-        discontinuous(dc)?;
+        discontinuous(dc, &mut ss.discontinuous)?;
     }
     // constrainODE1Coordinates only acts on ODE1 coordinates, which no implemented item has.
     d.ignore(&[

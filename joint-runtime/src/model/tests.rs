@@ -780,13 +780,9 @@ fn model_error_strings_for_numbers_in_settings() {
 
 #[test]
 fn model_error_unsupported_non_default_settings() {
-    let cases: [(&[&str], Value); 7] = [
+    let cases: [(&[&str], Value); 6] = [
         (&["timeIntegration", "newton", "residualMode"], json!(1)),
         (&["timeIntegration", "computeLoadsJacobian"], json!(1)),
-        (
-            &["timeIntegration", "discontinuous", "maxIterations"],
-            json!(10),
-        ),
         (&["staticSolver", "stabilizerODE2term"], json!(0.5)),
         (
             &[
@@ -826,6 +822,20 @@ fn model_error_unsupported_non_default_settings() {
             ],
         );
     }
+    // the discontinuous iteration's settings are read (and checked)
+    expect_error(
+        |v| *settings_mut(v, &["timeIntegration", "discontinuous", "maxIterations"]) = json!(0),
+        &[
+            "`timeIntegration.discontinuous.maxIterations`",
+            "at least 1",
+        ],
+    );
+    expect_error(
+        |v| {
+            *settings_mut(v, &["staticSolver", "discontinuous", "iterationTolerance"]) = json!(-1.0)
+        },
+        &["`staticSolver.discontinuous.iterationTolerance`", "≥ 0"],
+    );
     expect_error(
         |v| *settings_mut(v, &["timeIntegration", "solverType"]) = json!("RK45"),
         &[

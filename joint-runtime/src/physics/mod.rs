@@ -29,11 +29,13 @@ mod rigid_body;
 mod rigid_body_2d;
 mod rigid_body_spring_damper;
 mod scratch;
+mod states;
 
 pub use connectors::ConnectorForce;
 pub use constraints::{ConstraintJacobian, ConstraintRowFactors};
 pub use rhs::RhsForm;
 pub use scratch::Scratch;
+pub use states::{ItemStates, StateOwner, StateScratch};
 
 use nalgebra::{Matrix3, Vector3};
 

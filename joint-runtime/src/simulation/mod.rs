@@ -9,6 +9,7 @@ use crate::items::{
 use crate::output::Outputs;
 use crate::system::MultibodySystem;
 
+mod item_states;
 pub mod sensor_rows;
 pub mod state;
 
@@ -45,6 +46,7 @@ impl MultibodySystem {
             data.extend_from_slice(node.initial_data());
             y.extend_from_slice(node.ode1_initial());
         }
+        Simulation::initial_item_states(&topology, &mut data);
         let n2 = topology.n_ode2;
         let nae = topology.n_ae;
         let mut sim = Simulation {

@@ -60,6 +60,9 @@ pub struct SolverStatistics {
     /// velocity level at index 2) over the accepted steps, in the rows' own units: what
     /// `SimulationSettings::constraint_tolerance` bounds.
     pub largest_constraint_residual: f64,
+    /// Solves of the accepted steps, each Newton followed by PostNewton (Exudyn's
+    /// discontinuous iterations: one per step unless an item's states asked for another).
+    pub discontinuous_iterations: usize,
 }
 
 /// Where a running solve is (passed to progress callbacks after each step).

@@ -5,6 +5,7 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::anderson::Anderson;
+use super::discontinuous::Discontinuous;
 use super::extrapolation::Extrapolation;
 use super::fast_newton::{
     ANDERSON_DEPTH, FastNewtonProblem, PIVOT_THRESHOLD, fast_newton, increment_within_roundoff,
@@ -93,6 +94,8 @@ pub(crate) struct StepProblem<'a> {
     /// ODE1 coordinates and velocities at the start of the step.
     y_n: Vec<f64>,
     y_t_n: Vec<f64>,
+    /// The data coordinates at the step's start (the items' states; empty without any).
+    data_n: Vec<f64>,
     acc_n: Vec<f64>,
     lambda_n: Vec<f64>,
     /// ä and λ at the start of the previous step, and that step's size (the fast start's
@@ -184,6 +187,7 @@ impl<'a> StepProblem<'a> {
             v_n: vec![0.0; n2],
             y_n: vec![0.0; n1],
             y_t_n: vec![0.0; n1],
+            data_n: sim.state.data.clone(),
             acc_n: vec![0.0; n2],
             lambda_n: vec![0.0; nae],
             acc_prev: vec![0.0; n2],
@@ -269,6 +273,7 @@ impl<'a> StepProblem<'a> {
 
     fn save_start_of_step(&mut self) {
         let st = &self.sim.state;
+        self.data_n.copy_from_slice(&st.data);
         self.q_n.copy_from_slice(&st.q);
         self.v_n.copy_from_slice(&st.v);
         self.y_n.copy_from_slice(&st.y);
@@ -300,9 +305,27 @@ impl<'a> StepProblem<'a> {
         st.y_t.copy_from_slice(&self.y_t_n);
     }
 
+    /// The data coordinates (the items' states) of the step's start, where a step is reduced
+    /// or the run fails; a discontinuous iteration keeps the new ones.
+    fn restore_data_start(&mut self) {
+        if self.data_n.is_empty() {
+            return;
+        }
+        self.sim.state.data.copy_from_slice(&self.data_n);
+        self.sim.load_item_states();
+    }
+
+    /// The step's start again, for a discontinuous iteration: q, v, ä, y, ẏ and the a-buffer
+    /// (spec/solver.md §4.4), the data coordinates PostNewton stored kept.
+    fn restore_for_repeat(&mut self) {
+        self.restore_start_of_step();
+        self.a_buf.copy_from_slice(&self.a_start);
+    }
+
     /// The last converged step's state, time and multipliers: what a failed run leaves.
     fn restore_last_good(&mut self, t_n: f64) {
         self.restore_start_of_step();
+        self.restore_data_start();
         self.sim.state.lambda.copy_from_slice(&self.lambda_n);
         self.sim.state.time = t_n;
     }
@@ -967,6 +990,7 @@ impl Simulation {
             "timeIntegration.numberOfSteps",
         )?;
         self.statistics = Default::default();
+        self.load_item_states();
         let started = std::time::Instant::now();
         self.state.time = ti.start_time;
         self.initial_accelerations(ti, settings.linear_solver)?;
@@ -1002,6 +1026,12 @@ impl Simulation {
         let end = ti.end_time;
         let mut stats = self.statistics.newton;
         let mut largest_constraint: f64 = 0.0;
+        let mut discontinuous_total = 0;
+        let level = if ti.generalized_alpha.use_index2_constraints {
+            ConstraintLevel::Velocity
+        } else {
+            ConstraintLevel::Position
+        };
         {
             let mut p = StepProblem::new(self, ti, settings.linear_solver, settings.solver_mode);
             p.sim.statistics.sparse_solver = p.system.is_sparse();
@@ -1017,6 +1047,10 @@ impl Simulation {
                     jacobian_required = true;
                 }
                 let mut t_new;
+                // solves of this step (Newton, then PostNewton), and a discontinuous
+                // iteration's failure as the reason a step is reduced
+                let mut solves = 0;
+                let mut discontinuous_failure = None;
                 let iterations = loop {
                     t_new = if ti.adaptive_step {
                         t_n + step.h
@@ -1052,6 +1086,25 @@ impl Simulation {
                             }
                         }
                     };
+                    let outcome = match outcome {
+                        NewtonOutcome::Converged { iterations } => {
+                            // Exudyn's PostNewtonStep and its discontinuous iteration
+                            solves += 1;
+                            let error = writer.post_newton(p.sim, level);
+                            match ti.discontinuous.decide(error, solves) {
+                                Discontinuous::Accept => break iterations,
+                                Discontinuous::Repeat => {
+                                    p.restore_for_repeat();
+                                    continue;
+                                }
+                                Discontinuous::Fail => {
+                                    discontinuous_failure = Some(error);
+                                    NewtonOutcome::Failed { iterations }
+                                }
+                            }
+                        }
+                        other => other,
+                    };
                     match outcome {
                         NewtonOutcome::Converged { iterations } => break iterations,
                         NewtonOutcome::Singular(col) => {
@@ -1074,9 +1127,16 @@ impl Simulation {
                                 let (equation, residual) = p.worst_equation();
                                 p.restore_last_good(t_n);
                                 let worst = worst_clause(equation.as_deref(), residual);
+                                let what = match discontinuous_failure {
+                                    Some(e) => format!(
+                                        "the discontinuous iteration did not settle at t = {t_new}: after {solves} solves the states still move their items' equations by {e} (discontinuous.iterationTolerance {}, ignoreMaxIterations off)",
+                                        ti.discontinuous.iteration_tolerance
+                                    ),
+                                    None => format!("Newton did not converge at t = {t_new}"),
+                                };
                                 return Err(Error::solver_failed_at(
                                     format!(
-                                        "Newton did not converge at t = {t_new} ({why}){worst}; the state is the last converged step's (t = {t_n})"
+                                        "{what} ({why}){worst}; the state is the last converged step's (t = {t_n})"
                                     ),
                                     t_new,
                                     equation,
@@ -1084,7 +1144,10 @@ impl Simulation {
                                 ));
                             }
                             p.restore_start_of_step();
+                            p.restore_data_start();
                             p.sim.state.time = t_n;
+                            solves = 0;
+                            discontinuous_failure = None;
                             step.reduce();
                         }
                     }
@@ -1105,18 +1168,17 @@ impl Simulation {
                     end_time: end,
                     steps: step_index,
                 };
-                // Exudyn's PostNewtonStep
-                writer.update_data_coordinates(p.sim);
                 report_step(p.sim, stats, h, &mut writer, observer, progress);
-                // Newton iterations plus one discontinuous iteration per step (no contact items)
-                let discontinuous_iterations = 1;
-                step.accepted(iterations + discontinuous_iterations);
+                // the step's last Newton iterations plus its discontinuous iterations
+                discontinuous_total += solves;
+                step.accepted(iterations + solves);
             }
             p.sim.statistics.factor_nonzeros = p.system.factor_nonzeros();
             p.sim.statistics.sparse_factorizations = p.system.factorization_counts();
         }
         self.statistics.newton = stats;
         self.statistics.largest_constraint_residual = largest_constraint;
+        self.statistics.discontinuous_iterations = discontinuous_total;
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
         Ok(())
     }

@@ -329,6 +329,7 @@ impl Simulation {
             "timeIntegration.numberOfSteps",
         )?;
         self.statistics = Default::default();
+        self.load_item_states();
         let started = std::time::Instant::now();
         let lie = ti.explicit.use_lie_group_integration && !self.topology.lie_nodes.is_empty();
         let n2 = self.topology.n_ode2;
@@ -451,8 +452,9 @@ impl Simulation {
                 steps: step_index,
             };
             let h_taken = self.statistics.last_step_size;
-            // the data coordinates after the step, as Exudyn's explicit solvers update them
-            writer.update_data_coordinates(self);
+            // the data coordinates and states after the step, as Exudyn's explicit solvers
+            // update them (no discontinuous iteration: the step is not solved again)
+            writer.post_newton(self, crate::joints::ConstraintLevel::Position);
             report_step(self, stats, h_taken, &mut writer, observer, progress);
             // Exudyn's step recovery changes nothing here: a fixed-step method's step is never
             // reduced, and an embedded pair keeps its control's proposal even with
@@ -589,7 +591,11 @@ impl Simulation {
             let mut kv = std::mem::take(&mut st.kv[i]);
             let r = acc.evaluate(self, &q, &v, &mut kv);
             st.kv[i] = kv;
-            r?;
+            if let Err(e) = r {
+                // the state's vectors back in place (the caller restores the step's start)
+                (self.state.q, self.state.v, self.state.y) = (q, v, y);
+                return Err(e);
+            }
             st.kq[i].copy_from_slice(&v);
             if lie {
                 // the rotation's derivative in the algebra: T⁻¹(K_i)·(ω̄₀ + Σ a_ij·h·kv_j)

@@ -1,6 +1,7 @@
 //! Exudyn's solvers: settings, Newton control, the implicit dynamic solver and the static solver.
 
 mod anderson;
+pub(crate) mod discontinuous;
 mod dynamic;
 mod explicit;
 mod extrapolation;

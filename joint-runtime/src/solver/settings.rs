@@ -2,6 +2,7 @@
 //! Exudyn 1.13.6's defaults (spec/solver.md §7).
 
 /// Defined with the linear solvers it selects; a setting of the solve.
+pub use super::discontinuous::DiscontinuousSettings;
 pub use crate::linear::LinearSolverType;
 /// Defined with the other storage limits; the default of `solution.storageLimit`.
 pub use crate::storage::{default_storage_limit, human_bytes};
@@ -163,6 +164,8 @@ pub struct TimeIntegrationSettings {
     pub generalized_alpha: GeneralizedAlphaSettings,
     /// `newton`: Newton's settings for each step.
     pub newton: NewtonSettings,
+    /// `discontinuous`: the discontinuous iteration around each step's Newton.
+    pub discontinuous: DiscontinuousSettings,
     /// `solverType`: the integrator SolveDynamic runs (a model file's top-level
     /// `dynamicSolverType`, SolveDynamic's `solverType` argument, takes its place).
     pub solver_type: DynamicSolverType,
@@ -310,6 +313,7 @@ impl Default for TimeIntegrationSettings {
             reuse_constant_mass_matrix: true,
             generalized_alpha: GeneralizedAlphaSettings::default(),
             newton: NewtonSettings::default(),
+            discontinuous: DiscontinuousSettings::default(),
             solver_type: DynamicSolverType::GeneralizedAlpha,
             explicit: ExplicitSettings::default(),
             automatic_step_size: true,
@@ -353,6 +357,8 @@ pub struct StaticSolverSettings {
     pub compute_loads_jacobian: bool,
     /// `newton`: Newton's settings for each load step.
     pub newton: NewtonSettings,
+    /// `discontinuous`: the discontinuous iteration around each load step's Newton.
+    pub discontinuous: DiscontinuousSettings,
 }
 
 impl Default for StaticSolverSettings {
@@ -375,6 +381,7 @@ impl Default for StaticSolverSettings {
                 use_modified_newton: false,
                 ..NewtonSettings::default()
             },
+            discontinuous: DiscontinuousSettings::default(),
         }
     }
 }

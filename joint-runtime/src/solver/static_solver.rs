@@ -2,6 +2,7 @@
 //! residual `f(q) + C_qᵀλ` (the sign opposite to the dynamic one), numerical load Jacobian; the
 //! ODE1 coordinates y are held.
 
+use super::discontinuous::Discontinuous;
 use super::dynamic::worst_clause;
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
 use super::settings::SimulationSettings;
@@ -25,6 +26,8 @@ struct StaticProblem<'a> {
     q_start: Vec<f64>,
     /// The last converged load step's multipliers (what a failed run leaves).
     lambda_start: Vec<f64>,
+    /// The last converged load step's data coordinates (the items' states).
+    data_start: Vec<f64>,
     /// The ODE1 coordinates at the start (held: their rows are y − y_start).
     y_start: Vec<f64>,
     qt: Vec<f64>,
@@ -116,6 +119,16 @@ impl StaticProblem<'_> {
         st.y.copy_from_slice(&self.y_start);
         st.lambda.copy_from_slice(&self.lambda_start);
         st.time = tau;
+        self.restore_data_start();
+    }
+
+    /// The data coordinates (the items' states) of the load step's start.
+    fn restore_data_start(&mut self) {
+        if self.data_start.is_empty() {
+            return;
+        }
+        self.sim.state.data.copy_from_slice(&self.data_start);
+        self.sim.load_item_states();
     }
 }
 
@@ -206,6 +219,7 @@ impl Simulation {
         )?;
         let started = std::time::Instant::now();
         self.statistics = Default::default();
+        self.load_item_states();
         let start = ss.load_step_start;
         let duration = ss.load_step_duration;
         let end = start + duration;
@@ -262,6 +276,7 @@ impl Simulation {
             c_err: ss.newton.error_weight(n),
             q_start: vec![0.0; n2],
             lambda_start: vec![0.0; nae],
+            data_start: self.state.data.clone(),
             y_start: self.state.y.clone(),
             qt: vec![0.0; n2],
             rhs: vec![0.0; n],
@@ -279,9 +294,15 @@ impl Simulation {
         let mut jacobian_required = true;
         let mut tau = start;
         let mut largest_constraint: f64 = 0.0;
+        let mut discontinuous_total = 0;
         while tau < end - 1e-10 * duration {
             p.q_start.copy_from_slice(&p.sim.state.q);
             p.lambda_start.copy_from_slice(&p.sim.state.lambda);
+            p.data_start.copy_from_slice(&p.sim.state.data);
+            // solves of this load step (Newton, then PostNewton), and a discontinuous
+            // iteration's failure as the reason a step is reduced
+            let mut solves = 0;
+            let mut discontinuous_failure = None;
             let iterations = loop {
                 let mut tau_new = tau + step.h;
                 if (tau_new - end).abs() <= 1e-10 * duration || tau_new > end {
@@ -294,7 +315,27 @@ impl Simulation {
                 };
                 p.sim.state.time = tau_new;
                 p.sim.state.lambda.fill(0.0);
-                match newton(&mut p, &ss.newton, &mut jacobian_required, &mut stats) {
+                let outcome = match newton(&mut p, &ss.newton, &mut jacobian_required, &mut stats) {
+                    NewtonOutcome::Converged { iterations } => {
+                        // Exudyn's PostNewtonStep and its discontinuous iteration
+                        solves += 1;
+                        let error = writer.post_newton(p.sim, ConstraintLevel::Position);
+                        match ss.discontinuous.decide(error, solves) {
+                            Discontinuous::Accept => NewtonOutcome::Converged { iterations },
+                            Discontinuous::Repeat => {
+                                p.sim.state.q.copy_from_slice(&p.q_start);
+                                p.sim.state.y.copy_from_slice(&p.y_start);
+                                continue;
+                            }
+                            Discontinuous::Fail => {
+                                discontinuous_failure = Some(error);
+                                NewtonOutcome::Failed { iterations }
+                            }
+                        }
+                    }
+                    other => other,
+                };
+                match outcome {
                     NewtonOutcome::Converged { iterations } => {
                         let topo = &p.sim.topology;
                         let g = &p.rhs[topo.ae_start()..];
@@ -324,9 +365,20 @@ impl Simulation {
                             let (equation, residual) = p.worst_equation();
                             p.restore_last_good(tau);
                             let worst = worst_clause(equation.as_deref(), residual);
+                            let what = match discontinuous_failure {
+                                Some(e) => format!(
+                                    "the discontinuous iteration did not settle at load step τ = {tau_new}: after {solves} solves the states still move their items' equations by {e} (discontinuous.iterationTolerance {}, ignoreMaxIterations off)",
+                                    ss.discontinuous.iteration_tolerance
+                                ),
+                                None => {
+                                    format!(
+                                        "static Newton did not converge at load step τ = {tau_new}"
+                                    )
+                                }
+                            };
                             return Err(Error::solver_failed_at(
                                 format!(
-                                    "static Newton did not converge at load step τ = {tau_new}{worst}; the state is the last converged load step's (τ = {tau})"
+                                    "{what}{worst}; the state is the last converged load step's (τ = {tau})"
                                 ),
                                 tau_new,
                                 equation,
@@ -334,6 +386,9 @@ impl Simulation {
                             ));
                         }
                         p.sim.state.q.copy_from_slice(&p.q_start);
+                        p.restore_data_start();
+                        solves = 0;
+                        discontinuous_failure = None;
                         step.reduce();
                     }
                 }
@@ -345,8 +400,7 @@ impl Simulation {
                 end_time: end,
                 steps,
             };
-            // Exudyn's PostNewtonStep after each load step
-            writer.update_data_coordinates(p.sim);
+            discontinuous_total += solves;
             report_step(p.sim, stats, step.h, &mut writer, observer, progress);
             match geometric_factor {
                 Some(f) => step.h = (tau - start) * (f - 1.0),
@@ -357,6 +411,7 @@ impl Simulation {
         p.sim.statistics.sparse_factorizations = p.system.factorization_counts();
         self.statistics.newton = stats;
         self.statistics.largest_constraint_residual = largest_constraint;
+        self.statistics.discontinuous_iterations = discontinuous_total;
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
         Ok(())
     }

@@ -113,6 +113,10 @@ pub(super) fn read_force(
         };
         parameters.extend(value);
     }
+    // the states' initial values: optional (0 by default)
+    for s in definition.states {
+        parameters.push(d.f64_or(s.name, 0.0)?);
+    }
     let object = ForceObject {
         definition,
         name,

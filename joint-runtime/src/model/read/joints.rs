@@ -76,6 +76,10 @@ pub(super) fn read_joint(index: usize, value: &Value, jt: &JointType) -> Result<
             }
         }
     }
+    // the states' initial values: optional (0 by default)
+    for s in definition.states {
+        parameters.push(d.f64_or(s.name, 0.0)?);
+    }
     let count = jt.axes_count();
     let constrained_axes = match jt.axes {
         Axes::Flags(flags) => {
