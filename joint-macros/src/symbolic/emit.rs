@@ -94,11 +94,30 @@ fn literal(v: f64) -> (TokenStream, u8) {
             (quote!(::core::f64::NEG_INFINITY), PREC_ATOM)
         };
     }
-    let lit = Literal::f64_unsuffixed(v.abs());
+    // the constants clippy knows by name (`approx_constant`): written as their names
+    use std::f64::consts;
+    let named: [(f64, &str); 6] = [
+        (consts::PI, "PI"),
+        (consts::TAU, "TAU"),
+        (consts::FRAC_PI_2, "FRAC_PI_2"),
+        (consts::FRAC_1_PI, "FRAC_1_PI"),
+        (consts::E, "E"),
+        (consts::SQRT_2, "SQRT_2"),
+    ];
+    let magnitude = match named.iter().find(|(c, _)| *c == v.abs()) {
+        Some((_, name)) => {
+            let name = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+            quote!(::core::f64::consts::#name)
+        }
+        None => {
+            let lit = Literal::f64_unsuffixed(v.abs());
+            quote!(#lit)
+        }
+    };
     if v < 0.0 {
-        (quote!(-#lit), PREC_NEG)
+        (quote!(-#magnitude), PREC_NEG)
     } else {
-        (quote!(#lit), PREC_ATOM)
+        (magnitude, PREC_ATOM)
     }
 }
 
