@@ -287,6 +287,7 @@
 //!         second_order;                              // optional
 //!         fn NAME(ARG, …) = EXPR;                    // the joint's own functions
 //!         let NAME = EXPR;                           // bindings, in order
+//!         state NAME = EXPR | angle(Y, X);           // a binding remembered between steps
 //!         position = EXPR;                           // or leave it out: rows at velocity level
 //!         velocity = EXPR;                           // optional: derived when left out
 //!         output NAME = EXPR;                        // named outputs (scalar or 3-vector)
@@ -297,7 +298,7 @@
 //!     pub force NAME {                               // a force element (below)
 //!         marker m0: Position | Rigid | Coordinate;  // two points, or two coordinates
 //!         marker m1: Position | Rigid | Coordinate;
-//!         param …; fn …; let …;                      // as in a joint
+//!         param …; fn …; let …; state …;             // as in a joint
 //!         force = EXPR;                              // the force on m0: global 3-vector, or scalar
 //!         torque = EXPR;                             // optional, two Rigid markers: torque on m0
 //!         output NAME = EXPR;                        // named outputs
@@ -372,7 +373,9 @@
 //! indexing (`v[i]` a component, `M[i]` a row, `rows[i]`; the index a constant), `[a, b, …]`
 //! (a list of scalar rows), the built-in functions `dot(a, b)`, `cross(a, b)`, `transpose(M)`,
 //! `col(M, k)`, `norm(v)`, `sqrt(x)`, `sin(x)`, `cos(x)`, `atan2(y, x)` (the angle of the point
-//! (x, y), as Rust's `y.atan2(x)`: Tait–Bryan angles of a relative rotation, for example), and
+//! (x, y), as Rust's `y.atan2(x)`, in (−π, π]: it jumps by 2π where (x, y) crosses the negative
+//! x axis, so a relative angle that may pass ±π wants a state, `state NAME = angle(y, x);`,
+//! below), `unwrap_angle(a, reference)` (a + 2πk nearest to `reference`), `last(STATE)`, and
 //! calls of the definition's functions
 //! (expanded where they are called; an argument may be a marker: `fn frame(m) = m.rotation;`),
 //! and `if a > b { x } else { y }` (`<`, `>`, `<=`, `>=` between scalars; `else if` chains): a
@@ -409,6 +412,54 @@
 //! let slip = m1.velocity + cross(m1.angular_velocity, disc_radius * w3)
 //!     - (m0.velocity + cross(m0.angular_velocity, contact - m0.position));
 //! velocity = [dot(slip, lateral), dot(slip, forward), dot(slip, n0)];
+//! ```
+//!
+//! **States: joints that remember.** `state NAME = EXPR;` is a binding (scalar, declared before
+//! the rows) whose value the runtime keeps between steps: in EXPR and after it, `last(NAME)` is
+//! the value stored at the last converged step (its parameters' initial value at the start),
+//! constant within a Newton solve, so it has no derivative. After every converged solve the
+//! runtime evaluates EXPR at the solution and stores it (Exudyn's PostNewton, on the item's data
+//! coordinates); if that changed the item's equations by more than
+//! `discontinuous.iteration_tolerance` (a joint's rows at the solved level, a force element's
+//! force and torque), the step is solved again from its start with the new value, up to
+//! `discontinuous.max_iterations` times (Exudyn's discontinuous iteration; the count is in
+//! [`SolverStatistics::discontinuous_iterations`](runtime::SolverStatistics)). The common case
+//! is a continuous angle: `state turn = angle(y, x);` is
+//! `state turn = unwrap_angle(atan2(y, x), last(turn));`, the angle of (x, y) taken within π of
+//! its last converged value, hence continuous over any number of turns as long as a step turns
+//! less than half a turn; its derivatives are those of `atan2`. A switch that must not chatter
+//! within a step reads `last`: a latch that engages once its point goes below z = 0,
+//! `state engaged = if m1.position[2] < 0.0 { 1.0 } else { last(engaged) };` with
+//! `force = [0.0, 0.0, stiffness * last(engaged) * m1.position[2]];`. A state is also a named
+//! output (`outputs::NAME`) and a field of `Parameters`, which holds its initial value; in model
+//! files it is a key of the same name (optional, default 0), and sensors and result files read
+//! it as an output. Joints on coordinate vectors have no states. A screw along marker 0's z axis
+//! (`examples/joints_with_memory.rs` has it beside a gear pair and a rack and pinion, each
+//! against its analytic motion over more than ten turns):
+//!
+//! ```
+//! joint::joint! {
+//!     /// A screw along marker 0's z axis, `lead` along it per radian turned.
+//!     pub joint Screw {
+//!         marker m0: Rigid;
+//!         marker m1: Rigid;
+//!         param lead: scalar;
+//!         axes [x, y, tilt_x, tilt_y, advance];
+//!         let d = m1.position - m0.position;
+//!         let x0 = col(m0.rotation, 0);
+//!         let y0 = col(m0.rotation, 1);
+//!         let z0 = col(m0.rotation, 2);
+//!         let x1 = col(m1.rotation, 0);
+//!         state turn = angle(dot(y0, x1), dot(x0, x1));
+//!         position = [dot(x0, d), dot(y0, d), dot(z0, x1), dot(z0, col(m1.rotation, 1)),
+//!                     dot(z0, d) - lead * turn];
+//!     }
+//! }
+//! // the turn's initial value, and its name among the outputs
+//! let params = screw::Parameters { lead: 0.1, turn: 0.0 };
+//! assert_eq!(screw::outputs::TURN.0, "turn");
+//! assert_eq!(screw::DEFINITION.states[0].name, "turn");
+//! # let _ = params;
 //! ```
 //!
 //! **Force elements.** `pub force Name { … }` defines a force between two markers instead of

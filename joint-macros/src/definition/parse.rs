@@ -23,7 +23,8 @@
 //! (`m0.position`, `m0.velocity`, `m0.rotation`, `m0.angular_velocity`,
 //! `m0.angular_velocity_local`), parameters, `let` bindings and function parameters; with
 //! `+ − * /`, unary `−`, parentheses, literals, indexing `v[i]`, the built-in functions `dot`,
-//! `cross`, `transpose`, `col`, `norm`, `sqrt`, `sin`, `cos`, calls of the definition's own
+//! `cross`, `transpose`, `col`, `norm`, `sqrt`, `sin`, `cos`, `atan2`, `unwrap_angle`, `last`
+//! (of a state) and `angle` (a state's whole value), calls of the definition's own
 //! functions, `[a, b, …]` to list scalar rows, and `if a > b { x } else { y }` (`<`, `>`, `<=`,
 //! `>=` between scalars) for a piecewise value.
 
