@@ -239,8 +239,15 @@ pub struct SolveArgs {
     /// `exact`: Exudyn's Newton path, its iteration counts and results to round-off.
     /// `fast`: the same step equations with this program's own Newton control, judged by
     /// accuracy (implicit dynamic solves; static and explicit solves are the same in both).
+    /// `accurate`: Dormand–Prince 5(4) on the constrained equations, its steps chosen for
+    /// `--tolerance`, projected onto the constraints after each step (implicit dynamic
+    /// solves).
     #[arg(long, value_enum, default_value = "exact")]
     solver: SolverArg,
+    /// The local error tolerance per step of `--solver accurate` (absolute and relative, in
+    /// the coordinates' units). Default: 1e-6.
+    #[arg(long, value_name = "TOL")]
+    tolerance: Option<f64>,
     /// A converged step whose constraint rows (position level; velocity level with index-2
     /// constraints) miss by more than this, in each row's own units, fails the run, naming
     /// the item and row. Default: 1e-4.
@@ -254,13 +261,15 @@ impl Default for SolveArgs {
         SolveArgs {
             storage_limit: None,
             solver: SolverArg::Exact,
+            tolerance: None,
             constraint_tolerance: None,
         }
     }
 }
 
 impl SolveArgs {
-    /// Set the model's `storage_limit` and constraint tolerance (if given) and solver mode.
+    /// Set the model's `storage_limit`, constraint and error tolerances (if given) and solver
+    /// mode.
     pub fn apply(&self, settings: &mut joint_runtime::SimulationSettings) {
         if self.storage_limit.is_some() {
             settings.storage_limit = self.storage_limit;
@@ -268,6 +277,9 @@ impl SolveArgs {
         settings.solver_mode = self.solver.mode();
         if let Some(c) = self.constraint_tolerance {
             settings.constraint_tolerance = c;
+        }
+        if let Some(t) = self.tolerance {
+            settings.error_tolerance = t;
         }
     }
 }
@@ -286,6 +298,7 @@ struct RunOptions<'a> {
 enum SolverArg {
     Exact,
     Fast,
+    Accurate,
 }
 
 impl SolverArg {
@@ -293,6 +306,7 @@ impl SolverArg {
         match self {
             SolverArg::Exact => SolverMode::Exact,
             SolverArg::Fast => SolverMode::Fast,
+            SolverArg::Accurate => SolverMode::Accurate,
         }
     }
 }

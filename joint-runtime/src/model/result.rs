@@ -49,6 +49,8 @@ pub fn result_json(sim: &Simulation) -> Value {
             "matrixNonzeros": st.matrix_nonzeros,
             "factorNonzeros": st.factor_nonzeros,
             "largestConstraintResidual": st.largest_constraint_residual,
+            "evaluations": st.evaluations,
+            "estimatedError": st.estimated_error,
             "sparseFactorizations": {
                 "full": st.sparse_factorizations.full,
                 "replayed": st.sparse_factorizations.replayed,

@@ -63,6 +63,14 @@ pub struct SolverStatistics {
     /// Solves of the accepted steps, each Newton followed by PostNewton (Exudyn's
     /// discontinuous iterations: one per step unless an item's states asked for another).
     pub discontinuous_iterations: usize,
+    /// [`SolverMode::Accurate`](crate::SolverMode::Accurate): evaluations of the accelerations
+    /// (each a factorization of the index-1 system), rejected steps included (0 otherwise).
+    pub evaluations: usize,
+    /// [`SolverMode::Accurate`](crate::SolverMode::Accurate): the sum over the accepted steps
+    /// of the largest local error estimate of a position coordinate (m, or rad for rotation
+    /// parameters), an estimate of the error at the end that assumes errors neither grow nor
+    /// cancel along the motion (0 otherwise).
+    pub estimated_error: f64,
 }
 
 /// Where a running solve is (passed to progress callbacks after each step).

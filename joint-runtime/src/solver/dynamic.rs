@@ -1064,7 +1064,7 @@ impl Simulation {
                             p.predictor();
                             newton(&mut p, &ti.newton, &mut jacobian_required, &mut stats)
                         }
-                        SolverMode::Fast => {
+                        SolverMode::Fast | SolverMode::Accurate => {
                             // J̄ holds s and β', γ' of the step size it was built with
                             if step.h != jacobian_step {
                                 jacobian_required = true;

@@ -1,11 +1,13 @@
 //! Exudyn's solvers: settings, Newton control, the implicit dynamic solver and the static solver.
 
+mod accurate;
 mod anderson;
 pub(crate) mod discontinuous;
 mod dynamic;
 mod explicit;
 mod extrapolation;
 mod fast_newton;
+mod index1;
 mod newton;
 pub mod settings;
 mod static_solver;
@@ -50,6 +52,9 @@ impl Simulation {
         match kind {
             SolveKind::Dynamic if settings.time_integration.solver_type.is_explicit() => {
                 self.run_explicit(settings, observer)
+            }
+            SolveKind::Dynamic if settings.solver_mode == settings::SolverMode::Accurate => {
+                self.run_accurate(settings, observer)
             }
             SolveKind::Dynamic => self.run_dynamic(settings, observer),
             SolveKind::Static => self.run_static(settings, observer),

@@ -468,6 +468,19 @@ pub enum SolverMode {
     /// step size changes, never restarted. Judged by accuracy against a tightly converged
     /// solution, not by Exudyn's counts. Static solves are not affected.
     Fast,
+    /// Another integrator for the same equations, chosen for accuracy per second: an embedded
+    /// Runge–Kutta pair of order 5(4) (Dormand–Prince) on the index-1 form of the constrained
+    /// equations (at every stage `[M C_qᵀ; C_q 0][q̈; λ] = [f; c]`, c the convective term), its
+    /// step chosen by the local error estimate against
+    /// [`SimulationSettings::error_tolerance`], and the positions and velocities projected
+    /// back onto the constraints after every accepted step (in the mass matrix's metric, with
+    /// the factorization the last stage left). `timeIntegration.numberOfSteps` gives only the
+    /// first step's upper bound; the step count is the error control's. Judged, as the fast
+    /// mode, by accuracy against a converged solution; the run reports its estimated error
+    /// ([`SolverStatistics::estimated_error`](crate::SolverStatistics::estimated_error)).
+    /// Dynamic solves with implicit `solverType`s only (explicit ones run as Exudyn's); not
+    /// for RotVecLG (Lie-group) nodes. Static solves are not affected.
+    Accurate,
 }
 
 /// The default of [`SimulationSettings::constraint_tolerance`]: 100 times the largest
@@ -490,6 +503,7 @@ pub const DEFAULT_CONSTRAINT_TOLERANCE: f64 = 1e-4;
 /// | `linearSolverType` | `linear_solver` | dense LU (EXUdense) |
 /// | (this runtime's) | `solver_mode` | [`SolverMode::Exact`] |
 /// | (this runtime's) | `constraint_tolerance` | 1e-4 (per row, in its units) |
+/// | (this runtime's) | `error_tolerance` | 1e-6 ([`SolverMode::Accurate`]'s local error per step) |
 ///
 /// ```
 /// use joint_runtime::{SimulationSettings, SolverMode};
@@ -529,6 +543,12 @@ pub struct SimulationSettings {
     /// [`DEFAULT_CONSTRAINT_TOLERANCE`];
     /// `f64::INFINITY` checks only that the rows are finite.
     pub constraint_tolerance: f64,
+    /// Not an Exudyn setting: the local error tolerance of [`SolverMode::Accurate`], per step,
+    /// on each position and velocity coordinate, absolute and relative
+    /// (tolerance·(1 + |x|)), in the coordinates' units; the error at the end of a run is of
+    /// this order times the growth of errors along the motion. Default 1e-6; between 1e-14 and
+    /// 1. The other modes ignore it.
+    pub error_tolerance: f64,
 }
 
 impl Default for SimulationSettings {
@@ -541,6 +561,7 @@ impl Default for SimulationSettings {
             storage_limit: None,
             solver_mode: SolverMode::default(),
             constraint_tolerance: DEFAULT_CONSTRAINT_TOLERANCE,
+            error_tolerance: 1e-6,
         }
     }
 }

@@ -109,6 +109,13 @@ impl SimulationSettings {
                 ),
             ));
         }
+        let e = self.error_tolerance;
+        if !(1e-14..=1.0).contains(&e) {
+            return Err(Error::setting(
+                "error_tolerance",
+                format!("must lie in [1e-14, 1] (below, round-off decides the step), found {e}"),
+            ));
+        }
         Ok(())
     }
 }

@@ -1,0 +1,395 @@
+//! [`SolverMode::Accurate`](super::settings::SolverMode::Accurate): Dormand–Prince 5(4) on the
+//! index-1 form of the constrained equations, with projection onto the constraints.
+//!
+//! The state x = (q, q̇, y) moves by q̇' = q̈(q, q̇) from [`Index1`] and y' = f1(y); the pair's
+//! fifth-order solution is propagated (local extrapolation) and its difference to the
+//! fourth-order one is the local error estimate, scaled per coordinate by
+//! tol·(1 + max(|x₀|, |x₁|)) and measured in the root mean square (Hairer, Nørsett, Wanner I,
+//! II.4). The step is accepted at a scaled error ≤ 1 and the next one is
+//! h·min(5, max(0.2, 0.9·err^(−1/5))) (no growth right after a rejection). An accepted step is
+//! projected onto the constraints (positions, then velocities: Hairer, Lubich, Wanner VII.2,
+//! which keeps the method's order); the seventh stage, at the step's end, is the next step's
+//! first (FSAL), its small offset from the projected state being of the local error's size.
+//! Every accepted step then passes the constraint check of the implicit solvers, updates the
+//! data coordinates and the items' states (as Exudyn's explicit solvers do: no discontinuous
+//! iteration) and writes the sensors.
+
+use super::explicit::Tableau;
+use super::index1::Index1;
+use super::settings::{DynamicSolverType, SimulationSettings};
+use super::step_size::report_step;
+use crate::error::{Error, Result};
+use crate::joints::ConstraintLevel;
+use crate::simulation::{Progress, Simulation};
+
+/// The growth and shrink limits of the step size per step, and the safety factor.
+const GROW: f64 = 5.0;
+const SHRINK: f64 = 0.2;
+const SAFETY: f64 = 0.9;
+
+/// One run's vectors: the stage derivatives of q (the stages' velocities), of q̇ (their
+/// accelerations) and of y, the step's start, the stage state and the embedded solution.
+struct Stages {
+    kq: Vec<Vec<f64>>,
+    kv: Vec<Vec<f64>>,
+    ky: Vec<Vec<f64>>,
+    /// λ at each stage (the last one's is the step's).
+    lambda: Vec<Vec<f64>>,
+    q0: Vec<f64>,
+    v0: Vec<f64>,
+    y0: Vec<f64>,
+    a0: Vec<f64>,
+    lambda0: Vec<f64>,
+    data0: Vec<f64>,
+    q: Vec<f64>,
+    v: Vec<f64>,
+    y: Vec<f64>,
+}
+
+impl Stages {
+    fn new(s: usize, n2: usize, n1: usize, nae: usize) -> Stages {
+        Stages {
+            kq: vec![vec![0.0; n2]; s],
+            kv: vec![vec![0.0; n2]; s],
+            ky: vec![vec![0.0; n1]; s],
+            lambda: vec![vec![0.0; nae]; s],
+            q0: vec![0.0; n2],
+            v0: vec![0.0; n2],
+            y0: vec![0.0; n1],
+            a0: vec![0.0; n2],
+            lambda0: vec![0.0; nae],
+            data0: Vec::new(),
+            q: vec![0.0; n2],
+            v: vec![0.0; n2],
+            y: vec![0.0; n1],
+        }
+    }
+
+    /// x = x₀ + h·Σ_j w_j·k_j into the stage state.
+    fn combine(&mut self, weights: &[f64], h: f64) {
+        self.q.copy_from_slice(&self.q0);
+        self.v.copy_from_slice(&self.v0);
+        self.y.copy_from_slice(&self.y0);
+        for (j, &w) in weights.iter().enumerate() {
+            if w == 0.0 {
+                continue;
+            }
+            let f = w * h;
+            for (x, k) in self.q.iter_mut().zip(&self.kq[j]) {
+                *x += f * k;
+            }
+            for (x, k) in self.v.iter_mut().zip(&self.kv[j]) {
+                *x += f * k;
+            }
+            for (x, k) in self.y.iter_mut().zip(&self.ky[j]) {
+                *x += f * k;
+            }
+        }
+    }
+}
+
+/// The pair's scaled error: the root mean square over q, q̇ and y of
+/// h·Σ (b_i − b̂_i)·k_i / (tol·(1 + max(|x₀|, |x₁|))), and the largest unscaled position error.
+fn scaled_error(st: &Stages, e: &[f64], h: f64, tol: f64) -> (f64, f64) {
+    let mut sum = 0.0;
+    let mut count = 0usize;
+    let mut largest_q = 0.0f64;
+    let mut add = |x0: &[f64], x1: &[f64], k: &[Vec<f64>], position: bool| {
+        for i in 0..x0.len() {
+            let mut d = 0.0;
+            for (j, &ej) in e.iter().enumerate() {
+                if ej != 0.0 {
+                    d += ej * k[j][i];
+                }
+            }
+            let d = h * d;
+            if position {
+                largest_q = largest_q.max(d.abs());
+            }
+            let sc = tol * (1.0 + x0[i].abs().max(x1[i].abs()));
+            sum += (d / sc) * (d / sc);
+            count += 1;
+        }
+    };
+    add(&st.q0, &st.q, &st.kq, true);
+    add(&st.v0, &st.v, &st.kv, false);
+    add(&st.y0, &st.y, &st.ky, false);
+    let err = if count == 0 {
+        0.0
+    } else {
+        (sum / count as f64).sqrt()
+    };
+    (err, largest_q)
+}
+
+impl Simulation {
+    /// The accurate mode's dynamic solve behind [`Simulation::solve_observed`].
+    pub(super) fn run_accurate(
+        &mut self,
+        settings: &SimulationSettings,
+        observer: &mut dyn FnMut(&Simulation, Progress),
+    ) -> Result<()> {
+        let ti = &settings.time_integration;
+        settings.validate_dynamic()?;
+        if let Some(&start) = self.topology.lie_nodes.first() {
+            return Err(Error::solver_failed(format!(
+                "{}: a RotVecLG (Lie-group) node, which the accurate mode does not integrate; \
+                 use the exact or fast mode",
+                self.topology.ode2_owner[start]
+            )));
+        }
+        let tableau = Tableau::of(DynamicSolverType::DOPRI5).expect("DOPRI5 is explicit");
+        let b_hat = tableau.b_hat.clone().expect("DOPRI5 is a pair");
+        let error_weights: Vec<f64> = tableau.b.iter().zip(&b_hat).map(|(b, c)| b - c).collect();
+        let s = tableau.stages;
+        let duration = ti.end_time - ti.start_time;
+        self.prepare_sensor_data(
+            settings,
+            ti.number_of_steps,
+            duration,
+            true,
+            "timeIntegration.numberOfSteps",
+        )?;
+        self.statistics = Default::default();
+        self.load_item_states();
+        let started = std::time::Instant::now();
+        let topo_n = (
+            self.topology.n_ode2,
+            self.topology.n_ode1,
+            self.topology.n_ae,
+        );
+        let mut st = Stages::new(s, topo_n.0, topo_n.1, topo_n.2);
+        let mut index1 = Index1::new(&self.topology, settings);
+        self.state.time = ti.start_time;
+        self.state.y_t.fill(0.0);
+        self.stage(&mut index1, &mut st, 0, true)?;
+        self.state.a.copy_from_slice(&st.kv[0]);
+        self.state.lambda.copy_from_slice(&st.lambda[0]);
+        self.write_sensors_initial(settings);
+        observer(
+            self,
+            Progress {
+                time: ti.start_time,
+                start_time: ti.start_time,
+                end_time: ti.end_time,
+                steps: 0,
+            },
+        );
+        let tol = settings.error_tolerance;
+        let mut h = self.first_step(
+            &mut index1,
+            &mut st,
+            tol,
+            duration / ti.number_of_steps as f64,
+        )?;
+        let mut writer = self.sensor_writer(settings);
+        let end = ti.end_time;
+        let mut steps = 0usize;
+        let mut rejected_last = false;
+        let mut largest_constraint = 0.0f64;
+        let stats = self.statistics.newton;
+        while self.state.time < end - 1e-12 * duration.max(1.0) {
+            let t0 = self.state.time;
+            if end - t0 < h * 1.01 {
+                h = end - t0;
+            }
+            st.q0.copy_from_slice(&self.state.q);
+            st.v0.copy_from_slice(&self.state.v);
+            st.y0.copy_from_slice(&self.state.y);
+            st.a0.copy_from_slice(&self.state.a);
+            st.lambda0.copy_from_slice(&self.state.lambda);
+            st.data0.clone_from(&self.state.data);
+            for i in 1..s {
+                st.combine(&tableau.a[i * s..i * s + i], h);
+                self.state.time = t0 + tableau.c[i] * h;
+                if let Err(e) = self.stage(&mut index1, &mut st, i, false) {
+                    self.restore_accurate_start(&st, t0);
+                    return Err(e);
+                }
+            }
+            // the last stage is the fifth-order solution (FSAL): st.q, st.v, st.y hold it
+            let (err, position_error) = scaled_error(&st, &error_weights, h, tol);
+            if !(err <= 1.0) {
+                self.statistics.rejected_automatic_steps += 1;
+                self.restore_accurate_start(&st, t0);
+                let factor = if err.is_finite() {
+                    (SAFETY * err.powf(-0.2)).clamp(SHRINK, 1.0)
+                } else {
+                    SHRINK
+                };
+                h *= factor;
+                rejected_last = true;
+                if h <= 16.0 * f64::EPSILON * t0.abs().max(duration) {
+                    return Err(Error::solver_failed_at(
+                        format!(
+                            "the accurate mode's step size fell to {h} at t = {t0}: the error \
+                             tolerance {tol} cannot be met here (a singularity, or a tolerance \
+                             below round-off); the state is the last accepted step's"
+                        ),
+                        t0,
+                        None,
+                        None,
+                    ));
+                }
+                continue;
+            }
+            self.state.time = t0 + h;
+            let projected = index1.project(
+                &self.topology,
+                &mut st.q,
+                &mut st.v,
+                &st.lambda[s - 1],
+                1e-3 * tol,
+            );
+            let check = self.topology.check_constraint_rows(
+                index1.residual(),
+                settings.constraint_tolerance,
+                self.state.time,
+                "position",
+            );
+            if let Err(e) = check {
+                self.restore_accurate_start(&st, t0);
+                return Err(e);
+            }
+            largest_constraint = largest_constraint.max(projected);
+            self.state.q.copy_from_slice(&st.q);
+            self.state.v.copy_from_slice(&st.v);
+            self.state.y.copy_from_slice(&st.y);
+            self.state.a.copy_from_slice(&st.kv[s - 1]);
+            self.state.lambda.copy_from_slice(&st.lambda[s - 1]);
+            self.state.y_t.copy_from_slice(&st.ky[s - 1]);
+            // FSAL: the last stage starts the next step, with the projected velocities
+            st.kq.swap(0, s - 1);
+            st.kv.swap(0, s - 1);
+            st.ky.swap(0, s - 1);
+            st.lambda.swap(0, s - 1);
+            st.kq[0].copy_from_slice(&self.state.v);
+            self.statistics.estimated_error += position_error;
+            steps += 1;
+            writer.post_newton(self, ConstraintLevel::Position);
+            let progress = Progress {
+                time: self.state.time,
+                start_time: ti.start_time,
+                end_time: end,
+                steps,
+            };
+            report_step(self, stats, h, &mut writer, observer, progress);
+            let grow = if rejected_last { 1.0 } else { GROW };
+            let factor = if err > 0.0 {
+                (SAFETY * err.powf(-0.2)).clamp(SHRINK, grow)
+            } else {
+                grow
+            };
+            h *= factor;
+            rejected_last = false;
+        }
+        let system = index1.system();
+        self.statistics.sparse_solver = system.is_sparse();
+        self.statistics.matrix_nonzeros = system.nonzeros();
+        self.statistics.factor_nonzeros = system.factor_nonzeros();
+        self.statistics.sparse_factorizations = system.factorization_counts();
+        self.statistics.largest_constraint_residual = largest_constraint;
+        self.statistics.solver_seconds = started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// Stage `i`: q̈ and λ at the stage state (`at_state`: at the simulation's state instead),
+    /// q's derivative the stage's velocities, y's f1.
+    fn stage(
+        &mut self,
+        index1: &mut Index1,
+        st: &mut Stages,
+        i: usize,
+        at_state: bool,
+    ) -> Result<()> {
+        if at_state {
+            st.q.copy_from_slice(&self.state.q);
+            st.v.copy_from_slice(&self.state.v);
+            st.y.copy_from_slice(&self.state.y);
+        }
+        self.statistics.evaluations += 1;
+        let topo = &self.topology;
+        let t = self.state.time;
+        index1.accelerations(
+            topo,
+            &st.q,
+            &st.v,
+            &self.state.data,
+            t,
+            &mut st.kv[i],
+            &mut st.lambda[i],
+        )?;
+        st.kq[i].copy_from_slice(&st.v);
+        if topo.n_ode1 > 0 {
+            index1.ode1(topo, &st.y, &mut st.ky[i]);
+        }
+        Ok(())
+    }
+
+    /// The first step size (Hairer, Nørsett, Wanner I, II.4, "starting step size"): from the
+    /// size of x and x' at the start and of x'' by one explicit Euler step, capped by the
+    /// nominal step (`timeIntegration.numberOfSteps`).
+    fn first_step(
+        &mut self,
+        index1: &mut Index1,
+        st: &mut Stages,
+        tol: f64,
+        nominal: f64,
+    ) -> Result<f64> {
+        let sc = |x: f64| tol * (1.0 + x.abs());
+        let rms = |xs: &mut dyn Iterator<Item = f64>| {
+            let (mut sum, mut n) = (0.0, 0usize);
+            for x in xs {
+                sum += x * x;
+                n += 1;
+            }
+            if n == 0 { 0.0 } else { (sum / n as f64).sqrt() }
+        };
+        let (q, v) = (&self.state.q, &self.state.v);
+        let d0 = rms(&mut q.iter().chain(v).map(|x| x / sc(*x)));
+        let d1 = rms(&mut v
+            .iter()
+            .zip(q)
+            .chain(st.kv[0].iter().zip(v))
+            .map(|(d, x)| d / sc(*x)));
+        let h0 = if d0 < 1e-5 || d1 < 1e-5 {
+            1e-6
+        } else {
+            0.01 * d0 / d1
+        };
+        let h0 = h0.min(nominal);
+        // one explicit Euler step, its accelerations
+        let n2 = self.topology.n_ode2;
+        for k in 0..n2 {
+            st.q[k] = self.state.q[k] + h0 * self.state.v[k];
+            st.v[k] = self.state.v[k] + h0 * st.kv[0][k];
+        }
+        st.y.copy_from_slice(&self.state.y);
+        let topo = &self.topology;
+        let (mut a1, mut l1) = (vec![0.0; n2], vec![0.0; topo.n_ae]);
+        index1.accelerations(topo, &st.q, &st.v, &self.state.data, h0, &mut a1, &mut l1)?;
+        self.statistics.evaluations += 1;
+        let d2 = rms(&mut (0..n2)
+            .map(|k| (st.v[k] - self.state.v[k]) / sc(self.state.q[k]))
+            .chain((0..n2).map(|k| (a1[k] - st.kv[0][k]) / sc(self.state.v[k]))))
+            / h0;
+        let d = d1.max(d2);
+        let h1 = if d <= 1e-15 {
+            (h0 * 1e-3).max(1e-6)
+        } else {
+            (0.01 / d).powf(0.2)
+        };
+        Ok((100.0 * h0).min(h1).min(nominal))
+    }
+
+    /// Back to the step's start (before a retry, and what a failed run leaves).
+    fn restore_accurate_start(&mut self, st: &Stages, t0: f64) {
+        self.state.q.copy_from_slice(&st.q0);
+        self.state.v.copy_from_slice(&st.v0);
+        self.state.y.copy_from_slice(&st.y0);
+        self.state.a.copy_from_slice(&st.a0);
+        self.state.lambda.copy_from_slice(&st.lambda0);
+        self.state.data.clone_from(&st.data0);
+        self.state.time = t0;
+    }
+}
