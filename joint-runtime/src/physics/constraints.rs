@@ -69,6 +69,16 @@ pub struct ConstraintRow {
     pub velocity_level: bool,
 }
 
+/// What the convective term of the acceleration-level constraints holds for rows of joints
+/// written at velocity level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VelocityRows {
+    /// C·q̈ = 0, as Exudyn (its initial accelerations).
+    Neglected,
+    /// C·q̈ = −∂(C q̇ + b)/∂q·q̇, by forward differences.
+    Differenced,
+}
+
 /// Which constraint Jacobian the AE rows get.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConstraintJacobian {
@@ -404,10 +414,15 @@ impl Topology {
     /// (`physics::marker_level`; 0 for joints written at velocity level, as in Exudyn); joints
     /// defined without `second_order`, or on markers without generated kinematics, by forward
     /// differences of their velocity-level residual over their markers' columns.
+    ///
+    /// With `velocity_rows` [`VelocityRows::Differenced`], the rows of joints written at
+    /// velocity level get their −∂(C q̇ + b)/∂q·q̇ too, by the same forward differences (the
+    /// accurate mode: without it their velocity error grows by h·that term per step).
     pub fn convective_constraint_term(
         &self,
         qt: &[f64],
         v: &[f64],
+        velocity_rows: VelocityRows,
         c: &mut [f64],
         scratch: &mut Scratch,
     ) {
@@ -416,11 +431,14 @@ impl Topology {
             let tt = &v[ep.ode2..ep.ode2 + 4];
             c[ep.ae] = -2.0 * (tt[0] * tt[0] + tt[1] * tt[1] + tt[2] * tt[2] + tt[3] * tt[3]);
         }
-        let mut qp = qt.to_vec();
+        // the perturbed coordinates of the forward differences, from the scratch (no allocation
+        // per call), filled only if a joint needs them
+        let mut qp = std::mem::take(&mut scratch.fd_q);
+        let mut qp_filled = false;
         for j in &self.joints {
             // rows written at velocity level are C·q̈ = 0 at acceleration level (Exudyn neglects
             // their ∂(C q̇ + b)/∂q·q̇, as it says: only their C enters)
-            if !j.active || j.velocity_level() {
+            if !j.active || (j.velocity_level() && velocity_rows == VelocityRows::Neglected) {
                 continue;
             }
             let mk0 = &self.markers[j.markers[0]];
@@ -430,7 +448,12 @@ impl Topology {
             let m1 = MarkerState::new(mk1, qt, v);
             let [c0, c1] = composition_states(j, [mk0, mk1], qt, v);
             let row = &mut scratch.rows[..rows];
-            if !marker_level::convective(j.into(), [&c0, &c1], row) {
+            if j.velocity_level() || !marker_level::convective(j.into(), [&c0, &c1], row) {
+                if !qp_filled {
+                    qp.clear();
+                    qp.extend_from_slice(qt);
+                    qp_filled = true;
+                }
                 let base = &mut scratch.rows2[..rows];
                 joint_kernel_rows(j, ConstraintLevel::Velocity, &m0, &m1, base);
                 self.forward_difference_convective(
@@ -454,6 +477,7 @@ impl Topology {
                 }
             }
         }
+        scratch.fd_q = qp;
         for cv in &self.coordinate_vectors {
             self.coordinate_vector_convective(cv, qt, v, c, scratch);
         }

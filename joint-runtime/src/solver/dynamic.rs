@@ -20,7 +20,9 @@ use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into, dot};
 use crate::markers::rotation_vector::{skew, t_exp_so3};
-use crate::physics::{ConstraintJacobian, ConstraintRowFactors, ForwardDifference, Scratch};
+use crate::physics::{
+    ConstraintJacobian, ConstraintRowFactors, ForwardDifference, Scratch, VelocityRows,
+};
 use crate::simulation::{Progress, Simulation};
 
 /// Integration constants of one run.
@@ -1238,7 +1240,7 @@ impl Simulation {
         if v_norm > 1e-10 {
             // c = −(∂(C_q v)/∂q)·v: generated exactly (Exudyn takes finite differences here)
             let mut c = vec![0.0; nae];
-            topo.convective_constraint_term(&qt, &v, &mut c, &mut scratch);
+            topo.convective_constraint_term(&qt, &v, VelocityRows::Neglected, &mut c, &mut scratch);
             // free axes and inactive joints: their equation is λ = 0
             for k in 0..nae {
                 b[ae + k] = if diag[k] != 0.0 { 0.0 } else { c[k] };

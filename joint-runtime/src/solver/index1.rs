@@ -16,7 +16,7 @@ use crate::assemble::Topology;
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, assemble_into};
-use crate::physics::{ConstraintJacobian, ConstraintRowFactors, Scratch};
+use crate::physics::{ConstraintJacobian, ConstraintRowFactors, Scratch, VelocityRows};
 
 /// The index-1 system of one run: its matrix (pattern recorded once), right-hand side and
 /// buffers; nothing allocates per evaluation.
@@ -27,6 +27,8 @@ pub(crate) struct Index1 {
     x: Vec<f64>,
     /// 1 on rows whose λ is 0 (free axes, inactive joints).
     free: Vec<f64>,
+    /// Rows of joints written at velocity level: no position-level projection.
+    velocity_rows: Vec<bool>,
     /// Constraint residuals, convective terms.
     g: Vec<f64>,
     scratch: Scratch,
@@ -58,11 +60,17 @@ impl Index1 {
         }
         let mut free = vec![0.0; topo.n_ae];
         topo.constraint_lambda_diagonal(&mut free);
+        let mut velocity_rows = vec![false; topo.n_ae];
+        let exudyn = ConstraintJacobian::Exudyn;
+        topo.for_each_constraint_jacobian_row(&qt, exudyn, &mut scratch, |row, _, _| {
+            velocity_rows[row.ae] = row.velocity_level;
+        });
         Index1 {
             system,
             qt: vec![0.0; n2],
             x: vec![0.0; n],
             free,
+            velocity_rows,
             g: vec![0.0; topo.n_ae],
             scratch,
         }
@@ -111,7 +119,8 @@ impl Index1 {
         }
         self.x.fill(0.0);
         topo.ode2_rhs(&self.qt, v, data, 1.0, &mut self.x[..n2], &mut self.scratch);
-        topo.convective_constraint_term(&self.qt, v, &mut self.g, &mut self.scratch);
+        let differenced = VelocityRows::Differenced;
+        topo.convective_constraint_term(&self.qt, v, differenced, &mut self.g, &mut self.scratch);
         for (k, (c, free)) in self.g.iter().zip(&self.free).enumerate() {
             self.x[ae + k] = if *free != 0.0 { 0.0 } else { *c };
         }
@@ -149,6 +158,15 @@ impl Index1 {
                     &mut self.g,
                     &mut self.scratch,
                 );
+                let position = level == ConstraintLevel::Position;
+                if position {
+                    // rows written at velocity level are the velocity projection's
+                    for (g, &velocity) in self.g.iter_mut().zip(&self.velocity_rows) {
+                        if velocity {
+                            *g = 0.0;
+                        }
+                    }
+                }
                 if !(self.constrained_max() > tolerance) {
                     break;
                 }

@@ -9,6 +9,7 @@ mod extrapolation;
 mod fast_newton;
 mod index1;
 mod newton;
+mod pairs;
 pub mod settings;
 mod static_solver;
 mod step_size;

@@ -469,7 +469,8 @@ pub enum SolverMode {
     /// solution, not by Exudyn's counts. Static solves are not affected.
     Fast,
     /// Another integrator for the same equations, chosen for accuracy per second: an embedded
-    /// Runge–Kutta pair of order 5(4) (Dormand–Prince) on the index-1 form of the constrained
+    /// Runge–Kutta pair, Dormand–Prince 5(4), or 8(5,3) for error tolerances below 1e-5, on
+    /// the index-1 form of the constrained
     /// equations (at every stage `[M C_qᵀ; C_q 0][q̈; λ] = [f; c]`, c the convective term), its
     /// step chosen by the local error estimate against
     /// [`SimulationSettings::error_tolerance`], and the positions and velocities projected
