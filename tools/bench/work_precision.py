@@ -93,7 +93,7 @@ LOOP_VARIANTS = {
     'default': {'solref': '0.02 1', 'solimp': '0.9 0.95 0.001 0.5 2', 'tolerance': None},
     'stiff': {'solref': '0.0002 1', 'solimp': '0.9999 0.9999 0.001 0.5 2', 'tolerance': '1e-12'},
 }
-STEP_START = 10  # steps of the first sweep point; then doubled
+STEP_START = 4  # steps of the first sweep point; then doubled
 TOLERANCES = [10. ** -k for k in range(3, 12)]
 TRUTH_STEPS = {1: 100000, 10: 100000, 100: 40000, 1000: 10000, 'loop': 100000}
 MJ_TRUTH_STEPS = 10000
@@ -159,36 +159,46 @@ def make_cases(args):
         raw = open(c['file'], 'rb').read()
         c['model'] = json.loads(raw)
         c['hash'] = hashlib.sha1(raw).hexdigest()[:16]
+        for o in c['model']['objects']:  # MuJoCo's bodies are built from these constants
+            if o['objectType'] == 'RigidBody' and not np.allclose(
+                    [o['mass']] + o['inertia'] + o['centerOfMass'], [MASS, I_LONG, I_CROSS, I_CROSS] + [0] * 6,
+                    rtol=1e-14, atol=0):
+                raise ValueError(f'{c["file"]}: a body differs from the MJCF bodies: {o}')
     return cases
 
 
-def mjcf(case, integrator, steps, variant=None):
-    """MuJoCo's model of the case: ball-joint tree, body frames at the joints; the loop closed
-    by a connect constraint of the given variant."""
+def mj_spec(case, integrator, steps, variant=None):
+    """MuJoCo's model of the case (an MjSpec: MJCF's XML parser refuses the 1000 nested bodies of
+    chain 1000; spec.to_xml() gives the MJCF): a ball-joint tree, body frames at the joints; the loop
+    closed by a connect constraint of the given variant."""
     n = case['n']
     if case['loop']:
         P, phi = loop_geometry(n)
         frames = [(P[0], phi[0])] + [((cb.LENGTH, 0, 0), phi[i] - phi[i - 1]) for i in range(1, n)]
     else:
         frames = [((0, 0, 0), 0.)] + [((cb.LENGTH, 0, 0), 0.)] * (n - 1)
-    inertial = (f'<inertial pos="{cb.LENGTH / 2!r} 0 0" mass="{MASS!r}" '
-                f'diaginertia="{I_LONG!r} {I_CROSS!r} {I_CROSS!r}"/>')
-    xml = ''
-    for i in reversed(range(n)):
-        pos, angle = frames[i]
-        xml = (f'<body name="b{i}" pos="{pos[0]!r} {pos[1]!r} {pos[2]!r}" '
-               f'quat="{math.cos(angle / 2)!r} 0 0 {math.sin(angle / 2)!r}">'
-               f'<joint type="ball" damping="0" armature="0"/>{inertial}{xml}</body>')
-    option = f'timestep="{1. / steps!r}" integrator="{integrator}" gravity="0 0 -9.81"'
-    equality = ''
+    spec = mujoco.MjSpec()
+    spec.option.timestep = 1. / steps
+    spec.option.integrator = getattr(mujoco.mjtIntegrator, 'mjINT_' + integrator.upper())
+    spec.option.gravity = [0, 0, -9.81]
+    spec.option.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONTACT
+    parent = spec.worldbody
+    for i, (pos, angle) in enumerate(frames):
+        parent = parent.add_body(name=f'b{i}', pos=[float(x) for x in pos],
+                                 quat=[math.cos(angle / 2), 0, 0, math.sin(angle / 2)], mass=MASS,
+                                 ipos=[cb.LENGTH / 2, 0, 0], inertia=[I_LONG, I_CROSS, I_CROSS], explicitinertial=True)
+        parent.add_joint(type=mujoco.mjtJoint.mjJNT_BALL, damping=0., armature=0.)
     if case['loop']:
         v = LOOP_VARIANTS[variant]
         if v['tolerance']:
-            option += f' tolerance="{v["tolerance"]}"'
-        equality = (f'<equality><connect body1="b{n - 1}" body2="world" anchor="{cb.LENGTH!r} 0 0" '
-                    f'solref="{v["solref"]}" solimp="{v["solimp"]}"/></equality>')
-    return (f'<mujoco><option {option}><flag contact="disable"/></option>'
-            f'<worldbody>{xml}</worldbody>{equality}</mujoco>')
+            spec.option.tolerance = float(v['tolerance'])
+        # data: anchor in body1's frame (the far end), body2's anchor (computed by the compiler from
+        # the initial configuration), ..., torquescale 1 (as MJCF's default)
+        spec.add_equality(type=mujoco.mjtEq.mjEQ_CONNECT, objtype=mujoco.mjtObj.mjOBJ_BODY, name1=f'b{n - 1}',
+                          name2='world', data=[cb.LENGTH] + [0.] * 9 + [1., 0.],
+                          solref=[float(x) for x in v['solref'].split()],
+                          solimp=[float(x) for x in v['solimp'].split()])
+    return spec
 
 
 # ------------------------------------------------------------------------------------------------
@@ -286,7 +296,7 @@ def prepare_exudyn(case, ctx, steps, spectral_radius=None):
 
 def prepare_mujoco(case, ctx, integrator, steps, variant=None):
     """mujoco.mj_step(model, data, steps) from the initial state (wall time of that call)."""
-    model = mujoco.MjModel.from_xml_string(mjcf(case, integrator, steps, variant))
+    model = mj_spec(case, integrator, steps, variant).compile()
     data = mujoco.MjData(model)
 
     def once():
@@ -294,11 +304,10 @@ def prepare_mujoco(case, ctx, integrator, steps, variant=None):
         start = time.perf_counter()
         mujoco.mj_step(model, data, steps)
         seconds = time.perf_counter() - start
-        bad = data.warning[mujoco.mjtWarning.mjWARN_BADQACC].number
-        if bad or not np.all(np.isfinite(data.qpos)):
+        if abs(data.time - 1.) > 1e-9:  # MuJoCo resets the state on an instability, and warns
+            raise RunFailed(f'unstable (reset, ended at t = {data.time:g})')
+        if data.warning[mujoco.mjtWarning.mjWARN_BADQACC].number or not np.all(np.isfinite(data.qpos)):
             raise RunFailed('unstable (bad qacc)')
-        if abs(data.time - 1.) > 1e-9:
-            raise RunFailed(f'ended at t = {data.time}')
         return seconds, mj_ends(model, data)
     return once
 
@@ -313,3 +322,347 @@ def best_of(once):
         if ends is None:
             ends = e
     return min(times), ends, times[0]
+
+
+# ------------------------------------------------------------------------------------------------
+# sweeps
+
+def improved(errors, window=4):
+    """Whether the last `window` errors improved the best earlier one by a factor 1.5 (else: a floor)."""
+    if len(errors) < window + 2:
+        return True
+    return min(errors[-window:]) < min(errors[:-window]) / 1.5
+
+
+def sweep(label, prepare, params, growth, truth, ctx):
+    """Runs prepare(param)() for the params in order (cheapest first) until the error reaches the
+    smallest target, stops improving (floor), fails 8 times in a row, or the next run is predicted
+    (last run's time x growth) to exceed the budget. Returns the label, points and stop reason."""
+    points, errors, stop, failures, last = [], [], 'end of sweep', 0, None
+    for param in params:
+        if last is not None and last * growth > ctx.budget:
+            stop = '> budget'
+            break
+        start = time.perf_counter()
+        try:
+            seconds, ends, single = best_of(prepare(param))
+        except RunFailed as e:
+            last = time.perf_counter() - start
+            points.append({'param': param, 'time': None, 'error': None, 'note': str(e)})
+            ctx.say(f'    {label}: {param:g}: failed: {e}', verbose=True)
+            failures += 1
+            if failures >= 8:
+                stop = 'failed'
+                break
+            continue
+        failures, last = 0, single
+        err = distance(ends, truth)
+        errors.append(err)
+        points.append({'param': param, 'time': seconds, 'error': err})
+        ctx.say(f'    {label}: {param:g}: {fmt_time(seconds)}, error {err:.2e}', verbose=True)
+        if err <= min(ctx.targets):
+            stop = 'reached'
+            break
+        if not improved(errors):
+            stop = 'floor'
+            break
+    result = {'label': label, 'points': points, 'stop': stop}
+    ok = [p for p in points if p['error'] is not None]
+    best = f', best error {min(p["error"] for p in ok):.1e}' if ok else ''
+    ctx.say(f'  {label}: {len(points)} points, stop: {stop}{best}')
+    return result
+
+
+def steps_sequence(limit=2 ** 24):
+    n = STEP_START
+    while n <= limit:
+        yield n
+        n *= 2
+
+
+def program_sweeps(case, program, truth, ctx):
+    """The sweeps of one table column: (MuJoCo: one per integrator and loop variant)."""
+    name = case['name']
+    if program == 'mujoco':
+        variants = list(LOOP_VARIANTS) if case['loop'] else [None]
+        return [sweep(f'{name} / MuJoCo {integ}' + (f' {v}' if v else ''),
+                      lambda n, integ=integ, v=v: prepare_mujoco(case, ctx, integ, n, v),
+                      steps_sequence(), 2., truth, ctx)
+                for v in variants for integ in MJ_INTEGRATORS]
+    if program == 'exudyn':
+        return [sweep(f'{name} / Exudyn', lambda n: prepare_exudyn(case, ctx, n), steps_sequence(), 2., truth, ctx)]
+    if program == 'accurate':
+        if not ctx.has_accurate:
+            return None
+        return [sweep(f'{name} / jointsim accurate', lambda tol: prepare_jointsim(case, ctx, 'accurate', tol),
+                      TOLERANCES, 2., truth, ctx)]
+    return [sweep(f'{name} / jointsim {program}', lambda n: prepare_jointsim(case, ctx, program, n),
+                  steps_sequence(), 2., truth, ctx)]
+
+
+def time_to_target(points, target):
+    """(time, '<=' or '', the cheapest point at or below the target) or None: the time is
+    interpolated log-log between that point and the costliest cheaper point above the target."""
+    pts = [p for p in points if p['error'] is not None]
+    ok = [p for p in pts if p['error'] <= target]
+    if not ok:
+        return None
+    j = min(ok, key=lambda p: p['time'])
+    above = [p for p in pts if p['error'] > target and p['time'] < j['time']]
+    if not above:
+        return j['time'], '<=', j
+    i = max(above, key=lambda p: p['time'])
+    slope = (math.log(j['time']) - math.log(i['time'])) / (math.log(j['error']) - math.log(i['error']))
+    return math.exp(math.log(i['time']) + slope * (math.log(target) - math.log(i['error']))), '', j
+
+
+# ------------------------------------------------------------------------------------------------
+# the truth
+
+def richardson(run, n):
+    """Second-order Richardson extrapolation of the ends from runs at n/2, n and 2n steps: the
+    extrapolation of (n, 2n), the change n -> 2n and the change of the extrapolation."""
+    e = [run(k) for k in (n // 2, n, 2 * n)]
+    r1, r2 = (4 * e[1] - e[0]) / 3, (4 * e[2] - e[1]) / 3
+    return r2, {'halving change': distance(e[2], e[1]), 'extrapolation change': distance(r2, r1)}
+
+
+def jointsim_truth(case, ctx):
+    if ctx.has_accurate:
+        a = prepare_jointsim(case, ctx, 'accurate', 1e-12)()[1]
+        b = prepare_jointsim(case, ctx, 'accurate', 1e-11)()[1]
+        return a, {'method': 'jointsim accurate, tolerance 1e-12', 'change from tolerance 1e-11': distance(a, b)}
+    n = TRUTH_STEPS['loop' if case['loop'] else case['n']]
+    ends, info = richardson(lambda k: prepare_jointsim(case, ctx, 'fast', k)()[1], n)
+    info['method'] = f'jointsim fast, {n // 2}/{n}/{2 * n} steps, Richardson-extrapolated'
+    return ends, info
+
+
+def mujoco_truth(case, ctx):
+    """MuJoCo RK4 at n and 2n steps, n doubled until the change is <= TRUTH_CHANGE; None when the
+    estimated cost exceeds --truth-budget."""
+    n = MJ_TRUTH_STEPS
+    probe = mj_spec(case, 'RK4', n).compile()
+    data = mujoco.MjData(probe)
+    k, seconds = 1, 0.
+    while seconds < 0.05:  # a single step of chain 1000 takes seconds
+        k *= 10
+        start = time.perf_counter()
+        mujoco.mj_step(probe, data, k // 10)
+        seconds = time.perf_counter() - start
+    per_step = seconds / (k // 10)
+    if 3 * n * per_step > ctx.truth_budget:
+        return None, f'MuJoCo RK4 truth skipped (estimated {3 * n * per_step:.0f} s > --truth-budget)'
+    run = (lambda k: prepare_mujoco(case, ctx, 'RK4', k)()[1])
+    previous, spent = run(n), n * per_step
+    while True:
+        current = run(2 * n)
+        spent += 2 * n * per_step
+        change = distance(current, previous)
+        if change <= TRUTH_CHANGE or spent + 4 * n * per_step > ctx.truth_budget:
+            break
+        n, previous = 2 * n, current
+    return current, {'method': f'MuJoCo RK4, {n}/{2 * n} steps', 'halving change': change}
+
+
+def exudyn_check(case, ctx, rho=0.6):
+    """pip Exudyn, generalized alpha with spectral radius rho, Richardson-extrapolated; None when the
+    estimated cost exceeds --truth-budget."""
+    n = TRUTH_STEPS['loop' if case['loop'] else case['n']] // 5
+    start = time.perf_counter()
+    prepare_exudyn(case, ctx, 200, rho)()
+    per_step = (time.perf_counter() - start) / 200
+    if 3.5 * n * per_step > ctx.truth_budget:
+        return None, f'Exudyn check skipped (estimated {3.5 * n * per_step:.0f} s > --truth-budget)'
+    ends, info = richardson(lambda k: prepare_exudyn(case, ctx, k, rho)()[1], n)
+    info['method'] = f'Exudyn, spectral radius {rho}, {n // 2}/{n}/{2 * n} steps, Richardson-extrapolated'
+    return ends, info
+
+
+def cached(ctx, key, compute):
+    """compute() -> (ends or None, info), cached in OUT_DIR/truth.json under key."""
+    if key not in ctx.cache:
+        start = time.perf_counter()
+        ends, info = compute()
+        if isinstance(info, str):
+            info = {'method': info}
+        info['seconds'] = round(time.perf_counter() - start, 1)
+        ctx.cache[key] = {'ends': None if ends is None else np.asarray(ends).tolist(), 'info': info}
+        with open(ctx.cache_path, 'w') as f:
+            json.dump(ctx.cache, f, indent=1)
+    entry = ctx.cache[key]
+    return (None if entry['ends'] is None else np.array(entry['ends'])), entry['info']
+
+
+def truth(case, ctx):
+    """The truth's ends, and the largest target it is not accepted for (agreement x 10)."""
+    exe = os.stat(ctx.jointsim)
+    js_key = (f'{case["name"]} {case["hash"]} jointsim ' +
+              (f'accurate {exe.st_size} {exe.st_mtime_ns}' if ctx.has_accurate else 'fast'))
+    t_js, info_js = cached(ctx, js_key, lambda: jointsim_truth(case, ctx))
+    check = None
+    if not case['loop']:
+        xml_hash = hashlib.sha1(mj_spec(case, 'RK4', 1).to_xml().encode()).hexdigest()[:16]
+        check, info_chk = cached(ctx, f'{case["name"]} {xml_hash} mujoco {mujoco.__version__}',
+                                 lambda: mujoco_truth(case, ctx))
+    if check is None:
+        skipped = None if case['loop'] else info_chk
+        check, info_chk = cached(ctx, f'{case["name"]} {case["hash"]} exudyn', lambda: exudyn_check(case, ctx))
+        if skipped:
+            info_chk = dict(info_chk, note=skipped['method'])
+    ctx.say(f'truth {case["name"]}: {describe(info_js)}')
+    ctx.say(f'  check: {describe(info_chk)}')
+    if check is None:
+        ctx.say('  no second formulation: truth not accepted for any target')
+        return t_js, math.inf
+    d = distance(t_js, check)
+    ctx.say(f'  |truth - check| = {d:.2e}: accepted for targets >= {10 * d:.1e}')
+    return t_js, 10 * d
+
+
+def describe(info):
+    return ', '.join(f'{k} {v:.2e}' if isinstance(v, float) and k != 'seconds' else
+                     (f'{v} s' if k == 'seconds' else str(v))
+                     for k, v in sorted(info.items(), key=lambda kv: kv[0] != 'method'))
+
+
+# ------------------------------------------------------------------------------------------------
+# table
+
+def fmt_time(s):
+    if s < 1e-3:
+        return f'{s * 1e6:.3g} us'
+    if s < 1:
+        return f'{s * 1e3:.3g} ms'
+    return f'{s:.3g} s'
+
+
+def column_cell(sweeps, target, name_best):
+    """(time or None, cell text) of a column: the best of its sweeps, or why none reached the target."""
+    if sweeps is None:
+        return None, 'n/a'
+    found = [(r, time_to_target(r['points'], target)) for r in sweeps]
+    found = [(r, f) for r, f in found if f is not None]
+    if found:
+        r, (t, mark, point) = min(found, key=lambda rf: rf[1][0])
+        name = r['label'].split(' / MuJoCo ')[-1] if name_best else ''
+        return t, f'{mark}{fmt_time(t)}' + (f' ({name})' if name else '')
+    errors = [(p['error'], r['stop']) for r in sweeps for p in r['points'] if p['error'] is not None]
+    if not errors:
+        return None, 'failed'
+    best, stop = min(errors)
+    if any(r['stop'] == 'floor' for r in sweeps) and stop == 'floor':
+        return None, f'not reached (floor {best:.1e})'
+    if any(r['stop'] == '> budget' for r in sweeps):
+        return None, f'> budget (best {best:.1e})'
+    return None, f'not reached (best {best:.1e})'
+
+
+def ratio(a, b):
+    return f'{a / b:.3g}' if a is not None and b is not None else 'n/a'
+
+
+def print_tables(results, ctx):
+    """One Markdown table per target: a row per model, a column per program/mode, and ratios."""
+    heads = {'mujoco': 'MuJoCo (best)', 'exudyn': 'Exudyn', 'exact': 'jointsim exact', 'fast': 'jointsim fast',
+             'accurate': 'jointsim accurate'}
+    for target in ctx.targets:
+        cols = [p for p in PROGRAMS if p in ctx.programs]
+        print(f'\n### Time to reach {target:g} m (far ends at t = 1 s)\n')
+        print('| model | ' + ' | '.join(heads[p] for p in cols) +
+              ' | MuJoCo/accurate | Exudyn/accurate | MuJoCo/fast | Exudyn/fast |')
+        print('|---' * (len(cols) + 5) + '|')
+        for name, res in results.items():
+            times, cells = {}, []
+            mark = '' if target >= res['unaccepted_below'] else ' !'
+            for p in cols:
+                times[p], text = column_cell(res['sweeps'].get(p), target, p == 'mujoco')
+                cells.append(text + (mark if times[p] is not None else ''))
+            print(f'| {name} | ' + ' | '.join(cells) + ' | ' +
+                  ' | '.join(ratio(times.get(a), times.get(b)) for a, b in
+                             [('mujoco', 'accurate'), ('exudyn', 'accurate'), ('mujoco', 'fast'), ('exudyn', 'fast')])
+                  + ' |')
+    print('\nTimes are interpolated log-log between neighbouring sweep points ("<=": the first, coarsest run was '
+          'already accurate enough: its time); "!": the truth is not verified to 0.1 x this target.')
+
+
+def print_mujoco_step_times(results):
+    """MuJoCo's time per step of each sweep (from its costliest successful run), its smallest error
+    and why the sweep stopped (a "floor" is where the soft loop constraint stops the error)."""
+    print('\nMuJoCo per sweep: time per step (costliest run), smallest error, stop reason:')
+    for name, res in results.items():
+        for r in res['sweeps'].get('mujoco') or []:
+            ok = [p for p in r['points'] if p['time'] is not None]
+            if ok:
+                p = max(ok, key=lambda p: p['time'])
+                best = min(q['error'] for q in ok)
+                print(f'  {r["label"]}: {fmt_time(p["time"] / p["param"])}/step, smallest error {best:.1e}, '
+                      f'{r["stop"]}')
+
+
+# ------------------------------------------------------------------------------------------------
+# main
+
+class Context:
+    def __init__(self, args):
+        self.__dict__.update(vars(args))
+        self.timeout = max(60., 5 * args.budget)
+        self.cache_path = os.path.join(args.out_dir, 'truth.json')
+        self.cache = json.load(open(self.cache_path)) if os.path.exists(self.cache_path) else {}
+        self.has_accurate = has_accurate(args.jointsim)
+
+    def say(self, text, verbose=False):
+        if self.verbose or not verbose:
+            print(text, flush=True)
+
+
+def has_accurate(exe):
+    p = subprocess.run([exe, 'run', '--help'], capture_output=True, text=True)
+    return 'accurate' in p.stdout + p.stderr
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--sizes', default=None, help='chain lengths (default 1,10,100,1000; --quick: 1,10)')
+    ap.add_argument('--loop', action=argparse.BooleanOptionalAction, default=True, help='the closed loop of 10')
+    ap.add_argument('--programs', default=','.join(PROGRAMS))
+    ap.add_argument('--targets', default='1e-3,1e-6')
+    ap.add_argument('--out-dir', default=os.path.join('/tmp', 'jointsim_work_precision'))
+    ap.add_argument('--budget', type=float, default=None, help='seconds per run of a sweep (default 30; --quick: 3)')
+    ap.add_argument('--truth-budget', type=float, default=300., help='seconds for a truth check formulation')
+    ap.add_argument('--jointsim', default=os.path.join(REPO, 'target', 'release', 'jointsim'))
+    ap.add_argument('--quick', action='store_true', help='N = 1 and 10 (and the loop), --budget 3')
+    ap.add_argument('--verbose', action='store_true', help="print every sweep point")
+    args = ap.parse_args(argv)
+    args.sizes = [int(x) for x in (args.sizes or ('1,10' if args.quick else '1,10,100,1000')).split(',')]
+    args.budget = args.budget or (3. if args.quick else 30.)
+    args.programs = [p.strip() for p in args.programs.split(',')]
+    unknown = set(args.programs) - set(PROGRAMS)
+    if unknown:
+        ap.error(f'unknown programs {sorted(unknown)}: choose from {PROGRAMS}')
+    args.targets = sorted((float(x) for x in args.targets.split(',')), reverse=True)
+    os.makedirs(os.path.join(args.out_dir, 'runs'), exist_ok=True)
+    return args
+
+
+def main(argv=None):
+    ctx = Context(parse_args(argv))
+    mujoco.set_mju_user_warning(lambda text: None)  # unstable coarse runs: counted in data.warning
+    print(f'MuJoCo {mujoco.__version__}, Exudyn {exu.__version__}, jointsim {ctx.jointsim} '
+          f'(accurate mode: {"yes" if ctx.has_accurate else "no"}), budget {ctx.budget:g} s per run, '
+          f'out-dir {ctx.out_dir}', flush=True)
+    results = {}
+    for case in make_cases(ctx):
+        t, unaccepted_below = truth(case, ctx)
+        sweeps = {p: program_sweeps(case, p, t, ctx) for p in ctx.programs}
+        results[case['name']] = {'sweeps': sweeps, 'unaccepted_below': unaccepted_below}
+        with open(os.path.join(ctx.out_dir, 'results.json'), 'w') as f:
+            json.dump(results, f, indent=1, default=str)
+    print_tables(results, ctx)
+    print_mujoco_step_times(results)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

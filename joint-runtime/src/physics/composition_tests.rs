@@ -171,13 +171,7 @@ fn check(which: Which, shared: bool, label: &str) {
     );
     // convective against central differences of the velocity level along v
     let mut c = vec![0.0; t.n_ae];
-    t.convective_constraint_term(
-        &qt,
-        &v,
-        super::VelocityRows::Neglected,
-        &mut c,
-        &mut scratch,
-    );
+    t.convective_constraint_term(&qt, &v, super::ConvectiveTerm::Exudyn, &mut c, &mut scratch);
     let h = 1e-6;
     let qp: Vec<f64> = qt.iter().zip(&v).map(|(q, v)| q + h * v).collect();
     let qm: Vec<f64> = qt.iter().zip(&v).map(|(q, v)| q - h * v).collect();

@@ -69,14 +69,15 @@ pub struct ConstraintRow {
     pub velocity_level: bool,
 }
 
-/// What the convective term of the acceleration-level constraints holds for rows of joints
-/// written at velocity level.
+/// How [`Topology::convective_constraint_term`] forms the terms it does not have generated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VelocityRows {
-    /// C·q̈ = 0, as Exudyn (its initial accelerations).
-    Neglected,
-    /// C·q̈ = −∂(C q̇ + b)/∂q·q̇, by forward differences.
-    Differenced,
+pub enum ConvectiveTerm {
+    /// As Exudyn's initial accelerations: rows of joints written at velocity level C·q̈ = 0,
+    /// forward differences (relative error about 1e-7).
+    Exudyn,
+    /// The accurate mode's: rows written at velocity level −∂(C q̇ + b)/∂q·q̇ too (without it
+    /// their velocity error grows by h·that term per step), central differences (about 1e-10).
+    Accurate,
 }
 
 /// Which constraint Jacobian the AE rows get.
@@ -415,14 +416,13 @@ impl Topology {
     /// defined without `second_order`, or on markers without generated kinematics, by forward
     /// differences of their velocity-level residual over their markers' columns.
     ///
-    /// With `velocity_rows` [`VelocityRows::Differenced`], the rows of joints written at
-    /// velocity level get their −∂(C q̇ + b)/∂q·q̇ too, by the same forward differences (the
-    /// accurate mode: without it their velocity error grows by h·that term per step).
+    /// With [`ConvectiveTerm::Accurate`], the rows of joints written at velocity level get
+    /// their −∂(C q̇ + b)/∂q·q̇ too, and the differences are central.
     pub fn convective_constraint_term(
         &self,
         qt: &[f64],
         v: &[f64],
-        velocity_rows: VelocityRows,
+        term: ConvectiveTerm,
         c: &mut [f64],
         scratch: &mut Scratch,
     ) {
@@ -438,7 +438,7 @@ impl Topology {
         for j in &self.joints {
             // rows written at velocity level are C·q̈ = 0 at acceleration level (Exudyn neglects
             // their ∂(C q̇ + b)/∂q·q̇, as it says: only their C enters)
-            if !j.active || (j.velocity_level() && velocity_rows == VelocityRows::Neglected) {
+            if !j.active || (j.velocity_level() && term == ConvectiveTerm::Exudyn) {
                 continue;
             }
             let mk0 = &self.markers[j.markers[0]];
@@ -456,10 +456,11 @@ impl Topology {
                 }
                 let base = &mut scratch.rows2[..rows];
                 joint_kernel_rows(j, ConstraintLevel::Velocity, &m0, &m1, base);
-                self.forward_difference_convective(
+                self.difference_convective(
                     [&mk0.columns, &mk1.columns],
                     qt,
                     v,
+                    term == ConvectiveTerm::Accurate,
                     &mut qp,
                     base,
                     &mut scratch.rows3[..rows],
@@ -483,19 +484,22 @@ impl Topology {
         }
     }
 
-    /// −(∂g/∂q)·v of velocity-level rows g into `out`, by Exudyn's forward differences over two
-    /// markers' columns: ε = 10⁻⁷·max(0.01, |q|) (q without its reference value), a column both
-    /// markers read perturbed once, columns at rest skipped. `base` holds g at `qt`; `rows_at`
+    /// −(∂g/∂q)·v of velocity-level rows g into `out`, by differences over two markers'
+    /// columns, a column both markers read perturbed once, columns at rest skipped. Forward
+    /// (Exudyn's): ε = 10⁻⁷·max(0.01, |q|) (q without its reference value), `base` holding g at
+    /// `qt`. Central (`central`, the accurate mode: an error of order ε² instead of ε):
+    /// ε = 6·10⁻⁶·max(1, |q|) (q with its reference value), `base` then a buffer. `rows_at`
     /// evaluates g at the perturbed total coordinates into its second argument; `qp` is a copy
     /// of `qt`, restored on return.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn forward_difference_convective(
+    pub(super) fn difference_convective(
         &self,
         columns: [&[usize]; 2],
         qt: &[f64],
         v: &[f64],
+        central: bool,
         qp: &mut [f64],
-        base: &[f64],
+        base: &mut [f64],
         pert: &mut [f64],
         out: &mut [f64],
         mut rows_at: impl FnMut(&[f64], &mut [f64]),
@@ -505,11 +509,23 @@ impl Topology {
             if v[col] == 0.0 || (i >= columns[0].len() && columns[0].contains(&col)) {
                 continue;
             }
+            if central {
+                let eps = 6e-6 * qt[col].abs().max(1.0);
+                qp[col] = qt[col] + eps;
+                rows_at(qp, pert);
+                qp[col] = qt[col] - eps;
+                rows_at(qp, base);
+                qp[col] = qt[col];
+                for ((o, p), b) in out.iter_mut().zip(pert.iter()).zip(base.iter()) {
+                    *o -= (p - b) / (2.0 * eps) * v[col];
+                }
+                continue;
+            }
             let eps = 1e-7 * 0.01f64.max((qt[col] - self.reference[col]).abs());
             qp[col] = qt[col] + eps;
             rows_at(qp, pert);
             qp[col] = qt[col];
-            for ((o, p), b) in out.iter_mut().zip(pert.iter()).zip(base) {
+            for ((o, p), b) in out.iter_mut().zip(pert.iter()).zip(base.iter()) {
                 *o -= (p - b) / eps * v[col];
             }
         }

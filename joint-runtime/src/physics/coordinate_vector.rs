@@ -155,12 +155,13 @@ impl Topology {
         );
         let (m0, m1) = (&self.markers[c.markers[0]], &self.markers[c.markers[1]]);
         let coordinates = &mut scratch.coordinates;
-        self.forward_difference_convective(
+        self.difference_convective(
             [&m0.columns, &m1.columns],
             qt,
             v,
+            false,
             &mut qp,
-            &base[..rows],
+            &mut base[..rows],
             &mut pert[..rows],
             &mut c_out[c.ae..c.ae + rows],
             |qp, pert| rows_at(self, c, qp, v, vel, pert, coordinates),

@@ -32,7 +32,7 @@ mod scratch;
 mod states;
 
 pub use connectors::ConnectorForce;
-pub use constraints::{ConstraintJacobian, ConstraintRowFactors, VelocityRows};
+pub use constraints::{ConstraintJacobian, ConstraintRowFactors, ConvectiveTerm};
 pub use rhs::RhsForm;
 pub use scratch::Scratch;
 pub use states::{ItemStates, StateOwner, StateScratch};

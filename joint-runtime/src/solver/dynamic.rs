@@ -21,7 +21,7 @@ use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into, dot};
 use crate::markers::rotation_vector::{skew, t_exp_so3};
 use crate::physics::{
-    ConstraintJacobian, ConstraintRowFactors, ForwardDifference, Scratch, VelocityRows,
+    ConstraintJacobian, ConstraintRowFactors, ConvectiveTerm, ForwardDifference, Scratch,
 };
 use crate::simulation::{Progress, Simulation};
 
@@ -1240,7 +1240,7 @@ impl Simulation {
         if v_norm > 1e-10 {
             // c = −(∂(C_q v)/∂q)·v: generated exactly (Exudyn takes finite differences here)
             let mut c = vec![0.0; nae];
-            topo.convective_constraint_term(&qt, &v, VelocityRows::Neglected, &mut c, &mut scratch);
+            topo.convective_constraint_term(&qt, &v, ConvectiveTerm::Exudyn, &mut c, &mut scratch);
             // free axes and inactive joints: their equation is λ = 0
             for k in 0..nae {
                 b[ae + k] = if diag[k] != 0.0 { 0.0 } else { c[k] };

@@ -16,7 +16,7 @@ use crate::assemble::Topology;
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, assemble_into};
-use crate::physics::{ConstraintJacobian, ConstraintRowFactors, Scratch, VelocityRows};
+use crate::physics::{ConstraintJacobian, ConstraintRowFactors, ConvectiveTerm, Scratch};
 
 /// The index-1 system of one run: its matrix (pattern recorded once), right-hand side and
 /// buffers; nothing allocates per evaluation.
@@ -119,8 +119,8 @@ impl Index1 {
         }
         self.x.fill(0.0);
         topo.ode2_rhs(&self.qt, v, data, 1.0, &mut self.x[..n2], &mut self.scratch);
-        let differenced = VelocityRows::Differenced;
-        topo.convective_constraint_term(&self.qt, v, differenced, &mut self.g, &mut self.scratch);
+        let term = ConvectiveTerm::Accurate;
+        topo.convective_constraint_term(&self.qt, v, term, &mut self.g, &mut self.scratch);
         for (k, (c, free)) in self.g.iter().zip(&self.free).enumerate() {
             self.x[ae + k] = if *free != 0.0 { 0.0 } else { *c };
         }
