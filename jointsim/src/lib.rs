@@ -244,10 +244,9 @@ pub struct SolveArgs {
     /// `exact`: Exudyn's Newton path, its iteration counts and results to round-off.
     /// `fast`: the same step equations with this program's own Newton control, judged by
     /// accuracy (implicit dynamic solves; static and explicit solves are the same in both).
-    /// `accurate`: Dormand–Prince 5(4), or 8(5,3) below a tolerance of 1e-5, on the
-    /// constrained equations (index 1), its steps chosen for
-    /// `--tolerance`, projected onto the constraints after each step (implicit dynamic
-    /// solves).
+    /// `accurate`: Dormand–Prince 8(5,3) on the constrained equations (index 1), its steps
+    /// chosen for `--tolerance`, projected onto the constraints after each step (implicit
+    /// dynamic solves).
     #[arg(long, value_enum, default_value = "exact")]
     solver: SolverArg,
     /// The local error tolerance per step of `--solver accurate` (absolute and relative, in

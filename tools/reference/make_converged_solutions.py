@@ -20,7 +20,8 @@ It writes tests/reference/converged_solutions.json: per model, `ode2Coordinates`
 `exudynDistance` (max |tight − x₁|: the error of Exudyn's discretization) and the settings
 used; or `failed` with the reason where method 1 or 2 fails or exceeds the time limit.
 
-Usage, from the repository root after `cargo build --release -p jointsim`:
+Usage, from the repository root after `cargo build --release -p jointsim` (or with the
+environment variable JOINTSIM naming another binary):
 
     python3 tools/reference/make_converged_solutions.py [--only SUBSTRING] [--timeout 120]
 """
@@ -34,7 +35,7 @@ import tempfile
 REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 REFERENCE = os.path.join(REPO, 'tests', 'reference')
 OUT = os.path.join(REFERENCE, 'converged_solutions.json')
-JOINTSIM = os.path.join(REPO, 'target', 'release', 'jointsim')
+JOINTSIM = os.environ.get('JOINTSIM', os.path.join(REPO, 'target', 'release', 'jointsim'))
 TOLERANCE = 1e-12
 REFINEMENTS = (16, 32)
 

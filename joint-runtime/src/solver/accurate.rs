@@ -1,14 +1,15 @@
-//! [`SolverMode::Accurate`](super::settings::SolverMode::Accurate): an embedded Runge–Kutta pair
-//! (Dormand–Prince 5(4), or 8(5,3) for tolerances below 1e-5) on the index-1 form of the
-//! constrained equations, with projection onto the constraints.
+//! [`SolverMode::Accurate`](super::settings::SolverMode::Accurate): the embedded Runge–Kutta pair
+//! Dormand–Prince 8(5,3) ([`Pair`]) on the index-1 form of the constrained equations, with
+//! projection onto the constraints.
 //!
 //! The state x = (q, q̇, y) moves by q̇' = q̈(q, q̇) from [`Index1`] and y' = f1(y); the pair's
-//! higher-order solution is propagated (local extrapolation) and the pair's estimate
-//! ([`ErrorEstimate`]) is the local error, scaled per coordinate by tol·(1 + max(|x₀|, |x₁|))
-//! and measured in the root mean square (Hairer, Nørsett, Wanner I, II.4 and II.10). The step
-//! is accepted at a scaled error ≤ 1 and the next one is h·min(5, max(0.2, 0.9·err^(−1/(q+1))))
-//! for an estimate of order q (no growth right after a rejection; a PI control, β = 0.04 or
-//! 0.08, took more evaluations on the chains). An accepted step is
+//! eighth-order solution is propagated (local extrapolation) and the pair's estimate
+//! ([`ErrorEstimate`]) is the local error, each entry scaled by tol·(1 + max(|x₀|, |x₁|))
+//! (Hairer, Nørsett, Wanner I, II.4 and II.10). The step is accepted at a scaled error ≤ 1 and
+//! the next one is h·min(5, max(0.2, 0.9·err^(−1/8))) (no growth right after a rejection; a PI
+//! control, β = 0.04 or 0.08, took more evaluations on the chains). The first step is Hairer's
+//! estimate from the start's derivatives, without its cap of 100·h₀ when the system starts at
+//! rest (h₀ then says nothing of the motion). An accepted step is
 //! projected onto the constraints (positions, then velocities: Hairer, Lubich, Wanner VII.2,
 //! which keeps the method's order); the last stage, at the step's end, is the next step's
 //! first (FSAL), its small offset from the projected state being of the local error's size.
@@ -28,9 +29,6 @@ use crate::simulation::{Progress, Simulation};
 const GROW: f64 = 5.0;
 const SHRINK: f64 = 0.2;
 const SAFETY: f64 = 0.9;
-/// Tolerances below which the eighth-order pair takes fewer evaluations than the fifth-order
-/// one (measured on the chains, docs/performance.md).
-const HIGH_ORDER_BELOW: f64 = 1e-5;
 
 /// One run's vectors: the stage derivatives of q (the stages' velocities), of q̇ (their
 /// accelerations) and of y, the step's start, the stage state and the embedded solution.
@@ -94,12 +92,9 @@ impl Stages {
 }
 
 /// The pair's scaled error (over q, q̇ and y, each entry divided by
-/// tol·(1 + max(|x₀|, |x₁|))) and the largest unscaled error of a position coordinate.
+/// tol·(1 + max(|x₀|, |x₁|))) and the largest unscaled fifth-order error estimate of a position
+/// coordinate.
 fn scaled_error(st: &Stages, estimate: &ErrorEstimate, h: f64, tol: f64) -> (f64, f64) {
-    let (main, third) = match estimate {
-        ErrorEstimate::Difference(e) => (e, None),
-        ErrorEstimate::FifthAndThird { e5, e3 } => (e5, Some(e3)),
-    };
     let combine = |w: &[f64], k: &[Vec<f64>], i: usize| {
         let mut d = 0.0;
         for (j, &wj) in w.iter().enumerate() {
@@ -109,7 +104,7 @@ fn scaled_error(st: &Stages, estimate: &ErrorEstimate, h: f64, tol: f64) -> (f64
         }
         h * d
     };
-    let (mut sum, mut sum3, mut count, mut largest_q) = (0.0, 0.0, 0usize, 0.0f64);
+    let (mut sum5, mut sum3, mut count, mut largest_q) = (0.0, 0.0, 0usize, 0.0f64);
     let parts = [
         (&st.q0, &st.q, &st.kq, true),
         (&st.v0, &st.v, &st.kv, false),
@@ -118,37 +113,20 @@ fn scaled_error(st: &Stages, estimate: &ErrorEstimate, h: f64, tol: f64) -> (f64
     for (x0, x1, k, position) in parts {
         for i in 0..x0.len() {
             let sc = tol * (1.0 + x0[i].abs().max(x1[i].abs()));
-            let d = combine(main, k, i);
+            let d5 = combine(&estimate.e5, k, i);
             if position {
-                largest_q = largest_q.max(d.abs());
+                largest_q = largest_q.max(d5.abs());
             }
-            sum += (d / sc) * (d / sc);
-            if let Some(e3) = third {
-                let d3 = combine(e3, k, i) / sc;
-                sum3 += d3 * d3;
-            }
+            let d3 = combine(&estimate.e3, k, i);
+            sum5 += (d5 / sc) * (d5 / sc);
+            sum3 += (d3 / sc) * (d3 / sc);
             count += 1;
         }
     }
-    if count == 0 || sum == 0.0 {
+    if count == 0 || sum5 == 0.0 {
         return (0.0, largest_q);
     }
-    let n = count as f64;
-    let err = match third {
-        None => (sum / n).sqrt(),
-        Some(_) => sum / ((sum + 0.01 * sum3) * n).sqrt(),
-    };
-    (err, largest_q)
-}
-
-/// The pair for a tolerance: DOP853 (eighth order, 12 evaluations a step) below
-/// [`HIGH_ORDER_BELOW`], DOPRI5 (fifth order, 6) above.
-fn pair_for(tol: f64) -> Pair {
-    if tol < HIGH_ORDER_BELOW {
-        Pair::dop853()
-    } else {
-        Pair::dopri5()
-    }
+    (sum5 / ((sum5 + 0.01 * sum3) * count as f64).sqrt(), largest_q)
 }
 
 impl Simulation {
@@ -167,7 +145,7 @@ impl Simulation {
                 self.topology.ode2_owner[start]
             )));
         }
-        let pair = pair_for(settings.error_tolerance);
+        let pair = Pair::dop853();
         let s = pair.stages;
         let duration = ti.end_time - ti.start_time;
         self.prepare_sensor_data(
@@ -211,8 +189,7 @@ impl Simulation {
                 steps: 0,
             },
         );
-        let nominal = duration / ti.number_of_steps as f64;
-        let mut h = self.first_step(&mut index1, &mut st, tol, pair.exponent, nominal)?;
+        let mut h = self.first_step(&mut index1, &mut st, tol, pair.exponent, duration)?;
         let mut writer = self.sensor_writer(settings);
         let end = ti.end_time;
         let mut steps = 0usize;
@@ -239,7 +216,7 @@ impl Simulation {
                     return Err(e);
                 }
             }
-            // the last stage is the fifth-order solution (FSAL): st.q, st.v, st.y hold it
+            // the last stage is the eighth-order solution (FSAL): st.q, st.v, st.y hold it
             let (err, position_error) = scaled_error(&st, &pair.estimate, h, tol);
             if !(err <= 1.0) {
                 self.statistics.rejected_automatic_steps += 1;
@@ -367,7 +344,7 @@ impl Simulation {
         st: &mut Stages,
         tol: f64,
         exponent: f64,
-        nominal: f64,
+        duration: f64,
     ) -> Result<f64> {
         let sc = |x: f64| tol * (1.0 + x.abs());
         let rms = |xs: &mut dyn Iterator<Item = f64>| {
@@ -390,7 +367,7 @@ impl Simulation {
         } else {
             0.01 * d0 / d1
         };
-        let h0 = h0.min(nominal);
+        let h0 = h0.min(duration);
         // one explicit Euler step, its accelerations
         let n2 = self.topology.n_ode2;
         for k in 0..n2 {
@@ -412,7 +389,9 @@ impl Simulation {
         } else {
             (0.01 / d).powf(exponent)
         };
-        Ok((100.0 * h0).min(h1).min(nominal))
+        // from rest (d0 ≈ 0) h0 is arbitrary and says nothing of the motion: h1 decides
+        let h = if d0 < 1e-5 { h1 } else { (100.0 * h0).min(h1) };
+        Ok(h.min(duration))
     }
 
     /// Back to the step's start (before a retry, and what a failed run leaves).

@@ -468,19 +468,20 @@ pub enum SolverMode {
     /// step size changes, never restarted. Judged by accuracy against a tightly converged
     /// solution, not by Exudyn's counts. Static solves are not affected.
     Fast,
-    /// Another integrator for the same equations, chosen for accuracy per second: an embedded
-    /// Runge–Kutta pair, Dormand–Prince 5(4), or 8(5,3) for error tolerances below 1e-5, on
-    /// the index-1 form of the constrained
-    /// equations (at every stage `[M C_qᵀ; C_q 0][q̈; λ] = [f; c]`, c the convective term), its
-    /// step chosen by the local error estimate against
-    /// [`SimulationSettings::error_tolerance`], and the positions and velocities projected
-    /// back onto the constraints after every accepted step (in the mass matrix's metric, with
-    /// the factorization the last stage left). `timeIntegration.numberOfSteps` gives only the
-    /// first step's upper bound; the step count is the error control's. Judged, as the fast
+    /// Another integrator for the same equations, chosen for accuracy per second: the embedded
+    /// Runge–Kutta pair Dormand–Prince 8(5,3) on the index-1 form of the constrained equations
+    /// (at every stage `[M C_qᵀ; C_q 0][q̈; λ] = [f; c]`, c the convective term), its step
+    /// chosen by the local error estimate against [`SimulationSettings::error_tolerance`], and
+    /// the positions and velocities projected onto the constraints at the start and after every
+    /// accepted step (in the mass matrix's metric). The step count is the error control's
+    /// (`timeIntegration.numberOfSteps` only sizes the sensors' storage). Judged, as the fast
     /// mode, by accuracy against a converged solution; the run reports its estimated error
     /// ([`SolverStatistics::estimated_error`](crate::SolverStatistics::estimated_error)).
     /// Dynamic solves with implicit `solverType`s only (explicit ones run as Exudyn's); not
-    /// for RotVecLG (Lie-group) nodes. Static solves are not affected.
+    /// for RotVecLG (Lie-group) nodes; no discontinuous iteration (items' states update after
+    /// each step, as in Exudyn's explicit solvers). Explicit: a stiff model (a stiff spring,
+    /// a flexible body's high modes) takes steps as small as its fastest period. Static solves
+    /// are not affected.
     Accurate,
 }
 
