@@ -210,3 +210,54 @@ fn run_refuses_an_unknown_solver_mode() {
         "{err}"
     );
 }
+
+/// `--solver accurate --tolerance`: the seed pendulum within the tolerance's reach of the
+/// converged solution (tests/reference/converged_solutions.json), its evaluations and estimated
+/// error in the result file; `--repeat 3` the same result; bad values refused by name.
+#[test]
+fn run_solver_accurate_reaches_the_converged_solution() {
+    let model = format!("{ROOT}/tests/reference/exudyn_cases/seed_mini_pendulum.json");
+    let converged: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{ROOT}/tests/reference/converged_solutions.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let truth = &converged["exudyn_cases/seed_mini_pendulum.json"]["ode2Coordinates"];
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["run", &model, "--quiet", "--solver", "accurate"];
+        args.extend_from_slice(extra);
+        let o = jointsim(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let error = |r: &serde_json::Value| -> f64 {
+        let q = r["ode2Coordinates"].as_array().unwrap();
+        q.iter()
+            .zip(truth.as_array().unwrap())
+            .map(|(a, b)| (a.as_f64().unwrap() - b.as_f64().unwrap()).abs())
+            .fold(0.0, f64::max)
+    };
+    let loose = run(&["--tolerance", "1e-4"]);
+    let tight = run(&["--tolerance", "1e-9"]);
+    let (e_loose, e_tight) = (error(&loose), error(&tight));
+    assert!(
+        e_tight < 1e-8 && e_tight < e_loose / 100.0,
+        "{e_loose:e} {e_tight:e}"
+    );
+    let st = &tight["statistics"];
+    assert!(st["evaluations"].as_u64().unwrap() > 12 * st["steps"].as_u64().unwrap() / 2);
+    assert!(st["estimatedError"].as_f64().unwrap() >= e_tight);
+    let repeated = run(&["--tolerance", "1e-9", "--repeat", "3"]);
+    assert_eq!(repeated["ode2Coordinates"], tight["ode2Coordinates"]);
+    for (flag, value, says) in [
+        ("--tolerance", "0", "error_tolerance"),
+        ("--repeat", "0", "--repeat"),
+    ] {
+        let o = jointsim(&[
+            "run", &model, "--quiet", "--solver", "accurate", flag, value,
+        ]);
+        assert!(!o.status.success());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{err}");
+    }
+}

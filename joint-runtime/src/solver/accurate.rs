@@ -126,7 +126,10 @@ fn scaled_error(st: &Stages, estimate: &ErrorEstimate, h: f64, tol: f64) -> (f64
     if count == 0 || sum5 == 0.0 {
         return (0.0, largest_q);
     }
-    (sum5 / ((sum5 + 0.01 * sum3) * count as f64).sqrt(), largest_q)
+    (
+        sum5 / ((sum5 + 0.01 * sum3) * count as f64).sqrt(),
+        largest_q,
+    )
 }
 
 impl Simulation {
