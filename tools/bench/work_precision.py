@@ -4,17 +4,21 @@ binary has it, accurate).
 
 What it measures
   For every model and program/mode the step size (or, for `jointsim --solver accurate`, the
-  tolerance 1e-3 ... 1e-11 by factors of 10) is swept; each run gives a pair (time, error):
+  tolerance 1e-1 ... 1e-11 by factors of 10) is swept; each run gives a pair (time, error):
     time  = best of several runs (repeated until they took 0.3 s together, at most 20, at least
-            2 for runs under 1 s) of: jointsim's statistics.solverSeconds; the wall time around
+            2 for runs under 1 s) of: jointsim's statistics.solverSeconds (solves under 50 ms with
+            `--repeat 10`: the fastest of ten in one process, as MuJoCo's repeated calls are in
+            this one); the wall time around
             Exudyn's mbs.SolveDynamic; the wall time around mujoco.mj_step(model, data, nstep)
             (the whole step loop in C; model compilation and mj_resetData excluded);
     error = the largest distance, over all bodies, of the body's far end (the point 0.5 m from its
             joint along its long axis, Exudyn local position [0.25, 0, 0]) from the truth at t = 1 s.
   For each target (default 1e-3 m and 1e-6 m) the table gives the time to reach it, interpolated
-  log-log between the two neighbouring sweep points (the last one above the target and the
-  cheapest one at or below it); "<=" marks a sweep whose first point was already accurate enough
-  (its measured time). MuJoCo's cell is its best integrator (Euler, RK4, implicitfast), named.
+  log-log between the two neighbouring sweep points (the cheapest run at or below the target and
+  the costliest cheaper run above it); "*" marks the measured time of the cheapest run at or
+  below the target where no cheaper run is above it (the first, coarsest run was accurate
+  enough, or coarser runs cost more: a solver that reduces its step after failed Newton
+  iterations). MuJoCo's cell is its best integrator (Euler, RK4, implicitfast), named.
 
 Models
   chain N (N = 1, 10, 100, 1000): tools/bench/chain_benchmark.py's chain, the committed
@@ -44,16 +48,16 @@ Truth (cached in OUT_DIR/truth.json, keyed by the model file's and the MJCF's ha
     and the loop, 4e4 for N = 100, 1e4 for N = 1000), Richardson-extrapolated for the generalized
     alpha's second order: T = (4 x_2n - x_n) / 3; printed: the change of the plain solution from
     n to 2n steps and the change of the extrapolation from (n/2, n) to (n, 2n).
-  Check, a second formulation: for chains MuJoCo RK4 (minimal coordinates) at n = 1e4 and 2n
-    steps, doubled until the change is <= 1e-8 (= 0.01 x 1e-6) while within --truth-budget;
-    for the loop (MuJoCo's constraint is soft) and for chains whose MuJoCo truth would exceed
-    --truth-budget, pip Exudyn with generalized-alpha spectral radius 0.6 (a different
-    discretization by another implementation), Richardson-extrapolated from n/2, n and 2n steps
-    (n a fifth of the above); when that too would exceed --truth-budget (chain 1000), jointsim
-    fast Richardson-extrapolated as above (the same program, but another discretization than
-    accurate's Dormand-Prince: a check of the time convergence, not of the model equations).
-  The table's truth is T_js; it is accepted for a target only when |T_js - check| <= 0.1 x target;
-  a cell whose truth is not accepted is marked with "!".
+  Checks, other formulations (each computed when its estimated cost is within --truth-budget):
+    for chains MuJoCo RK4 (minimal coordinates) at n = 1e4 and 2n steps, n doubled until the
+    change is <= 1e-8 (= 0.01 x 1e-6) while within --truth-budget (not for the loop: MuJoCo's
+    loop constraint is soft); when T_js is jointsim accurate, jointsim fast Richardson-extrapolated
+    as above (the same program, but a different discretization than accurate's Dormand-Prince: a
+    check of the time convergence, not of the model equations); pip Exudyn with generalized-alpha
+    spectral radius 0.6 (a different discretization by another implementation), Richardson-
+    extrapolated from n/2, n and 2n steps with n a fifth of the above.
+  The table's truth is T_js; it is accepted for a target only when |T_js - check| <= 0.1 x target
+  for some check; a cell whose truth is not accepted is marked with "!".
 
 Usage, from the repository root (jointsim built by `cargo build --release -p jointsim`):
 
@@ -61,9 +65,14 @@ Usage, from the repository root (jointsim built by `cargo build --release -p joi
         [--programs mujoco,exudyn,exact,fast,accurate] [--targets 1e-3,1e-6] [--out-dir DIR]
         [--budget SECONDS] [--truth-budget SECONDS] [--jointsim PATH] [--verbose]
 
---budget bounds every sweep (model x program/mode x integrator): a run predicted to take longer
-than that is not started, and the cell says "> budget". --quick: N = 1 and 10 and the loop,
---budget 3. --verbose prints every sweep point (steps or tolerance, time, error).
+Sweeps (one per model x program/mode x MuJoCo integrator and loop variant): step counts 4, 8,
+16, ... (doubled; when a solver took more steps than asked, Exudyn's and jointsim's step reduction
+after failed Newton iterations, the next count jumps toward a quarter of the steps taken), or the
+tolerances 1e-1 ... 1e-11. A sweep stops at its first run at or below the smallest target; before
+a run predicted (from the previous run's time) to take longer than --budget seconds, the cell then
+saying "> budget"; and, for MuJoCo, when 4 runs did not improve its best error by a factor 1.5
+("floor"). --quick: N = 1 and 10 and the loop, --budget 3. --verbose prints every run (steps or
+tolerance, time, error, steps taken). OUT_DIR/results.json keeps every sweep's points.
 """
 import argparse
 import copy
@@ -97,7 +106,7 @@ LOOP_VARIANTS = {
     'stiff': {'solref': '0.0002 1', 'solimp': '0.9999 0.9999 0.001 0.5 2', 'tolerance': '1e-12'},
 }
 STEP_START = 4  # steps of the first sweep point; then doubled
-TOLERANCES = [10. ** -k for k in range(3, 12)]
+TOLERANCES = [10. ** -k for k in range(1, 12)]
 TRUTH_STEPS = {1: 100000, 10: 100000, 100: 40000, 1000: 10000, 'loop': 100000}
 MJ_TRUTH_STEPS = 10000
 TRUTH_CHANGE = 1e-8
@@ -264,10 +273,14 @@ def prepare_jointsim(case, ctx, mode, param):
         extra = []
     out = path[:-len('.json')] + f'.{mode}.result.json'
     cmd = [ctx.jointsim, 'run', path, '--solver', mode, '--quiet', '--out', out] + extra
+    # short solves are repeated within the process (`--repeat`: its fastest solve), as MuJoCo's
+    # are: a process's first solve also pays for loading its code
+    repeat = {'times': 1}
 
     def once():
         try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=ctx.timeout)
+            p = subprocess.run(cmd + ['--repeat', str(repeat['times'])], capture_output=True,
+                               text=True, timeout=ctx.timeout)
         except subprocess.TimeoutExpired:
             raise RunFailed(f'timed out after {ctx.timeout:g} s')
         if p.returncode != 0:
@@ -275,7 +288,10 @@ def prepare_jointsim(case, ctx, mode, param):
         r = json.load(open(out))
         if abs(r['time'] - 1.) > 1e-9:
             raise RunFailed(f'ended at t = {r["time"]}')
-        return r['statistics']['solverSeconds'], ends_from_q(model, np.array(r['ode2Coordinates']))
+        st = r['statistics']
+        if st['solverSeconds'] < 0.05:
+            repeat['times'] = 10
+        return st['solverSeconds'], ends_from_q(model, np.array(r['ode2Coordinates'])), st['steps']
     return once
 
 
@@ -293,7 +309,8 @@ def prepare_exudyn(case, ctx, steps, spectral_radius=None):
         seconds = time.perf_counter() - start
         if ok is False or abs(mbs.systemData.GetTime() - 1.) > 1e-9:
             raise RunFailed(f'SolveDynamic failed at t = {mbs.systemData.GetTime()}')
-        return seconds, ends_from_q(model, np.array(mbs.systemData.GetODE2Coordinates()))
+        taken = int(mbs.sys['dynamicSolver'].it.currentStepIndex) - 1
+        return seconds, ends_from_q(model, np.array(mbs.systemData.GetODE2Coordinates())), taken
     return once
 
 
@@ -311,20 +328,19 @@ def prepare_mujoco(case, ctx, integrator, steps, variant=None):
             raise RunFailed(f'unstable (reset, ended at t = {data.time:g})')
         if data.warning[mujoco.mjtWarning.mjWARN_BADQACC].number or not np.all(np.isfinite(data.qpos)):
             raise RunFailed('unstable (bad qacc)')
-        return seconds, mj_ends(model, data)
+        return seconds, mj_ends(model, data), steps
     return once
 
 
 def best_of(once):
     """Best time of repeated runs (until MIN_SECONDS together, at most MAX_RUNS, at least 2 for runs
-    under 1 s), the first run's ends and the first run's time (for budget predictions)."""
-    times, ends = [], None
+    under 1 s); the first run's ends, time (for budget predictions) and steps taken."""
+    times, first = [], None
     while not times or (len(times) < MAX_RUNS and (sum(times) < MIN_SECONDS or (len(times) < 2 and times[0] < 1.))):
-        seconds, e = once()
+        seconds, ends, taken = once()
         times.append(seconds)
-        if ends is None:
-            ends = e
-    return min(times), ends, times[0]
+        first = first or (ends, seconds, taken)
+    return min(times), first[0], first[1], first[2]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -337,50 +353,58 @@ def improved(errors, window=4):
     return min(errors[-window:]) < min(errors[:-window]) / 1.5
 
 
-def sweep(label, prepare, params, growth, truth, ctx):
-    """Runs prepare(param)() for the params in order (cheapest first) until the error reaches the
-    smallest target, stops improving (floor), fails 8 times in a row, or the next run is predicted
-    (last run's time x growth) to exceed the budget. Returns the label, points and stop reason."""
-    points, errors, stop, failures, last = [], [], 'end of sweep', 0, None
-    for param in params:
-        if last is not None and last * growth > ctx.budget:
+def next_steps(n, seconds, taken):
+    """The next step count of a step sweep and its predicted time: doubled, or more when the solver
+    took more steps than asked (its own step reductions after failed Newton iterations: the chain
+    of 1000 at a few steps), toward a quarter of the steps it took."""
+    m = 2 * n
+    while taken and 2 * m <= taken // 4:
+        m *= 2
+    return (m if m <= 2 ** 24 else None), seconds * m / max(n, taken or n)
+
+
+def next_tolerance(tol, seconds, taken):
+    return (tol / 10 if tol > 1.5 * TOLERANCES[-1] else None), 2 * seconds
+
+
+def sweep(label, prepare, first, advance, truth, ctx, floor=False):
+    """Runs prepare(param)() from `first` on (param, predicted time = advance(param, time, steps
+    taken)) until the error reaches the smallest target, fails 8 times in a row, the next run is
+    predicted to exceed the budget or, with `floor`, the error stops improving. Returns the label,
+    points and stop reason."""
+    points, errors, stop, failures = [], [], 'end of sweep', 0
+    param, predicted = first, 0.
+    while param is not None:
+        if predicted > ctx.budget:
             stop = '> budget'
             break
         start = time.perf_counter()
         try:
-            seconds, ends, single = best_of(prepare(param))
+            seconds, ends, single, taken = best_of(prepare(param))
         except RunFailed as e:
-            last = time.perf_counter() - start
             points.append({'param': param, 'time': None, 'error': None, 'note': str(e)})
             ctx.say(f'    {label}: {param:g}: failed: {e}', verbose=True)
             failures += 1
             if failures >= 8:
                 stop = 'failed'
                 break
+            param, predicted = advance(param, time.perf_counter() - start, None)
             continue
-        failures, last = 0, single
-        err = distance(ends, truth)
+        failures, err = 0, distance(ends, truth)
         errors.append(err)
-        points.append({'param': param, 'time': seconds, 'error': err})
-        ctx.say(f'    {label}: {param:g}: {fmt_time(seconds)}, error {err:.2e}', verbose=True)
+        points.append({'param': param, 'time': seconds, 'error': err, 'steps': taken})
+        ctx.say(f'    {label}: {param:g}: {fmt_time(seconds)}, error {err:.2e}, steps {taken}', verbose=True)
         if err <= min(ctx.targets):
             stop = 'reached'
             break
-        if not improved(errors):
+        if floor and not improved(errors):
             stop = 'floor'
             break
-    result = {'label': label, 'points': points, 'stop': stop}
+        param, predicted = advance(param, single, taken)
     ok = [p for p in points if p['error'] is not None]
     best = f', best error {min(p["error"] for p in ok):.1e}' if ok else ''
     ctx.say(f'  {label}: {len(points)} points, stop: {stop}{best}')
-    return result
-
-
-def steps_sequence(limit=2 ** 24):
-    n = STEP_START
-    while n <= limit:
-        yield n
-        n *= 2
+    return {'label': label, 'points': points, 'stop': stop}
 
 
 def program_sweeps(case, program, truth, ctx):
@@ -390,22 +414,23 @@ def program_sweeps(case, program, truth, ctx):
         variants = list(LOOP_VARIANTS) if case['loop'] else [None]
         return [sweep(f'{name} / MuJoCo {integ}' + (f' {v}' if v else ''),
                       lambda n, integ=integ, v=v: prepare_mujoco(case, ctx, integ, n, v),
-                      steps_sequence(), 2., truth, ctx)
+                      STEP_START, next_steps, truth, ctx, floor=True)
                 for v in variants for integ in MJ_INTEGRATORS]
     if program == 'exudyn':
-        return [sweep(f'{name} / Exudyn', lambda n: prepare_exudyn(case, ctx, n), steps_sequence(), 2., truth, ctx)]
+        return [sweep(f'{name} / Exudyn', lambda n: prepare_exudyn(case, ctx, n), STEP_START, next_steps, truth, ctx)]
     if program == 'accurate':
         if not ctx.has_accurate:
             return None
         return [sweep(f'{name} / jointsim accurate', lambda tol: prepare_jointsim(case, ctx, 'accurate', tol),
-                      TOLERANCES, 2., truth, ctx)]
+                      TOLERANCES[0], next_tolerance, truth, ctx)]
     return [sweep(f'{name} / jointsim {program}', lambda n: prepare_jointsim(case, ctx, program, n),
-                  steps_sequence(), 2., truth, ctx)]
+                  STEP_START, next_steps, truth, ctx)]
 
 
 def time_to_target(points, target):
-    """(time, '<=' or '', the cheapest point at or below the target) or None: the time is
-    interpolated log-log between that point and the costliest cheaper point above the target."""
+    """(time, '*' or '', the cheapest point at or below the target) or None: the time is
+    interpolated log-log between that point and the costliest cheaper point above the target; '*':
+    no cheaper point above the target, the point's measured time."""
     pts = [p for p in points if p['error'] is not None]
     ok = [p for p in pts if p['error'] <= target]
     if not ok:
@@ -413,7 +438,7 @@ def time_to_target(points, target):
     j = min(ok, key=lambda p: p['time'])
     above = [p for p in pts if p['error'] > target and p['time'] < j['time']]
     if not above:
-        return j['time'], '<=', j
+        return j['time'], '*', j
     i = max(above, key=lambda p: p['time'])
     slope = (math.log(j['time']) - math.log(i['time'])) / (math.log(j['error']) - math.log(i['error']))
     return math.exp(math.log(i['time']) + slope * (math.log(target) - math.log(i['error']))), '', j
@@ -505,38 +530,41 @@ def cached(ctx, key, compute):
 
 
 def check_formulations(case, ctx, exe_tag):
-    """The truth checks to try, in this order, as (cache key, compute): MuJoCo RK4 (chains), Exudyn
-    with spectral radius 0.6, and (when the truth is jointsim accurate) jointsim fast Richardson."""
+    """The truth checks, as (cache key, compute): MuJoCo RK4 (chains), jointsim fast Richardson (when
+    the truth is jointsim accurate) and Exudyn with spectral radius 0.6."""
     name = f'{case["name"]} {case["hash"]}'
     checks = []
     if not case['loop']:
         xml_hash = hashlib.sha1(mj_spec(case, 'RK4', 1).to_xml().encode()).hexdigest()[:16]
         checks.append((f'{case["name"]} {xml_hash} mujoco {mujoco.__version__}', lambda: mujoco_truth(case, ctx)))
-    checks.append((f'{name} exudyn', lambda: exudyn_check(case, ctx)))
     if ctx.has_accurate:
         checks.append((f'{name} jointsim fast {exe_tag}', lambda: fast_richardson(case, ctx)))
+    checks.append((f'{name} exudyn', lambda: exudyn_check(case, ctx)))
     return checks
 
 
 def truth(case, ctx):
-    """The truth's ends, and the largest target it is not accepted for (agreement x 10)."""
+    """The truth's ends, and the largest target it is not accepted for: 10 x its smallest distance
+    from a check (every check within --truth-budget is computed, and cached)."""
     exe = os.stat(ctx.jointsim)
     exe_tag = f'{exe.st_size} {exe.st_mtime_ns}'
     js_key = f'{case["name"]} {case["hash"]} jointsim ' + (f'accurate {exe_tag}' if ctx.has_accurate else 'fast')
     t_js, info_js = cached(ctx, js_key, lambda: jointsim_truth(case, ctx))
     ctx.say(f'truth {case["name"]}: {describe(info_js)}')
+    agreement = math.inf
     for key, compute in check_formulations(case, ctx, exe_tag):
         check, info = cached(ctx, key, compute)
-        if check is not None:
-            break
-        ctx.say(f'  {info["method"]}')
-    if check is None:
+        if check is None:
+            ctx.say(f'  {info["method"]}')
+            continue
+        d = distance(t_js, check)
+        agreement = min(agreement, d)
+        ctx.say(f'  check: {describe(info)}\n    |truth - check| = {d:.2e}')
+    if agreement == math.inf:
         ctx.say('  no second formulation: truth not accepted for any target')
-        return t_js, math.inf
-    d = distance(t_js, check)
-    ctx.say(f'  check: {describe(info)}')
-    ctx.say(f'  |truth - check| = {d:.2e}: accepted for targets >= {10 * d:.1e}')
-    return t_js, 10 * d
+    else:
+        ctx.say(f'  accepted for targets >= {10 * agreement:.1e}')
+    return t_js, 10 * agreement
 
 
 def describe(info):
@@ -565,7 +593,7 @@ def column_cell(sweeps, target, name_best):
     if found:
         r, (t, mark, point) = min(found, key=lambda rf: rf[1][0])
         name = r['label'].split(' / MuJoCo ')[-1] if name_best else ''
-        return t, f'{mark}{fmt_time(t)}' + (f' ({name})' if name else '')
+        return t, f'{fmt_time(t)}{mark}' + (f' ({name})' if name else '')
     errors = [(p['error'], r['stop']) for r in sweeps for p in r['points'] if p['error'] is not None]
     if not errors:
         return None, 'failed'
@@ -601,8 +629,9 @@ def print_tables(results, ctx):
                   ' | '.join(ratio(times.get(a), times.get(b)) for a, b in
                              [('mujoco', 'accurate'), ('exudyn', 'accurate'), ('mujoco', 'fast'), ('exudyn', 'fast')])
                   + ' |')
-    print('\nTimes are interpolated log-log between neighbouring sweep points ("<=": the first, coarsest run was '
-          'already accurate enough: its time); "!": the truth is not verified to 0.1 x this target.')
+    print('\nTimes are interpolated log-log between neighbouring sweep points; "*": the measured time of the '
+          'cheapest run at or below the target (no cheaper run above it); "!": the truth is not verified to '
+          '0.1 x this target.')
 
 
 def print_mujoco_step_times(results):

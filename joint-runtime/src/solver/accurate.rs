@@ -132,6 +132,20 @@ fn scaled_error(st: &Stages, estimate: &ErrorEstimate, h: f64, tol: f64) -> (f64
     )
 }
 
+/// The error of a step size that fell below round-off at `t0`.
+fn step_underflow(h: f64, t0: f64, tol: f64) -> Error {
+    Error::solver_failed_at(
+        format!(
+            "the accurate mode's step size fell to {h} at t = {t0}: the error tolerance {tol} \
+             cannot be met here (a singularity, or a tolerance below round-off); the state is \
+             the last accepted step's"
+        ),
+        t0,
+        None,
+        None,
+    )
+}
+
 impl Simulation {
     /// The accurate mode's dynamic solve behind [`Simulation::solve_observed`].
     pub(super) fn run_accurate(
@@ -169,19 +183,8 @@ impl Simulation {
         let mut st = Stages::new(s, topo_n.0, topo_n.1, topo_n.2);
         let mut index1 = Index1::new(&self.topology, settings);
         self.state.time = ti.start_time;
-        self.state.y_t.fill(0.0);
-        self.stage(&mut index1, &mut st, 0, true)?;
-        // initial positions and velocities that miss the constraints are projected onto them
-        // (in the mass metric: for the velocities, the impulse that generalized-α's first steps
-        // apply as h → 0), and the accelerations taken again there
         let tol = settings.error_tolerance;
-        let (q, v, lambda) = (&mut self.state.q, &mut self.state.v, &st.lambda[0]);
-        let projected = index1.project(&self.topology, q, v, lambda, 1e-3 * tol);
-        if projected.is_nan() || st.q != self.state.q || st.v != self.state.v {
-            self.stage(&mut index1, &mut st, 0, true)?;
-        }
-        self.state.a.copy_from_slice(&st.kv[0]);
-        self.state.lambda.copy_from_slice(&st.lambda[0]);
+        self.accurate_start(&mut index1, &mut st, tol)?;
         self.write_sensors_initial(settings);
         observer(
             self,
@@ -232,50 +235,19 @@ impl Simulation {
                 h *= factor;
                 rejected_last = true;
                 if h <= 16.0 * f64::EPSILON * t0.abs().max(duration) {
-                    return Err(Error::solver_failed_at(
-                        format!(
-                            "the accurate mode's step size fell to {h} at t = {t0}: the error \
-                             tolerance {tol} cannot be met here (a singularity, or a tolerance \
-                             below round-off); the state is the last accepted step's"
-                        ),
-                        t0,
-                        None,
-                        None,
-                    ));
+                    return Err(step_underflow(h, t0, tol));
                 }
                 continue;
             }
             self.state.time = t0 + h;
-            let projected = index1.project(
-                &self.topology,
-                &mut st.q,
-                &mut st.v,
-                &st.lambda[s - 1],
-                1e-3 * tol,
-            );
-            let check = self.topology.check_constraint_rows(
-                index1.residual(),
-                settings.constraint_tolerance,
-                self.state.time,
-                "position",
-            );
-            if let Err(e) = check {
-                self.restore_accurate_start(&st, t0);
-                return Err(e);
-            }
+            let projected = match self.accept_accurate_step(&mut index1, &mut st, settings) {
+                Ok(projected) => projected,
+                Err(e) => {
+                    self.restore_accurate_start(&st, t0);
+                    return Err(e);
+                }
+            };
             largest_constraint = largest_constraint.max(projected);
-            self.state.q.copy_from_slice(&st.q);
-            self.state.v.copy_from_slice(&st.v);
-            self.state.y.copy_from_slice(&st.y);
-            self.state.a.copy_from_slice(&st.kv[s - 1]);
-            self.state.lambda.copy_from_slice(&st.lambda[s - 1]);
-            self.state.y_t.copy_from_slice(&st.ky[s - 1]);
-            // FSAL: the last stage starts the next step, with the projected velocities
-            st.kq.swap(0, s - 1);
-            st.kv.swap(0, s - 1);
-            st.ky.swap(0, s - 1);
-            st.lambda.swap(0, s - 1);
-            st.kq[0].copy_from_slice(&self.state.v);
             self.statistics.estimated_error += position_error;
             steps += 1;
             writer.post_newton(self, ConstraintLevel::Position);
@@ -303,6 +275,60 @@ impl Simulation {
         self.statistics.largest_constraint_residual = largest_constraint;
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
         Ok(())
+    }
+
+    /// The start: q̈ and λ at the initial state, after projecting initial positions and
+    /// velocities that miss the constraints onto them (in the mass metric: for the velocities,
+    /// the impulse that generalized-α's first steps apply as h → 0).
+    fn accurate_start(&mut self, index1: &mut Index1, st: &mut Stages, tol: f64) -> Result<()> {
+        self.state.y_t.fill(0.0);
+        self.stage(index1, st, 0, true)?;
+        let (q, v, lambda) = (&mut self.state.q, &mut self.state.v, &st.lambda[0]);
+        let projected = index1.project(&self.topology, q, v, lambda, 1e-3 * tol);
+        if projected.is_nan() || st.q != self.state.q || st.v != self.state.v {
+            self.stage(index1, st, 0, true)?;
+        }
+        self.state.a.copy_from_slice(&st.kv[0]);
+        self.state.lambda.copy_from_slice(&st.lambda[0]);
+        Ok(())
+    }
+
+    /// An accepted step: its end projected onto the constraints, checked, made the state; the
+    /// last stage moved to the first (FSAL) with the projected velocities. The largest
+    /// |residual| left of a position row.
+    fn accept_accurate_step(
+        &mut self,
+        index1: &mut Index1,
+        st: &mut Stages,
+        settings: &SimulationSettings,
+    ) -> Result<f64> {
+        let s = st.kq.len();
+        let tol = settings.error_tolerance;
+        let projected = index1.project(
+            &self.topology,
+            &mut st.q,
+            &mut st.v,
+            &st.lambda[s - 1],
+            1e-3 * tol,
+        );
+        self.topology.check_constraint_rows(
+            index1.residual(),
+            settings.constraint_tolerance,
+            self.state.time,
+            "position",
+        )?;
+        self.state.q.copy_from_slice(&st.q);
+        self.state.v.copy_from_slice(&st.v);
+        self.state.y.copy_from_slice(&st.y);
+        self.state.a.copy_from_slice(&st.kv[s - 1]);
+        self.state.lambda.copy_from_slice(&st.lambda[s - 1]);
+        self.state.y_t.copy_from_slice(&st.ky[s - 1]);
+        st.kq.swap(0, s - 1);
+        st.kv.swap(0, s - 1);
+        st.ky.swap(0, s - 1);
+        st.lambda.swap(0, s - 1);
+        st.kq[0].copy_from_slice(&self.state.v);
+        Ok(projected)
     }
 
     /// Stage `i`: q̈ and λ at the stage state (`at_state`: at the simulation's state instead),
