@@ -223,6 +223,26 @@ impl SensorWriter {
         error
     }
 
+    /// The next write time if a row is due more than round-off before `t` (a step ending at
+    /// `t` passed it): the accurate mode records it from its state interpolated there
+    /// ([`SensorWriter::record_due`]). None for a write period of 0 (every step), and before
+    /// the first row of a run without its initial values (whose rows start at the first step's
+    /// end, as Exudyn's).
+    pub(crate) fn due_before(&self, t: f64) -> Option<f64> {
+        let due = self.active
+            && self.period > 0.0
+            && self.last_written > self.start_time
+            && self.last_written < t - 1e-10;
+        due.then_some(self.last_written)
+    }
+
+    /// Record the row due at [`SensorWriter::due_before`] from the simulation's state (which
+    /// the caller has set to that time), and move to the next write time.
+    pub(crate) fn record_due(&mut self, sim: &mut Simulation) {
+        sim.record_sensors(&mut self.recorder);
+        self.last_written += self.period;
+    }
+
     /// Called after each completed step of size `h`.
     pub(crate) fn after_step(&mut self, sim: &mut Simulation, h: f64, end_time: f64) {
         if !self.active {

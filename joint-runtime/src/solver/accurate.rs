@@ -15,7 +15,9 @@
 //! first (FSAL), its small offset from the projected state being of the local error's size.
 //! Every accepted step then passes the constraint check of the implicit solvers, updates the
 //! data coordinates and the items' states (as Exudyn's explicit solvers do: no discontinuous
-//! iteration) and writes the sensors.
+//! iteration) and writes the sensors: rows due inside the step from the quintic Hermite
+//! interpolant of its ends (q, q̇, q̈; λ and y linear), so that long steps keep the rows at
+//! their write period.
 
 use super::index1::Index1;
 use super::pairs::{ErrorEstimate, Pair};
@@ -23,6 +25,7 @@ use super::settings::SimulationSettings;
 use super::step_size::report_step;
 use crate::error::{Error, Result};
 use crate::joints::ConstraintLevel;
+use crate::sensors::SensorWriter;
 use crate::simulation::{Progress, Simulation};
 
 /// The growth and shrink limits of the step size per step, and the safety factor.
@@ -130,6 +133,44 @@ fn scaled_error(st: &Stages, estimate: &ErrorEstimate, h: f64, tol: f64) -> (f64
         sum5 / ((sum5 + 0.01 * sum3) * count as f64).sqrt(),
         largest_q,
     )
+}
+
+/// Quintic Hermite interpolation at θ ∈ [0, 1] of a step of size h from (x0, ẋ0, ẍ0) to
+/// (x1, ẋ1, ẍ1): the value, its rate and its second rate (exact for polynomials of degree 5,
+/// so an error of order h⁶ on a smooth motion).
+#[allow(clippy::too_many_arguments)]
+fn hermite5(theta: f64, h: f64, x0: f64, v0: f64, a0: f64, x1: f64, v1: f64, a1: f64) -> [f64; 3] {
+    let s = theta;
+    let (s2, s3) = (s * s, s * s * s);
+    let (s4, s5) = (s3 * s, s3 * s2);
+    let basis = [
+        1.0 - 10.0 * s3 + 15.0 * s4 - 6.0 * s5,
+        s - 6.0 * s3 + 8.0 * s4 - 3.0 * s5,
+        0.5 * (s2 - 3.0 * s3 + 3.0 * s4 - s5),
+        10.0 * s3 - 15.0 * s4 + 6.0 * s5,
+        -4.0 * s3 + 7.0 * s4 - 3.0 * s5,
+        0.5 * (s3 - 2.0 * s4 + s5),
+    ];
+    let rate = [
+        -30.0 * s2 + 60.0 * s3 - 30.0 * s4,
+        1.0 - 18.0 * s2 + 32.0 * s3 - 15.0 * s4,
+        0.5 * (2.0 * s - 9.0 * s2 + 12.0 * s3 - 5.0 * s4),
+        30.0 * s2 - 60.0 * s3 + 30.0 * s4,
+        -12.0 * s2 + 28.0 * s3 - 15.0 * s4,
+        0.5 * (3.0 * s2 - 8.0 * s3 + 5.0 * s4),
+    ];
+    let second = [
+        -60.0 * s + 180.0 * s2 - 120.0 * s3,
+        -36.0 * s + 96.0 * s2 - 60.0 * s3,
+        0.5 * (2.0 - 18.0 * s + 36.0 * s2 - 20.0 * s3),
+        60.0 * s - 180.0 * s2 + 120.0 * s3,
+        -24.0 * s + 84.0 * s2 - 60.0 * s3,
+        0.5 * (6.0 * s - 24.0 * s2 + 20.0 * s3),
+    ];
+    // the data in the basis' order, each scaled to the unit interval
+    let d = [x0, h * v0, h * h * a0, x1, h * v1, h * h * a1];
+    let dot = |w: &[f64; 6]| w.iter().zip(&d).map(|(w, d)| w * d).sum::<f64>();
+    [dot(&basis), dot(&rate) / h, dot(&second) / (h * h)]
 }
 
 /// The error of a step size that fell below round-off at `t0`.
@@ -250,6 +291,7 @@ impl Simulation {
             largest_constraint = largest_constraint.max(projected);
             self.statistics.estimated_error += position_error;
             steps += 1;
+            self.write_rows_within_step(&mut writer, &st, t0, h);
             writer.post_newton(self, ConstraintLevel::Position);
             let progress = Progress {
                 time: self.state.time,
@@ -329,6 +371,56 @@ impl Simulation {
         st.lambda.swap(0, s - 1);
         st.kq[0].copy_from_slice(&self.state.v);
         Ok(projected)
+    }
+
+    /// The sensor rows due inside the step just accepted (from t0, of size h): the state set to
+    /// its quintic Hermite interpolant at each (λ and the ODE1 coordinates linear), the rows
+    /// recorded, the step's end put back. The data coordinates are still the step's start's.
+    fn write_rows_within_step(&mut self, writer: &mut SensorWriter, st: &Stages, t0: f64, h: f64) {
+        let t1 = self.state.time;
+        let Some(mut tw) = writer.due_before(t1) else {
+            return;
+        };
+        let (a1, lambda1) = (&st.kv[0], &st.lambda[0]);
+        loop {
+            let theta = (tw - t0) / h;
+            let state = &mut self.state;
+            state.time = tw;
+            let ends = st
+                .q0
+                .iter()
+                .zip(&st.v0)
+                .zip(&st.a0)
+                .zip(&st.q)
+                .zip(&st.v)
+                .zip(a1);
+            let now = state
+                .q
+                .iter_mut()
+                .zip(state.v.iter_mut())
+                .zip(state.a.iter_mut());
+            for (((q, v), a), (((((q0, v0), a0), q1), v1), a1)) in now.zip(ends) {
+                [*q, *v, *a] = hermite5(theta, h, *q0, *v0, *a0, *q1, *v1, *a1);
+            }
+            for (k, l) in state.lambda.iter_mut().enumerate() {
+                *l = st.lambda0[k] + theta * (lambda1[k] - st.lambda0[k]);
+            }
+            for (k, y) in state.y.iter_mut().enumerate() {
+                *y = st.y0[k] + theta * (st.y[k] - st.y0[k]);
+            }
+            writer.record_due(self);
+            match writer.due_before(t1) {
+                Some(next) => tw = next,
+                None => break,
+            }
+        }
+        let state = &mut self.state;
+        state.time = t1;
+        state.q.copy_from_slice(&st.q);
+        state.v.copy_from_slice(&st.v);
+        state.a.copy_from_slice(a1);
+        state.lambda.copy_from_slice(lambda1);
+        state.y.copy_from_slice(&st.y);
     }
 
     /// Stage `i`: q̈ and λ at the stage state (`at_state`: at the simulation's state instead),
@@ -432,5 +524,47 @@ impl Simulation {
         self.state.lambda.copy_from_slice(&st.lambda0);
         self.state.data.clone_from(&st.data0);
         self.state.time = t0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hermite5;
+
+    /// Exact on a quintic: value, rate and second rate at interior points of a step.
+    #[test]
+    fn hermite5_interpolates_quintics_exactly() {
+        let p = |t: f64| {
+            [0.3, -1.2, 0.7, 2.5, -0.4, 1.1]
+                .iter()
+                .rev()
+                .fold(0.0, |s, c| s * t + c)
+        };
+        let dp = |t: f64| {
+            -1.2 + 2.0 * 0.7 * t + 3.0 * 2.5 * t * t - 4.0 * 0.4 * t.powi(3) + 5.0 * 1.1 * t.powi(4)
+        };
+        let ddp = |t: f64| 2.0 * 0.7 + 6.0 * 2.5 * t - 12.0 * 0.4 * t * t + 20.0 * 1.1 * t.powi(3);
+        let (t0, h) = (0.4, 0.25);
+        let t1 = t0 + h;
+        for theta in [0.0, 0.1, 0.5, 0.93, 1.0] {
+            let t = t0 + theta * h;
+            let [x, v, a] = hermite5(theta, h, p(t0), dp(t0), ddp(t0), p(t1), dp(t1), ddp(t1));
+            assert!((x - p(t)).abs() < 1e-14, "{theta}: {x} {}", p(t));
+            assert!((v - dp(t)).abs() < 1e-12, "{theta}: {v} {}", dp(t));
+            assert!((a - ddp(t)).abs() < 1e-10, "{theta}: {a} {}", ddp(t));
+        }
+        // a sixth-degree term is not: the check can fail
+        let q = |t: f64| t.powi(6);
+        let [x, ..] = hermite5(
+            0.5,
+            h,
+            q(t0),
+            6.0 * t0.powi(5),
+            30.0 * t0.powi(4),
+            q(t1),
+            6.0 * t1.powi(5),
+            30.0 * t1.powi(4),
+        );
+        assert!((x - q(t0 + 0.5 * h)).abs() > 1e-8);
     }
 }

@@ -474,7 +474,9 @@ pub enum SolverMode {
     /// chosen by the local error estimate against [`SimulationSettings::error_tolerance`], and
     /// the positions and velocities projected onto the constraints at the start and after every
     /// accepted step (in the mass matrix's metric). The step count is the error control's
-    /// (`timeIntegration.numberOfSteps` only sizes the sensors' storage). Judged, as the fast
+    /// (`timeIntegration.numberOfSteps` only sizes the sensors' storage); sensor rows due
+    /// inside a step are recorded at their write times from the state's quintic Hermite
+    /// interpolant between the step's ends. Judged, as the fast
     /// mode, by accuracy against a converged solution; the run reports its estimated error
     /// ([`SolverStatistics::estimated_error`](crate::SolverStatistics::estimated_error)).
     /// Dynamic solves with implicit `solverType`s only (explicit ones run as Exudyn's); not
