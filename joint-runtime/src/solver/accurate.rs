@@ -32,6 +32,10 @@ use crate::simulation::{Progress, Simulation};
 const GROW: f64 = 5.0;
 const SHRINK: f64 = 0.2;
 const SAFETY: f64 = 0.9;
+/// Steps (accepted and rejected) a run may take: beyond, its tolerance is below what
+/// round-off lets the error estimate see for the model (perf3DRigidBodies at 1e-11, whose
+/// steps then shrink without end), or the model is too stiff for an explicit method.
+const MAX_STEPS: usize = 1_000_000;
 
 /// One run's vectors: the stage derivatives of q (the stages' velocities), of q̇ (their
 /// accelerations) and of y, the step's start, the stage state and the embedded solution.
@@ -173,6 +177,21 @@ fn hermite5(theta: f64, h: f64, x0: f64, v0: f64, a0: f64, x1: f64, v1: f64, a1:
     [dot(&basis), dot(&rate) / h, dot(&second) / (h * h)]
 }
 
+/// The error of a run that reached [`MAX_STEPS`] at `t0`.
+fn too_many_steps(t0: f64, tol: f64) -> Error {
+    Error::solver_failed_at(
+        format!(
+            "the accurate mode took {MAX_STEPS} steps and reached t = {t0}: the error \
+             tolerance {tol} is below what round-off lets its error estimate see for this model, \
+             or the model is too stiff for an explicit method; loosen the tolerance, or use the \
+             fast mode; the state is the last accepted step's"
+        ),
+        t0,
+        None,
+        None,
+    )
+}
+
 /// The error of a step size that fell below round-off at `t0`.
 fn step_underflow(h: f64, t0: f64, tol: f64) -> Error {
     Error::solver_failed_at(
@@ -246,6 +265,9 @@ impl Simulation {
         let stats = self.statistics.newton;
         while self.state.time < end - 1e-12 * duration.max(1.0) {
             let t0 = self.state.time;
+            if steps + self.statistics.rejected_automatic_steps >= MAX_STEPS {
+                return Err(too_many_steps(t0, settings.error_tolerance));
+            }
             if end - t0 < h * 1.01 {
                 h = end - t0;
             }
