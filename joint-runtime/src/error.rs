@@ -53,7 +53,7 @@ pub enum Error {
         /// The time of the step that failed.
         time: Option<f64>,
         /// The worst equation: its item and row (a joint's by its definition's axis name) or
-        /// coordinate, `objects[4] (Screw), row \`screw\``.
+        /// coordinate, as in ``objects[4] (Screw), row `advance` ``.
         equation: Option<String>,
         /// That equation's residual, in its own units.
         residual: Option<f64>,

@@ -41,8 +41,9 @@ pub struct SolverStatistics {
     pub steps: usize,
     /// Newton's work.
     pub newton: NewtonStatistics,
-    /// Steps the error control of an explicit solver (ODE23, DOPRI5) rejected and repeated
-    /// with a smaller step (Exudyn's `rejectedAutomaticStepSizeSteps`).
+    /// Steps the error control of an explicit solver (ODE23, DOPRI5) or of the accurate mode
+    /// rejected and repeated with a smaller step (Exudyn's `rejectedAutomaticStepSizeSteps`);
+    /// `steps` counts the accepted ones.
     pub rejected_automatic_steps: usize,
     /// The last step size (s, or load-step pseudo-time).
     pub last_step_size: f64,

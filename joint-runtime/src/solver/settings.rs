@@ -550,8 +550,8 @@ pub struct SimulationSettings {
     /// Not an Exudyn setting: the local error tolerance of [`SolverMode::Accurate`], per step,
     /// on each position and velocity coordinate, absolute and relative
     /// (tolerance·(1 + |x|)), in the coordinates' units; the error at the end of a run is of
-    /// this order times the growth of errors along the motion. Default 1e-6; between 1e-14 and
-    /// 1. The other modes ignore it.
+    /// this order times the growth of errors along the motion. Default 1e-6, at least 1e-14
+    /// and at most 1 (checked when the accurate mode runs); the other modes ignore it.
     pub error_tolerance: f64,
 }
 
