@@ -121,10 +121,14 @@ fn scaled_error(st: &Stages, estimate: &ErrorEstimate, h: f64, tol: f64) -> (f64
         for i in 0..x0.len() {
             let sc = tol * (1.0 + x0[i].abs().max(x1[i].abs()));
             let d5 = combine(&estimate.e5, k, i);
-            if position {
-                largest_q = largest_q.max(d5.abs());
-            }
             let d3 = combine(&estimate.e3, k, i);
+            if position {
+                // the pair's combination, per coordinate (as its scaled error combines norms)
+                let d = d5 * d5 / (d5 * d5 + 0.01 * d3 * d3).sqrt();
+                if d.is_finite() {
+                    largest_q = largest_q.max(d);
+                }
+            }
             sum5 += (d5 / sc) * (d5 / sc);
             sum3 += (d3 / sc) * (d3 / sc);
             count += 1;
