@@ -36,6 +36,10 @@ const SAFETY: f64 = 0.9;
 /// round-off lets the error estimate see for the model (perf3DRigidBodies at 1e-11, whose
 /// steps then shrink without end), or the model is too stiff for an explicit method.
 const MAX_STEPS: usize = 1_000_000;
+/// Attempts of one step whose stages or projection fail (a singular index-1 system, the
+/// constraints out of reach), each 5× shorter, before the last failure ends the run: a step
+/// too long fails so, a model that cannot be solved fails at every length.
+const MAX_FAILED_IN_A_ROW: usize = 10;
 
 /// One run's vectors: the stage derivatives of q (the stages' velocities), of q̇ (their
 /// accelerations) and of y, the step's start, the stage state and the embedded solution.
@@ -181,6 +185,70 @@ fn hermite5(theta: f64, h: f64, x0: f64, v0: f64, a0: f64, x1: f64, v1: f64, a1:
     [dot(&basis), dot(&rate) / h, dot(&second) / (h * h)]
 }
 
+/// How closely a projection meets the constraints: a thousandth of the error tolerance, and
+/// at most 1e-9 (a projection step is cheap; loose tolerances keep tight constraints, far from
+/// the constraint check's 1e-4).
+fn projection_tolerance(tol: f64) -> f64 {
+    (1e-3 * tol).min(1e-9)
+}
+
+/// The step size and what the last attempts said of it.
+struct StepControl {
+    h: f64,
+    /// The exponent of the step proposal, 1/(q + 1).
+    exponent: f64,
+    rejected_last: bool,
+    failed_in_a_row: usize,
+}
+
+impl StepControl {
+    fn new(h: f64, exponent: f64) -> StepControl {
+        StepControl {
+            h,
+            exponent,
+            rejected_last: false,
+            failed_in_a_row: 0,
+        }
+    }
+
+    /// After a step the error control rejected (scaled error `err` > 1, or not finite).
+    fn rejected(&mut self, err: f64) {
+        let factor = if err.is_finite() {
+            (SAFETY * err.powf(-self.exponent)).clamp(SHRINK, 1.0)
+        } else {
+            SHRINK
+        };
+        self.h *= factor;
+        self.rejected_last = true;
+    }
+
+    /// After a step whose stages or projection failed with `e`: 5× shorter, or `e` once
+    /// [`MAX_FAILED_IN_A_ROW`] attempts failed so.
+    fn failed(&mut self, e: Error) -> Result<()> {
+        self.failed_in_a_row += 1;
+        if self.failed_in_a_row >= MAX_FAILED_IN_A_ROW {
+            return Err(e);
+        }
+        self.h *= SHRINK;
+        self.rejected_last = true;
+        Ok(())
+    }
+
+    /// After an accepted step of scaled error `err`: the next step's size (no growth right
+    /// after a rejection).
+    fn accepted(&mut self, err: f64) {
+        let grow = if self.rejected_last { 1.0 } else { GROW };
+        let factor = if err > 0.0 {
+            (SAFETY * err.powf(-self.exponent)).clamp(SHRINK, grow)
+        } else {
+            grow
+        };
+        self.h *= factor;
+        self.rejected_last = false;
+        self.failed_in_a_row = 0;
+    }
+}
+
 /// The error of a run that reached [`MAX_STEPS`] at `t0`.
 fn too_many_steps(t0: f64, tol: f64) -> Error {
     Error::solver_failed_at(
@@ -259,50 +327,37 @@ impl Simulation {
                 steps: 0,
             },
         );
-        let mut h = self.first_step(&mut index1, &mut st, tol, pair.exponent, duration)?;
+        let h = self.first_step(&mut index1, &mut st, tol, pair.exponent, duration)?;
+        let mut control = StepControl::new(h, pair.exponent);
         let mut writer = self.sensor_writer(settings);
         let end = ti.end_time;
         let mut steps = 0usize;
-        let mut rejected_last = false;
-
         let mut largest_constraint = 0.0f64;
         let stats = self.statistics.newton;
         while self.state.time < end - 1e-12 * duration.max(1.0) {
             let t0 = self.state.time;
             if steps + self.statistics.rejected_automatic_steps >= MAX_STEPS {
-                return Err(too_many_steps(t0, settings.error_tolerance));
+                return Err(too_many_steps(t0, tol));
             }
-            if end - t0 < h * 1.01 {
-                h = end - t0;
+            if end - t0 < control.h * 1.01 {
+                control.h = end - t0;
             }
-            st.q0.copy_from_slice(&self.state.q);
-            st.v0.copy_from_slice(&self.state.v);
-            st.y0.copy_from_slice(&self.state.y);
-            st.a0.copy_from_slice(&self.state.a);
-            st.lambda0.copy_from_slice(&self.state.lambda);
-            st.data0.clone_from(&self.state.data);
-            for i in 1..s {
-                st.combine(&pair.a[i * s..i * s + i], h);
-                self.state.time = t0 + pair.c[i] * h;
-                if let Err(e) = self.stage(&mut index1, &mut st, i, false) {
-                    self.restore_accurate_start(&st, t0);
-                    return Err(e);
-                }
+            let h = control.h;
+            if let Err(e) = self.accurate_stages(&mut index1, &mut st, &pair, h) {
+                // a stage far from the motion (a step too long): shorter, unless it keeps failing
+                self.restore_accurate_start(&st, t0);
+                self.statistics.rejected_automatic_steps += 1;
+                control.failed(e)?;
+                continue;
             }
             // the last stage is the eighth-order solution (FSAL): st.q, st.v, st.y hold it
             let (err, position_error) = scaled_error(&st, &pair.estimate, h, tol);
             if !(err <= 1.0) {
                 self.statistics.rejected_automatic_steps += 1;
                 self.restore_accurate_start(&st, t0);
-                let factor = if err.is_finite() {
-                    (SAFETY * err.powf(-pair.exponent)).clamp(SHRINK, 1.0)
-                } else {
-                    SHRINK
-                };
-                h *= factor;
-                rejected_last = true;
-                if h <= 16.0 * f64::EPSILON * t0.abs().max(duration) {
-                    return Err(step_underflow(h, t0, tol));
+                control.rejected(err);
+                if control.h <= 16.0 * f64::EPSILON * t0.abs().max(duration) {
+                    return Err(step_underflow(control.h, t0, tol));
                 }
                 continue;
             }
@@ -310,8 +365,11 @@ impl Simulation {
             let projected = match self.accept_accurate_step(&mut index1, &mut st, settings) {
                 Ok(projected) => projected,
                 Err(e) => {
+                    // the projection did not reach the constraints from this far: shorter
                     self.restore_accurate_start(&st, t0);
-                    return Err(e);
+                    self.statistics.rejected_automatic_steps += 1;
+                    control.failed(e)?;
+                    continue;
                 }
             };
             largest_constraint = largest_constraint.max(projected);
@@ -326,14 +384,7 @@ impl Simulation {
                 steps,
             };
             report_step(self, stats, h, &mut writer, observer, progress);
-            let grow = if rejected_last { 1.0 } else { GROW };
-            let factor = if err > 0.0 {
-                (SAFETY * err.powf(-pair.exponent)).clamp(SHRINK, grow)
-            } else {
-                grow
-            };
-            h *= factor;
-            rejected_last = false;
+            control.accepted(err);
         }
         let system = index1.system();
         self.statistics.sparse_solver = system.is_sparse();
@@ -352,12 +403,37 @@ impl Simulation {
         self.state.y_t.fill(0.0);
         self.stage(index1, st, 0, true)?;
         let (q, v, lambda) = (&mut self.state.q, &mut self.state.v, &st.lambda[0]);
-        let projected = index1.project(&self.topology, q, v, lambda, 1e-3 * tol);
+        let projected = index1.project(&self.topology, q, v, lambda, projection_tolerance(tol));
         if projected.is_nan() || st.q != self.state.q || st.v != self.state.v {
             self.stage(index1, st, 0, true)?;
         }
         self.state.a.copy_from_slice(&st.kv[0]);
         self.state.lambda.copy_from_slice(&st.lambda[0]);
+        Ok(())
+    }
+
+    /// The stages 1… of a step of size `h` from the state (saved as the step's start): their
+    /// derivatives, and the last stage's state in `st.q`, `st.v`, `st.y`.
+    fn accurate_stages(
+        &mut self,
+        index1: &mut Index1,
+        st: &mut Stages,
+        pair: &Pair,
+        h: f64,
+    ) -> Result<()> {
+        let t0 = self.state.time;
+        st.q0.copy_from_slice(&self.state.q);
+        st.v0.copy_from_slice(&self.state.v);
+        st.y0.copy_from_slice(&self.state.y);
+        st.a0.copy_from_slice(&self.state.a);
+        st.lambda0.copy_from_slice(&self.state.lambda);
+        st.data0.clone_from(&self.state.data);
+        let s = pair.stages;
+        for i in 1..s {
+            st.combine(&pair.a[i * s..i * s + i], h);
+            self.state.time = t0 + pair.c[i] * h;
+            self.stage(index1, st, i, false)?;
+        }
         Ok(())
     }
 
@@ -377,7 +453,7 @@ impl Simulation {
             &mut st.q,
             &mut st.v,
             &st.lambda[s - 1],
-            1e-3 * tol,
+            projection_tolerance(tol),
         );
         self.topology.check_constraint_rows(
             index1.residual(),
