@@ -16,9 +16,12 @@ mod markers;
 mod nodes;
 mod objects;
 mod ode1;
+mod states;
 mod super_element_markers;
 
 use nalgebra::{DMatrix, Matrix3, Matrix6, Vector6};
+
+pub use states::{ItemStates, StateOwner};
 
 use crate::error::{ItemRef, Result};
 use crate::joints::JointTopology;
@@ -286,7 +289,7 @@ pub struct Topology {
     /// searching.
     pub objects: Vec<ObjectTopology>,
     /// The items with states (`state NAME = …;`), their data coordinates after the nodes'.
-    pub item_states: Vec<crate::physics::ItemStates>,
+    pub item_states: Vec<ItemStates>,
 }
 
 /// What an object became in the topology.

@@ -35,7 +35,7 @@ pub use connectors::ConnectorForce;
 pub use constraints::{ConstraintJacobian, ConstraintRowFactors, ConvectiveTerm};
 pub use rhs::RhsForm;
 pub use scratch::Scratch;
-pub use states::{ItemStates, StateOwner, StateScratch};
+pub use states::StateScratch;
 
 use nalgebra::{Matrix3, Vector3};
 

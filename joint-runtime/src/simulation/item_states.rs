@@ -34,8 +34,8 @@ impl Simulation {
     pub(crate) fn initial_item_states(topology: &crate::assemble::Topology, data: &mut Vec<f64>) {
         for s in &topology.item_states {
             let parameters: &[f64] = match s.owner {
-                crate::physics::StateOwner::Joint(k) => &topology.joints[k].parameters,
-                crate::physics::StateOwner::Connector(k) => match &topology.connectors[k].kind {
+                crate::assemble::StateOwner::Joint(k) => &topology.joints[k].parameters,
+                crate::assemble::StateOwner::Connector(k) => match &topology.connectors[k].kind {
                     crate::assemble::ConnectorKind::Defined { parameters, .. } => parameters,
                     _ => unreachable!("states belong to force elements defined with joint!"),
                 },
