@@ -13,7 +13,9 @@ use joint::runtime::{
     Error, JointRegistry, Load, Marker, MultibodySystem, Node, Object, OutputVariable,
     SimulationSettings, SolverMode,
 };
-use memory::{SCREW, SCREW_TIME, Screw, screw, screw_errors, screw_exact};
+use memory::{
+    SCREW, SCREW_TIME, Screw, screw, screw_errors, screw_errors_with, screw_exact, settings,
+};
 
 /// Errors of successive runs, each with twice the steps: the order of convergence between
 /// each pair (log₂ of their ratio).
@@ -58,6 +60,23 @@ fn screw_follows_the_analytic_descent_over_ten_turns() {
     assert!((turn - exact).abs() < 1e-8, "turn {turn}, exact {exact}");
     // the state is a data coordinate: after the nodes' (none here), the last converged turn
     assert_eq!(sim.state.data, [turn]);
+}
+
+/// The same screw in the accurate mode (tolerance 1e-11): z on the analytic motion to 1e-10
+/// over every sensor row (those between steps interpolated) and the turn at the end to 1e-8,
+/// in a few hundred steps where generalized-α takes two million.
+#[test]
+fn screw_in_the_accurate_mode() {
+    let mut s = settings(1000, SCREW_TIME);
+    s.solver_mode = SolverMode::Accurate;
+    s.error_tolerance = 1e-11;
+    let (ez, _, sim) = screw_errors_with(&s).unwrap();
+    assert!(ez < 1e-10, "z error {ez:e}");
+    let joint = joint::runtime::ObjectIndex(sim.mbs.objects.len() - 1);
+    let turn = sim.object_output(joint, screw::outputs::TURN).unwrap()[0];
+    let exact = screw_exact(SCREW_TIME).1;
+    assert!((turn - exact).abs() < 1e-8, "turn {turn}, exact {exact}");
+    assert!(sim.statistics.steps < 500, "{:?}", sim.statistics);
 }
 
 /// The screw written with `atan2` (in (−π, π]) fails where the body first turns past −π,
