@@ -34,7 +34,13 @@ pub(crate) struct Index1 {
     scratch: Scratch,
 }
 
-fn assemble(topo: &Topology, qt: &[f64], m: &mut impl MatrixAccumulator, scratch: &mut Scratch) {
+/// `[M C_qᵀ; C_q D]` (the ODE1 block the identity) at total coordinates `qt`.
+pub(super) fn assemble(
+    topo: &Topology,
+    qt: &[f64],
+    m: &mut impl MatrixAccumulator,
+    scratch: &mut Scratch,
+) {
     topo.add_mass_matrix(qt, 1.0, m, scratch);
     // the ODE1 block the identity: ODE1 coordinates are integrated on their own
     topo.add_ode1_diagonal(1.0, m);

@@ -8,11 +8,13 @@ mod explicit;
 mod extrapolation;
 mod fast_newton;
 mod index1;
+mod initial_accelerations;
 mod newton;
 mod pairs;
 pub mod settings;
 mod static_solver;
 mod step_size;
+mod tableau;
 mod validate;
 
 use crate::error::Result;
