@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use nalgebra::{Matrix3, Vector3};
 
+use super::kinematics::{MarkerAt, MarkerKinematics};
 use crate::tree::{KinematicTreeData, sized, with_reused};
 
 /// The buffers of [`KinematicTreeMarker::position_jacobian_t_times_vector_q`] and of the single
@@ -139,5 +140,42 @@ impl KinematicTreeMarker {
                 }
             }
         });
+    }
+}
+
+impl MarkerKinematics for KinematicTreeMarker {
+    fn position(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).position
+    }
+
+    fn velocity(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).velocity
+    }
+
+    fn rotation(&self, at: MarkerAt) -> Matrix3<f64> {
+        self.state(at.qt, at.v).rotation
+    }
+
+    fn angular_velocity(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).angular_velocity
+    }
+
+    fn angular_velocity_local(&self, at: MarkerAt) -> Vector3<f64> {
+        let st = self.state(at.qt, at.v);
+        st.rotation.transpose() * st.angular_velocity
+    }
+
+    fn position_jacobian(&self, at: MarkerAt, out: &mut [f64]) {
+        KinematicTreeMarker::position_jacobian(self, at.qt, at.v, out);
+    }
+
+    fn rotation_jacobian(&self, at: MarkerAt, out: &mut [f64]) {
+        KinematicTreeMarker::rotation_jacobian(self, at.qt, at.v, out);
+    }
+
+    fn position_jacobian_t_times_vector_q(&self, at: MarkerAt, f: &[f64; 3], out: &mut [f64]) {
+        KinematicTreeMarker::position_jacobian_t_times_vector_q(
+            self, at.qt, at.v, f, at.columns, out,
+        );
     }
 }

@@ -17,8 +17,8 @@
 
 use nalgebra::{Matrix3, Vector3};
 
+use super::kinematics::{MarkerAt, MarkerKinematics};
 use super::rotation_vector::{rotation_vector_matrix, skew, t_exp_so3};
-use super::state::{MarkerAt, MarkerKinematics};
 
 /// A position or rigid marker on a RotVecLG node: the point `local_position` in the node frame
 /// (0 for node markers, the centre of mass for BodyMass).

@@ -10,10 +10,11 @@
 
 use nalgebra::{DMatrix, Matrix3, Vector3};
 
+use super::kinematics::{MarkerAt, MarkerKinematics};
 use super::rotation_vector::{exp_so3, skew, t_exp_so3};
 use crate::kernels::marker_kinematics as mk;
 use crate::kernels::marker_kinematics::super_element as sek;
-use joint_core::MarkerKind;
+use joint_core::{MarkerKind, MarkerQuantities};
 
 /// Which superelement the marker sits on.
 #[derive(Clone, Debug)]
@@ -394,5 +395,49 @@ impl SuperElementMarker {
                 }
             }
         }
+    }
+}
+
+impl MarkerKinematics for SuperElementMarker {
+    fn position(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).position
+    }
+
+    fn velocity(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).velocity
+    }
+
+    fn rotation(&self, at: MarkerAt) -> Matrix3<f64> {
+        match self.rotation {
+            Some(_) => self.state(at.qt, at.v).rotation,
+            None => Matrix3::identity(),
+        }
+    }
+
+    fn angular_velocity(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).angular_velocity
+    }
+
+    fn angular_velocity_local(&self, at: MarkerAt) -> Vector3<f64> {
+        self.state(at.qt, at.v).angular_velocity_local
+    }
+
+    fn position_jacobian(&self, at: MarkerAt, out: &mut [f64]) {
+        SuperElementMarker::position_jacobian(self, at.qt, at.v, out);
+    }
+
+    fn rotation_jacobian(&self, at: MarkerAt, out: &mut [f64]) {
+        SuperElementMarker::rotation_jacobian(self, at.qt, at.v, out);
+    }
+
+    fn position_jacobian_t_times_vector_q(&self, at: MarkerAt, f: &[f64; 3], out: &mut [f64]) {
+        SuperElementMarker::position_jacobian_t_times_vector_q(self, at.qt, at.v, f, out);
+    }
+
+    /// One evaluation of the weighted-node map for all four quantities (its rotation even
+    /// without a rotation part: the marker-level kernels read the state's own).
+    fn quantities(&self, at: MarkerAt) -> MarkerQuantities {
+        let st = self.state(at.qt, at.v);
+        super::kinematics::quantities(st.position, st.velocity, st.rotation, st.angular_velocity)
     }
 }
