@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use joint::runtime::model::{SolveKind, read_model};
-use joint::runtime::solver::settings::{LinearSolverType, SimulationSettings, SolverMode};
+use joint::runtime::settings::{LinearSolverType, SimulationSettings, SolverMode};
 use joint::runtime::{
     LoadIndex, MarkerIndex, MultibodySystem, NodeIndex, ObjectIndex, OutputVariable, Sensor,
     SensorTarget,

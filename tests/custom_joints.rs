@@ -123,7 +123,7 @@ fn point_on_plane_follows_the_analytic_incline_motion() {
 /// solver (with a spring holding the slide, so that an equilibrium exists).
 #[test]
 fn cylindrical_joint_equals_joint_generic_under_every_solver_option() {
-    use joint::runtime::solver::settings::{LinearSolverType, SimulationSettings};
+    use joint::runtime::settings::{LinearSolverType, SimulationSettings};
     use joint::runtime::{JointObject, Object};
     const IDENTITY: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
     let custom =

@@ -6,7 +6,7 @@
 //! tolerance.
 
 use joint::runtime::model::read_model;
-use joint::runtime::solver::settings::DynamicSolverType;
+use joint::runtime::settings::DynamicSolverType;
 use serde_json::{Value, json};
 
 /// A mass point (m = 2) on a spring to ground (k = 200, length 1) moving along the spring's

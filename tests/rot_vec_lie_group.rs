@@ -5,7 +5,7 @@
 //! agree to the integration error — and the node's velocity outputs at the start are the
 //! ω0 asked for. Exudyn's own numbers for RotVecLG are in tests/reference_cases (rotvec_lg_*).
 
-use joint::runtime::solver::settings::DynamicSolverType;
+use joint::runtime::settings::DynamicSolverType;
 use joint::runtime::{
     MultibodySystem, NodeIndex, ObjectIndex, OutputVariable, RigidBodyInertia, RigidBodyOptions,
     RigidNodeType, SimulationSettings,

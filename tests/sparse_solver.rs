@@ -6,7 +6,7 @@
 
 use joint::runtime::FactorizationCounts;
 use joint::runtime::model::{SolveKind, read_model};
-use joint::runtime::solver::settings::LinearSolverType;
+use joint::runtime::settings::LinearSolverType;
 
 const DIRS: [&str; 2] = [
     concat!(env!("CARGO_MANIFEST_DIR"), "/reference/exudyn_cases/"),

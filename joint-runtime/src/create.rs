@@ -3,8 +3,8 @@
 use nalgebra::{Matrix3, Vector3};
 
 use crate::error::{Error, ItemRef, Result};
+use crate::items::joints::{JointObject, JointVisualization};
 use crate::items::{Load, LoadIndex, Marker, MarkerIndex, Node, NodeIndex, Object, ObjectIndex};
-use crate::joints::{JointObject, JointVisualization};
 use crate::system::MultibodySystem;
 
 /// Exudyn's `eulerParameters0`.
@@ -300,7 +300,7 @@ impl MultibodySystem {
                 }
             }
             RigidNodeType::RotationRxyz => {
-                let psi = crate::items::output_variable::rotation_matrix_to_rot_xyz(r);
+                let psi = crate::markers::rotation_vector::rotation_matrix_to_rot_xyz(r);
                 let (s0, c0, s1, c1) = (psi[0].sin(), psi[0].cos(), psi[1].sin(), psi[1].cos());
                 let m =
                     Matrix3::new(c1, s0 * s1, -c0 * s1, 0.0, c0 * c1, s0 * c1, 0.0, -s0, c0) / c1;

@@ -43,16 +43,17 @@ pub mod composed;
 pub mod create;
 pub mod error;
 pub mod items;
-pub mod joints;
 /// The generated kernels: every marker kind's kinematics and Exudyn's joints and force
 /// elements (the crate `joint-kernels`).
 pub use joint_kernels as kernels;
 pub mod model;
 pub mod output;
 pub mod scene;
+pub mod settings;
 pub mod simulation;
 pub mod solution_file;
 pub mod solver;
+mod state;
 mod storage;
 pub mod summary;
 pub mod system;
@@ -62,17 +63,16 @@ pub use create::{
     RigidNodeType,
 };
 pub use error::{Error, Result};
-pub use items::*;
-pub use joint_core::joint;
-pub use joints::{
+pub use items::joints::{
     CoordinateVectorObject, DynValue, ForceObject, JointObject, JointRegistry, JointType,
 };
+pub use items::*;
+pub use joint_core::joint;
 pub use linear::{FactorizationCounts, LinearSolverType};
 /// The nalgebra the runtime's API takes (`RigidBodyInertia`, `RigidBodyOptions`), so that your
 /// matrices are of the same version.
 pub use nalgebra;
 pub use output::Outputs;
+pub use settings::{SimulationSettings, SolveKind, SolverMode};
 pub use simulation::{NewtonStatistics, Progress, SensorRows, Simulation, SolverStatistics, State};
-pub use solver::SolveKind;
-pub use solver::settings::{SimulationSettings, SolverMode};
 pub use system::MultibodySystem;

@@ -2,10 +2,29 @@
 
 use crate::error::{Error, Result};
 use crate::output::{OutputMarkers, Outputs};
+use crate::settings::SimulationSettings;
 use crate::simulation::Simulation;
-use crate::solution_file::planned_rows;
-use crate::solver::settings::SimulationSettings;
 use crate::storage::human_bytes;
+
+/// The most rows a run of `steps` steps over `duration` writes every `period`: the initial row,
+/// then at most one per step and at most one per period (each row moves the next due time on by
+/// a period) plus the final step's. With `adaptive` steps the step count is not bounded by
+/// `steps`: then the period's bound alone. Saturating: absurd settings give `usize::MAX`, not a
+/// wrapped count.
+pub fn planned_rows(duration: f64, period: f64, steps: usize, adaptive: bool) -> usize {
+    let periods = if period > 0.0 && (duration / period).is_finite() {
+        // `as` saturates at usize::MAX for huge ratios
+        ((duration / period).ceil() as usize).saturating_add(2)
+    } else {
+        usize::MAX
+    };
+    let rows = if adaptive {
+        periods
+    } else {
+        periods.min(steps)
+    };
+    rows.saturating_add(1)
+}
 
 /// What recording a row needs, prepared before the run: total coordinates and each sensor's
 /// markers.
@@ -200,7 +219,7 @@ impl SensorWriter {
     pub(crate) fn post_newton(
         &mut self,
         sim: &mut Simulation,
-        level: crate::joints::ConstraintLevel,
+        level: crate::items::joints::ConstraintLevel,
     ) -> f64 {
         if sim.state.data.is_empty() {
             return 0.0;

@@ -34,6 +34,7 @@
 use std::fmt::Write;
 
 use crate::SimulationSettings;
+pub use crate::sensors::planned_rows;
 use crate::simulation::{Progress, Simulation};
 
 /// Which solver writes the file (the header's first and seventh lines differ).
@@ -76,26 +77,6 @@ impl SolutionFileSolver {
             }
         }
     }
-}
-
-/// The most rows a run of `steps` steps over `duration` writes every `period`: the initial row,
-/// then at most one per step and at most one per period (each row moves the next due time on by
-/// a period) plus the final step's. With `adaptive` steps the step count is not bounded by
-/// `steps`: then the period's bound alone. Saturating: absurd settings give `usize::MAX`, not a
-/// wrapped count.
-pub fn planned_rows(duration: f64, period: f64, steps: usize, adaptive: bool) -> usize {
-    let periods = if period > 0.0 && (duration / period).is_finite() {
-        // `as` saturates at usize::MAX for huge ratios
-        ((duration / period).ceil() as usize).saturating_add(2)
-    } else {
-        usize::MAX
-    };
-    let rows = if adaptive {
-        periods
-    } else {
-        periods.min(steps)
-    };
-    rows.saturating_add(1)
 }
 
 impl WriteSchedule {

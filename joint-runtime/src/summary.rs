@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::model::{Model, SolveKind};
+use crate::settings::DynamicSolverType;
 use crate::simulation::Simulation;
-use crate::solver::settings::DynamicSolverType;
 
 fn count_by<'a>(names: impl Iterator<Item = &'a str>) -> String {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();

@@ -5,7 +5,7 @@
 //! within that factor fails this test rather than, one day, a user's run.
 
 use super::*;
-use joint::runtime::solver::settings::DEFAULT_CONSTRAINT_TOLERANCE;
+use joint::runtime::settings::DEFAULT_CONSTRAINT_TOLERANCE;
 
 #[test]
 fn the_default_constraint_tolerance_is_100_times_the_corpus_largest() {

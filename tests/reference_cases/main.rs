@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use joint::runtime::model::{SolveKind, read_model, result_json};
-use joint::runtime::solver::settings::DynamicSolverType;
+use joint::runtime::settings::DynamicSolverType;
 use serde_json::Value;
 
 mod cases;

@@ -6,7 +6,7 @@ use nalgebra::Matrix3;
 
 use super::checks::finite;
 use crate::error::{Error, ItemRef, Result};
-use crate::joints::{Axes, JointKernel, JointObject, JointTopology};
+use crate::items::joints::{Axes, JointKernel, JointObject, JointTopology};
 use crate::markers::ResolvedMarker;
 use crate::system::MultibodySystem;
 use joint_core::{Capability, MarkerKind};

@@ -24,7 +24,7 @@ use nalgebra::{DMatrix, Matrix3, Matrix6, Vector6};
 pub use states::{ItemStates, StateOwner};
 
 use crate::error::{ItemRef, Result};
-use crate::joints::JointTopology;
+use crate::items::joints::JointTopology;
 use crate::markers::ResolvedMarker;
 use crate::system::MultibodySystem;
 use crate::tree::KinematicTreeData;
@@ -264,7 +264,7 @@ pub struct Topology {
     pub connectors: Vec<ConnectorTopology>,
     pub joints: Vec<JointTopology>,
     /// Coordinate-vector joints (ObjectConnectorCoordinateVector and `Coordinates` joints).
-    pub coordinate_vectors: Vec<crate::joints::CoordinateVectorTopology>,
+    pub coordinate_vectors: Vec<crate::items::joints::CoordinateVectorTopology>,
     pub ep_constraints: Vec<EulerParameterConstraint>,
     pub loads: Vec<LoadTopology>,
     /// The generalized forces of the loads marked `constant`, summed once at assembly (load

@@ -7,8 +7,10 @@ use super::joints::{
 };
 use super::{ConnectorKind, ConnectorTopology};
 use crate::error::{Error, ItemRef, Result};
+use crate::items::joints::{
+    CoordinateVectorObject, CoordinateVectorTopology, JointTopology, with_views,
+};
 use crate::items::{Node, Object};
-use crate::joints::{CoordinateVectorObject, CoordinateVectorTopology, JointTopology, with_views};
 use crate::markers::{MarkerModel, ResolvedMarker};
 use crate::system::MultibodySystem;
 use joint_core::Capability;
@@ -434,7 +436,7 @@ fn assemble_coordinate_vector(
     }
     let definition = c.definition;
     if c.parameters.len() != definition.parameters.len()
-        || c.parameters.len() > crate::joints::MAX_DYN_PARAMETERS
+        || c.parameters.len() > crate::items::joints::MAX_DYN_PARAMETERS
     {
         return Err(Error::item(
             item.clone(),

@@ -2,8 +2,8 @@
 
 use nalgebra::DMatrix;
 
+use crate::items::joints::{CoordinateVectorObject, ForceObject, JointObject};
 use crate::items::{MarkerIndex, MatrixContainer, NodeIndex};
-use crate::joints::{CoordinateVectorObject, ForceObject, JointObject};
 
 /// The parameters of ObjectKinematicTree (model-file keys in comments).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -523,7 +523,7 @@ impl Object {
     /// between two coordinate-vector markers, with its parameters in the definition's order.
     pub fn coordinate_vector<J: joint_core::CoordinateVectorJoint>(
         markers: [MarkerIndex; 2],
-        parameters: Vec<crate::joints::DynValue>,
+        parameters: Vec<crate::items::joints::DynValue>,
     ) -> Object {
         Object::CoordinateVector(CoordinateVectorObject::new::<J>(markers, parameters))
     }

@@ -165,20 +165,8 @@ impl FromStr for OutputVariable {
     }
 }
 
-/// Exudyn's `RotationMatrix2RotXYZ` (spec/items.md §2.5).
-pub fn rotation_matrix_to_rot_xyz(r: &Matrix3<f64>) -> [f64; 3] {
-    let c = (r[(1, 2)] * r[(1, 2)] + r[(2, 2)] * r[(2, 2)]).sqrt();
-    let psi1 = r[(0, 2)].atan2(c);
-    if c > 1e-14 {
-        [
-            (-r[(1, 2)]).atan2(r[(2, 2)]),
-            psi1,
-            (-r[(0, 1)]).atan2(r[(0, 0)]),
-        ]
-    } else {
-        [0.0, psi1, r[(1, 0)].atan2(r[(1, 1)])]
-    }
-}
+/// Exudyn's `RotationMatrix2RotXYZ`, where the markers' rotation coordinates need it.
+pub use crate::markers::rotation_vector::rotation_matrix_to_rot_xyz;
 
 /// Append the row-major entries of `m`.
 pub(crate) fn put_row_major(out: &mut Vec<f64>, m: &Matrix3<f64>) {

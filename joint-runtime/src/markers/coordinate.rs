@@ -7,7 +7,7 @@
 
 use super::resolved::{MarkerModel, ResolvedMarker};
 use super::state::MarkerState;
-use crate::items::output_variable::rotation_matrix_to_rot_xyz;
+use crate::markers::rotation_vector::rotation_matrix_to_rot_xyz;
 
 impl ResolvedMarker {
     /// The value and velocity of a coordinate marker at total coordinates `qt` and velocities

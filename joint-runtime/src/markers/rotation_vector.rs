@@ -1,5 +1,5 @@
 //! Rotation vectors: Exudyn's ExpSO3 (Rodrigues), its tangent operator TExpSO3 and that
-//! operator's inverse, and LogSO3 (spec/superelements-and-kinematic-trees.md §0;
+//! operator's inverse, LogSO3, and the Tait–Bryan angles of a rotation matrix (RotationMatrix2RotXYZ) (spec/superelements-and-kinematic-trees.md §0;
 //! docs/research/connector_rigid_body_spring_damper.md §2d).
 
 use nalgebra::{Matrix3, Vector3};
@@ -162,6 +162,21 @@ pub fn log_so3(a: &Matrix3<f64>) -> Vector3<f64> {
         (phi / norm) * n
     } else {
         phi * n
+    }
+}
+
+/// Exudyn's `RotationMatrix2RotXYZ` (spec/items.md §2.5).
+pub fn rotation_matrix_to_rot_xyz(r: &Matrix3<f64>) -> [f64; 3] {
+    let c = (r[(1, 2)] * r[(1, 2)] + r[(2, 2)] * r[(2, 2)]).sqrt();
+    let psi1 = r[(0, 2)].atan2(c);
+    if c > 1e-14 {
+        [
+            (-r[(1, 2)]).atan2(r[(2, 2)]),
+            psi1,
+            (-r[(0, 1)]).atan2(r[(0, 0)]),
+        ]
+    } else {
+        [0.0, psi1, r[(1, 0)].atan2(r[(1, 1)])]
     }
 }
 

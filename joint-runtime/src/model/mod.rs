@@ -25,9 +25,8 @@ mod visualization;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::joints::JointRegistry;
-use crate::simulation::Simulation;
-use crate::solver::settings::SimulationSettings;
+use crate::items::joints::JointRegistry;
+use crate::settings::SimulationSettings;
 use crate::system::MultibodySystem;
 use fields::describe;
 use read::List;
@@ -38,7 +37,7 @@ pub use visualization::{
     VisualizationSettings, read_visualization,
 };
 
-pub use crate::solver::SolveKind;
+pub use crate::settings::SolveKind;
 
 /// A model file's content.
 #[derive(Clone, Debug)]
@@ -49,15 +48,6 @@ pub struct Model {
     pub settings: SimulationSettings,
     /// `"solve"`: SolveDynamic or SolveStatic.
     pub solve: SolveKind,
-}
-
-impl Model {
-    /// Assemble and run the requested solve.
-    pub fn run(&self) -> Result<Simulation> {
-        let mut sim = self.mbs.assemble()?;
-        sim.solve_observed(self.solve, &self.settings, &mut |_, _| {})?;
-        Ok(sim)
-    }
 }
 
 fn model_error(message: impl Into<String>) -> Error {

@@ -1,10 +1,22 @@
-//! The result file of spec/model-format.md ("Result files").
+//! A model's result: its run ([`Model::run`]) and the result file of spec/model-format.md
+//! ("Result files").
 
 use serde_json::{Value, json};
 
+use super::Model;
+use crate::error::Result;
 use crate::simulation::SensorRows;
 use crate::simulation::Simulation;
 use crate::system::MultibodySystem;
+
+impl Model {
+    /// Assemble and run the requested solve.
+    pub fn run(&self) -> Result<Simulation> {
+        let mut sim = self.mbs.assemble()?;
+        sim.solve_observed(self.solve, &self.settings, &mut |_, _| {})?;
+        Ok(sim)
+    }
+}
 
 /// The result of a solve as the JSON object of spec/model-format.md: final time, ODE2
 /// coordinates (displacements), velocities, accelerations, AE coordinates, every sensor's

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::fields::{Dict, Owner};
 use crate::error::Result;
-use crate::solver::settings::{
+use crate::settings::{
     DiscontinuousSettings, DynamicSolverType, ExplicitSettings, GeneralizedAlphaSettings,
     LinearSolverType, NewtonSettings, SimulationSettings, StaticSolverSettings,
     TimeIntegrationSettings,

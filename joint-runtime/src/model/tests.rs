@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::{SolveKind, read_model, result_json};
 use crate::items::OutputVariable;
 use crate::items::{Load, Marker, Node, Object, SensorTarget};
-use crate::solver::settings::{DynamicSolverType, LinearSolverType};
+use crate::settings::{DynamicSolverType, LinearSolverType};
 
 const CASES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -945,7 +945,7 @@ fn model_exudyn_1_11_settings_spellings() {
     assert!(!s.solution.write_initial_values);
     assert_eq!(
         s.linear_solver,
-        crate::solver::settings::LinearSolverType::EigenSparse
+        crate::settings::LinearSolverType::EigenSparse
     );
     expect_error(
         |v| {

@@ -14,7 +14,7 @@ use crate::assemble::Topology;
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{OutputVariable, SensorTarget};
 use crate::markers::ResolvedMarker;
-use crate::simulation::state::State;
+use crate::state::State;
 use crate::system::MultibodySystem;
 
 fn unsupported(item: ItemRef, var: OutputVariable) -> Error {

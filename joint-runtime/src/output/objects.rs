@@ -6,9 +6,9 @@ use nalgebra::Vector3;
 use super::{Outputs, entry, unsupported};
 use crate::assemble::ObjectTopology;
 use crate::error::{Error, Result};
+use crate::items::joints::JointTopology;
 use crate::items::output_variable::put3;
 use crate::items::{Object, OutputVariable};
-use crate::joints::JointTopology;
 use crate::markers::MarkerState;
 use crate::physics::ConnectorForce;
 
@@ -54,7 +54,7 @@ impl Outputs<'_> {
         match o {
             Object::Joint(joint) => {
                 let (j, m0, m1) = self.constraint_and_markers(object, joint.markers, qt);
-                let ctx = crate::joints::JointOutputs {
+                let ctx = crate::items::joints::JointOutputs {
                     parameters: &joint.parameters,
                     topology: j,
                     m0,
@@ -64,7 +64,7 @@ impl Outputs<'_> {
                 let jt = &joint.joint_type;
                 let handled = jt.outputs.and_then(|f| f(&ctx, var, out)).or_else(|| {
                     jt.generic_outputs
-                        .then(|| crate::joints::generic(&ctx, var, out))
+                        .then(|| crate::items::joints::generic(&ctx, var, out))
                         .flatten()
                 });
                 if handled.is_none() {
@@ -121,7 +121,7 @@ impl Outputs<'_> {
                                 let g = &mut out[start..];
                                 let (q0, q1) = (&qt[r0.clone()], &qt[r1.clone()]);
                                 let (v0, v1) = (&v[r0], &v[r1]);
-                                crate::joints::with_views(&c.parameters, |p| {
+                                crate::items::joints::with_views(&c.parameters, |p| {
                                     f(p, q0, q1, v0, v1, g)
                                 });
                             }
@@ -138,7 +138,7 @@ impl Outputs<'_> {
                                 let (q0, rest) = gathered.split_at(n0);
                                 let (q1, rest) = rest.split_at(n1);
                                 let (v0, v1) = rest.split_at(n0);
-                                crate::joints::with_views(&c.parameters, |p| {
+                                crate::items::joints::with_views(&c.parameters, |p| {
                                     f(p, q0, q1, v0, v1, g)
                                 });
                                 out.copy_within(at..at + c.rows, start);

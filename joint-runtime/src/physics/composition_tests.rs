@@ -7,7 +7,7 @@
 //! of the velocity level along v; the position level's own Jacobian against differences of g;
 //! the fast path's fused residual and reaction forces against the exact path's.
 
-use crate::joints::ConstraintLevel;
+use crate::items::joints::ConstraintLevel;
 use crate::linear::MatrixAccumulator;
 use crate::physics::Scratch;
 use crate::{JointObject, Marker, MultibodySystem, Node, Object, RigidBodyInertia};

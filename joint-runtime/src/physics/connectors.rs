@@ -79,7 +79,7 @@ impl Topology {
         let (a0, a1) = (m0.rotation(), m1.rotation());
         let frame0 = a0 * rotation0;
         let relative = frame0.transpose() * (a1 * rotation1);
-        let mut angle = crate::items::output_variable::rotation_matrix_to_rot_xyz(&relative)[2];
+        let mut angle = crate::markers::rotation_vector::rotation_matrix_to_rot_xyz(&relative)[2];
         use std::f64::consts::PI;
         if angle > PI {
             angle -= 2.0 * PI;

@@ -5,7 +5,7 @@
 
 use super::{Scratch, marker_level};
 use crate::assemble::Topology;
-use crate::joints::{
+use crate::items::joints::{
     ConstraintLevel, JointKernel, JointTopology, SIZES_CHECKED, joint_kernel_rows,
 };
 use crate::linear::MatrixAccumulator;

@@ -5,7 +5,7 @@
 
 use super::Scratch;
 use crate::assemble::Topology;
-use crate::joints::{ConstraintLevel, CoordinateVectorTopology, with_views};
+use crate::items::joints::{ConstraintLevel, CoordinateVectorTopology, with_views};
 
 /// The markers' coordinates and velocities, gathered: `[q0, q1, v0, v1]`.
 fn gather(t: &Topology, c: &CoordinateVectorTopology, qt: &[f64], v: &[f64], s: &mut Scratch) {

@@ -19,7 +19,7 @@
 //! unrolled pairings' own kernels (`tests/marker_level_kernel.rs`).
 
 use super::Scratch;
-use crate::joints::SIZES_CHECKED;
+use crate::items::joints::SIZES_CHECKED;
 use crate::markers::MarkerState;
 use joint_core::{JointDefinition, MARKER_LEVEL_REACTION_Q_LEN, MarkerLevelReaction};
 
@@ -59,8 +59,8 @@ impl Joint<'_> {
     }
 }
 
-impl<'a> From<&'a crate::joints::JointTopology> for Joint<'a> {
-    fn from(j: &'a crate::joints::JointTopology) -> Self {
+impl<'a> From<&'a crate::items::joints::JointTopology> for Joint<'a> {
+    fn from(j: &'a crate::items::joints::JointTopology) -> Self {
         Joint {
             definition: j.definition,
             parameters: &j.parameters,

@@ -13,8 +13,8 @@
 use nalgebra::{Matrix3, Vector3, Vector6};
 
 use crate::assemble::{ConnectorKind, Topology};
-use crate::items::output_variable::rotation_matrix_to_rot_xyz;
 use crate::markers::MarkerState;
+use crate::markers::rotation_vector::rotation_matrix_to_rot_xyz;
 use crate::markers::rotation_vector::{exp_so3, log_so3, t_exp_so3_inv};
 
 /// A rigid-body spring-damper's relative motion and force (its outputs).

@@ -17,7 +17,7 @@
 //! repeats the step with the new values (`discontinuous.iterationTolerance`).
 
 use crate::assemble::{ConnectorKind, StateOwner, Topology};
-use crate::joints::{ConstraintLevel, joint_kernel_rows};
+use crate::items::joints::{ConstraintLevel, joint_kernel_rows};
 use crate::markers::MarkerState;
 
 /// Buffers of [`Topology::post_newton`] (kept by a solver: the step loop does not allocate).

@@ -35,8 +35,8 @@ use nalgebra::{Matrix3, Rotation3, SymmetricEigen, UnitQuaternion, Vector3};
 
 use crate::error::{Error, Result};
 use crate::items::OutputVariable;
+use crate::items::joints::Drawing;
 use crate::items::{Load, MarkerIndex, Node, NodeIndex, Object, ObjectIndex};
-use crate::joints::Drawing;
 use crate::model::{Color, Model, Visualization};
 use crate::simulation::Simulation;
 use mesh::{Mesh, Primitive, cuboid, graphics_primitives, rgba, sphere, unit_cylinder};

@@ -11,10 +11,9 @@ use crate::system::MultibodySystem;
 
 mod item_states;
 pub mod sensor_rows;
-pub mod state;
 
+pub use crate::state::{NewtonStatistics, Progress, SolverStatistics, State};
 pub use sensor_rows::SensorRows;
-pub use state::{NewtonStatistics, Progress, SolverStatistics, State};
 
 /// A system after `assemble()`.
 #[derive(Clone, Debug)]

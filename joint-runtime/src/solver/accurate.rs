@@ -1,4 +1,4 @@
-//! [`SolverMode::Accurate`](super::settings::SolverMode::Accurate): the embedded Runge–Kutta pair
+//! [`SolverMode::Accurate`](crate::settings::SolverMode::Accurate): the embedded Runge–Kutta pair
 //! Dormand–Prince 8(5,3) ([`Pair`]) on the index-1 form of the constrained equations, with
 //! projection onto the constraints.
 //!
@@ -21,11 +21,11 @@
 
 use super::index1::Index1;
 use super::pairs::{ErrorEstimate, Pair};
-use super::settings::SimulationSettings;
 use super::step_size::report_step;
 use crate::error::{Error, Result};
-use crate::joints::ConstraintLevel;
+use crate::items::joints::ConstraintLevel;
 use crate::sensors::SensorWriter;
+use crate::settings::SimulationSettings;
 use crate::simulation::{Progress, Simulation};
 
 /// The growth and shrink limits of the step size per step, and the safety factor.

@@ -5,22 +5,22 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::anderson::Anderson;
-use super::discontinuous::Discontinuous;
 use super::extrapolation::Extrapolation;
 use super::fast_newton::{
     ANDERSON_DEPTH, FastNewtonProblem, PIVOT_THRESHOLD, fast_newton, increment_within_roundoff,
 };
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
-use super::settings::{
-    LinearSolverType, NewtonSettings, SimulationSettings, SolverMode, TimeIntegrationSettings,
-};
 use super::step_size::{Adaptive, StepSize, report_step};
 use crate::assemble::Topology;
 use crate::error::{Error, Result};
-use crate::joints::ConstraintLevel;
+use crate::items::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into, dot};
 use crate::markers::rotation_vector::{skew, t_exp_so3};
 use crate::physics::{ConstraintJacobian, ConstraintRowFactors, ForwardDifference, Scratch};
+use crate::settings::Discontinuous;
+use crate::settings::{
+    LinearSolverType, NewtonSettings, SimulationSettings, SolverMode, TimeIntegrationSettings,
+};
 use crate::simulation::{Progress, Simulation};
 
 /// Integration constants of one run.

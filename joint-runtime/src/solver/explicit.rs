@@ -24,13 +24,13 @@
 
 use nalgebra::Vector3;
 
-use super::settings::{DynamicSolverType, SimulationSettings, TimeIntegrationSettings};
 use super::step_size::report_step;
 use super::tableau::Tableau;
 use crate::error::{Error, Result};
 use crate::linear::{LinearSystem, assemble_into};
 use crate::markers::rotation_vector::t_exp_so3_inv;
 use crate::physics::Scratch;
+use crate::settings::{DynamicSolverType, SimulationSettings, TimeIntegrationSettings};
 use crate::simulation::{Progress, Simulation};
 use joint_core::MarkerKind;
 
@@ -275,7 +275,7 @@ impl Simulation {
             let h_taken = self.statistics.last_step_size;
             // the data coordinates and states after the step, as Exudyn's explicit solvers
             // update them (no discontinuous iteration: the step is not solved again)
-            writer.post_newton(self, crate::joints::ConstraintLevel::Position);
+            writer.post_newton(self, crate::items::joints::ConstraintLevel::Position);
             report_step(self, stats, h_taken, &mut writer, observer, progress);
             // Exudyn's step recovery changes nothing here: a fixed-step method's step is never
             // reduced, and an embedded pair keeps its control's proposal even with

@@ -1,4 +1,4 @@
-//! The fast path's Newton control ([`SolverMode::Fast`](super::settings::SolverMode::Fast)):
+//! The fast path's Newton control ([`SolverMode::Fast`](crate::settings::SolverMode::Fast)):
 //! the same step equations as Exudyn's, solved from a better start, with its own Jacobian
 //! renewal and stopping test. It is judged by accuracy against a tightly converged solution
 //! (tests/fast_solver.rs), not by Exudyn's iteration counts.
@@ -41,7 +41,7 @@
 //!   Newton from Exudyn's predictor before the step size is reduced (the caller does this).
 
 use super::newton::{NewtonOutcome, NewtonProblem, NewtonStatistics};
-use super::settings::NewtonSettings;
+use crate::settings::NewtonSettings;
 
 /// A contraction ‖r_{k+1}‖/‖r_k‖ above this renews the Jacobian at the current iterate. With
 /// the consistent constraint rows a Jacobian built at the iterate converges quadratically; one

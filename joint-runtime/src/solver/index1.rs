@@ -11,12 +11,12 @@
 //! same matrix. The accurate mode evaluates it at every Runge–Kutta stage; its factorization
 //! at a step's last stage serves that step's projection.
 
-use super::settings::{SimulationSettings, SolverMode};
 use crate::assemble::Topology;
 use crate::error::{Error, Result};
-use crate::joints::ConstraintLevel;
+use crate::items::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, assemble_into};
 use crate::physics::{ConstraintJacobian, ConstraintRowFactors, ConvectiveTerm, Scratch};
+use crate::settings::{SimulationSettings, SolverMode};
 
 /// The index-1 system of one run: its matrix (pattern recorded once), right-hand side and
 /// buffers; nothing allocates per evaluation.

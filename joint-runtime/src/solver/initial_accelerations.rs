@@ -2,10 +2,10 @@
 //! index-1 system at the start, with Exudyn's convective term.
 
 use super::index1;
-use super::settings::{LinearSolverType, TimeIntegrationSettings};
 use crate::error::Result;
 use crate::linear::{LinearSystem, assemble_into};
 use crate::physics::{ConvectiveTerm, Scratch};
+use crate::settings::{LinearSolverType, TimeIntegrationSettings};
 use crate::simulation::Simulation;
 
 impl Simulation {

@@ -2,8 +2,7 @@
 
 mod accurate;
 mod anderson;
-pub(crate) mod discontinuous;
-mod dynamic;
+pub(crate) mod dynamic;
 mod explicit;
 mod extrapolation;
 mod fast_newton;
@@ -11,25 +10,15 @@ mod index1;
 mod initial_accelerations;
 mod newton;
 mod pairs;
-pub mod settings;
 mod static_solver;
 mod step_size;
 mod tableau;
 mod validate;
 
 use crate::error::Result;
+use crate::settings::SimulationSettings;
+pub use crate::settings::SolveKind;
 use crate::simulation::{Progress, Simulation};
-use settings::SimulationSettings;
-
-/// Which solve to run (a model file's `"solve"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum SolveKind {
-    /// `mbs.SolveDynamic(simulationSettings)` (the default).
-    #[default]
-    Dynamic,
-    /// `mbs.SolveStatic(simulationSettings)`.
-    Static,
-}
 
 impl Simulation {
     /// Exudyn's `mbs.SolveDynamic(simulationSettings)`, with the integrator of
@@ -56,7 +45,7 @@ impl Simulation {
             SolveKind::Dynamic if settings.time_integration.solver_type.is_explicit() => {
                 self.run_explicit(settings, observer)
             }
-            SolveKind::Dynamic if settings.solver_mode == settings::SolverMode::Accurate => {
+            SolveKind::Dynamic if settings.solver_mode == crate::settings::SolverMode::Accurate => {
                 self.run_accurate(settings, observer)
             }
             SolveKind::Dynamic => self.run_dynamic(settings, observer),

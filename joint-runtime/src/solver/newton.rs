@@ -2,9 +2,9 @@
 //! Jacobian schedule, restarts and the forced extra iteration, shared by the dynamic and the
 //! static solver.
 
-use super::settings::NewtonSettings;
 use crate::linear::SingularColumn;
 use crate::physics::ForwardDifference;
+use crate::settings::NewtonSettings;
 pub use crate::simulation::NewtonStatistics;
 
 /// What Newton needs of a problem; the state lives in the problem.

@@ -2,17 +2,17 @@
 //! residual `f(q) + C_qᵀλ` (the sign opposite to the dynamic one), numerical load Jacobian; the
 //! ODE1 coordinates y are held.
 
-use super::discontinuous::Discontinuous;
 use super::dynamic::worst_clause;
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
-use super::settings::SimulationSettings;
 use super::step_size::{Adaptive, StepSize, report_step};
 use crate::assemble::Topology;
 use crate::error::{Error, Result};
-use crate::joints::ConstraintLevel;
+use crate::items::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into};
 use crate::physics::{ConstraintJacobian, ConstraintRowFactors};
 use crate::physics::{ForwardDifference, Scratch};
+use crate::settings::Discontinuous;
+use crate::settings::SimulationSettings;
 use crate::simulation::{Progress, Simulation};
 
 struct StaticProblem<'a> {

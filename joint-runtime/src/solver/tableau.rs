@@ -1,7 +1,7 @@
 //! The Butcher tableaus of Exudyn's explicit integrators (ExplicitEuler, ExplicitMidpoint,
 //! RK33, RK44, RK67, ODE23, DOPRI5), with their coefficients as Exudyn writes them.
 
-use super::settings::DynamicSolverType;
+use crate::settings::DynamicSolverType;
 
 /// A Butcher tableau: `a` (strictly lower triangular, row-major), nodes `c`, weights `b`, the
 /// embedded weights `b_hat` of an error-controlled pair and the order used in the step proposal.

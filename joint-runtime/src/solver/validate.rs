@@ -1,7 +1,7 @@
 //! Checks of simulation settings, made before a solver starts and when a model file is read.
 
-use super::settings::SimulationSettings;
 use crate::error::{Error, Result};
+use crate::settings::SimulationSettings;
 
 impl SimulationSettings {
     /// The checks the dynamic solver makes before it starts (also made when a model file is
@@ -110,7 +110,7 @@ impl SimulationSettings {
             ));
         }
         let e = self.error_tolerance;
-        if self.solver_mode == super::settings::SolverMode::Accurate && !(1e-14..=1.0).contains(&e)
+        if self.solver_mode == crate::settings::SolverMode::Accurate && !(1e-14..=1.0).contains(&e)
         {
             return Err(Error::setting(
                 "error_tolerance",
@@ -143,7 +143,7 @@ fn check_steps(prefix: &str, decrease: f64, increase: f64, minimum: f64) -> Resu
     Ok(())
 }
 
-fn check_newton(prefix: &str, n: &super::settings::NewtonSettings) -> Result<()> {
+fn check_newton(prefix: &str, n: &crate::settings::NewtonSettings) -> Result<()> {
     for (key, v) in [
         ("relativeTolerance", n.relative_tolerance),
         ("absoluteTolerance", n.absolute_tolerance),

@@ -5,12 +5,12 @@
 use serde_json::Value;
 
 use crate::error::{ItemRef, Result};
+use crate::items::joints::ForceObject;
 use crate::items::{MarkerIndex, Object};
-use crate::joints::ForceObject;
 use crate::model::fields::{Dict, Owner};
 use joint_core::{CoordinateVectorDefinition, DynShape, ForceDefinition, ParameterShape};
 
-use crate::joints::{CoordinateVectorObject, DynValue};
+use crate::items::joints::{CoordinateVectorObject, DynValue};
 
 /// A force element item of `definition`.
 /// The dictionary of object `index` of a registered definition named `type_name`, with its

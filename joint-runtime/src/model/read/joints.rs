@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use crate::error::{ItemRef, Result};
+use crate::items::joints::{Axes, ExtraKeyKind, JointObject, JointType, JointVisualization};
 use crate::items::{MarkerIndex, Object};
-use crate::joints::{Axes, ExtraKeyKind, JointObject, JointType, JointVisualization};
 use crate::model::fields::{Dict, Owner};
 use joint_core::ParameterShape;
 

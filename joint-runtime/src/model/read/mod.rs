@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 
 use super::fields::{Dict, Owner, describe};
 use crate::error::{Error, ItemRef, Result};
-use crate::joints::JointRegistry;
+use crate::items::joints::JointRegistry;
 
 /// The kinds of item lists, with their type key and the accepted type strings.
 #[derive(Clone, Copy)]

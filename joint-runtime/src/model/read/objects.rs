@@ -10,8 +10,8 @@ use super::super_element::read_ffrf;
 use super::{List, object_type, open_item_with};
 use crate::error::Result;
 use crate::items::beam::Beam2D;
+use crate::items::joints::{CoordinateVectorObject, DynValue, JointRegistry};
 use crate::items::{MarkerIndex, NodeIndex, Object};
-use crate::joints::{CoordinateVectorObject, DynValue, JointRegistry};
 
 pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry) -> Result<Object> {
     if let Some(jt) = object_type(value).and_then(|t| registry.find(t)) {

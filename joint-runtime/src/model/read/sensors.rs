@@ -6,8 +6,8 @@ use serde_json::Value;
 use super::{List, open_item};
 use crate::error::Result;
 use crate::items::OutputVariable;
+use crate::items::joints::JointRegistry;
 use crate::items::{LoadIndex, MarkerIndex, NodeIndex, ObjectIndex, Sensor, SensorTarget};
-use crate::joints::JointRegistry;
 
 pub(crate) fn read_sensor(index: usize, value: &Value, registry: &JointRegistry) -> Result<Sensor> {
     let (t, mut d) = open_item(List::Sensors, index, value)?;

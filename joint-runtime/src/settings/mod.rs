@@ -1,11 +1,14 @@
 //! Simulation settings with Exudyn's names (snake_case here, camelCase in model files) and
 //! Exudyn 1.13.6's defaults (spec/solver.md §7).
 
+mod discontinuous;
+
 /// Defined with the linear solvers it selects; a setting of the solve.
-pub use super::discontinuous::DiscontinuousSettings;
 pub use crate::linear::LinearSolverType;
 /// Defined with the other storage limits; the default of `solution.storageLimit`.
 pub use crate::storage::{default_storage_limit, human_bytes};
+pub(crate) use discontinuous::Discontinuous;
+pub use discontinuous::DiscontinuousSettings;
 
 /// `newton.numericalDifferentiation`
 #[derive(Clone, Debug, PartialEq)]
@@ -575,4 +578,14 @@ impl SimulationSettings {
     pub fn storage_limit_bytes(&self) -> usize {
         self.storage_limit.unwrap_or_else(default_storage_limit)
     }
+}
+
+/// Which solve to run (a model file's `"solve"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SolveKind {
+    /// `mbs.SolveDynamic(simulationSettings)` (the default).
+    #[default]
+    Dynamic,
+    /// `mbs.SolveStatic(simulationSettings)`.
+    Static,
 }
