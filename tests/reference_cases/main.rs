@@ -10,11 +10,16 @@ use serde_json::Value;
 
 mod cases;
 mod constraint_tolerance;
+mod explicit_and_lie_group_cases;
 mod joint_cases;
+mod superelement_and_tree_cases;
 
 // The modules' items, for each other (modules holding only tests add none).
 #[allow(unused_imports)]
-use {cases::*, constraint_tolerance::*, joint_cases::*};
+use {
+    cases::*, constraint_tolerance::*, explicit_and_lie_group_cases::*, joint_cases::*,
+    superelement_and_tree_cases::*,
+};
 
 /// The cases exported by Exudyn's maintainers' seed (../shared/reference/cases, copied).
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/reference/exudyn_cases/");

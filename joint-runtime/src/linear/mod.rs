@@ -10,6 +10,7 @@
 
 mod accumulate;
 mod block_lu;
+mod block_order;
 mod dense_lu;
 mod full_piv_lu;
 mod pivot_replay;

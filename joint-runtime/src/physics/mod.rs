@@ -14,6 +14,7 @@ mod beam_2d;
 mod body_jacobians;
 #[cfg(test)]
 mod composition_tests;
+mod connector_jacobians;
 mod connectors;
 mod constraint_check;
 mod constraints;

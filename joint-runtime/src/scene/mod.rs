@@ -25,6 +25,8 @@
 //! Superelements (GenericODE2, FFRFreducedOrder) are drawn through their nodes and markers
 //! only; their meshes would need deforming geometry.
 
+mod bodies;
+mod connectors;
 pub mod glb;
 pub mod mesh;
 pub mod motion;
@@ -390,112 +392,6 @@ impl Builder<'_> {
         }
     }
 
-    fn bodies(&mut self, scene_size: f64) {
-        let settings = &self.vis.settings;
-        if !settings.bodies.show {
-            return;
-        }
-        let body_color = settings.bodies.default_color;
-        let circle_tiling = settings.circle_tiling;
-        for (i, object) in self.model.mbs.objects.iter().enumerate() {
-            let Some(v) = self.vis.objects.get(i) else {
-                continue;
-            };
-            if !v.show {
-                continue;
-            }
-            let name = self.item_name("objects", i);
-            let graphics = graphics_primitives(&v.graphics, body_color, circle_tiling);
-            match object {
-                Object::Ground {
-                    reference_position,
-                    reference_rotation,
-                    ..
-                } if !graphics.is_empty() => {
-                    let m = self.own_mesh(&name, graphics);
-                    let r = Matrix3::from_row_slice(reference_rotation.as_flattened());
-                    self.add(name, m, vec![Pose::frame(*reference_position, &r)]);
-                }
-                Object::RigidBody {
-                    mass,
-                    inertia,
-                    center_of_mass,
-                    node,
-                    ..
-                } => {
-                    let primitives = if graphics.is_empty() {
-                        let j = Matrix3::new(
-                            inertia[0], inertia[5], inertia[4], inertia[5], inertia[1], inertia[3],
-                            inertia[4], inertia[3], inertia[2],
-                        );
-                        let c = Vector3::from(*center_of_mass);
-                        // about the centre of mass (parallel-axis theorem)
-                        let j_com = j - *mass
-                            * (c.norm_squared() * Matrix3::identity() - c * c.transpose());
-                        vec![inertia_box(
-                            *mass,
-                            &j_com,
-                            *center_of_mass,
-                            rgba(body_color),
-                            scene_size,
-                        )]
-                    } else {
-                        graphics
-                    };
-                    let m = self.own_mesh(&name, primitives);
-                    let poses = self.node_poses(node.0, true);
-                    self.add(name, m, poses);
-                }
-                Object::MassPoint { node, .. } | Object::MassPoint2D { node, .. }
-                    if !graphics.is_empty() =>
-                {
-                    let m = self.own_mesh(&name, graphics);
-                    let poses = self.node_poses(node.0, false);
-                    self.add(name, m, poses);
-                }
-                Object::RigidBody2D { node, .. } if !graphics.is_empty() => {
-                    let m = self.own_mesh(&name, graphics);
-                    let poses = self.node_poses(node.0, true);
-                    self.add(name, m, poses);
-                }
-                Object::KinematicTree { parameters, .. } => {
-                    for link in 0..parameters.link_masses.len() {
-                        let link_graphics =
-                            v.link_graphics.get(link).map_or(&[][..], Vec::as_slice);
-                        let graphics =
-                            graphics_primitives(link_graphics, body_color, circle_tiling);
-                        let primitives = if graphics.is_empty() {
-                            let j = Matrix3::from_row_slice(
-                                parameters.link_inertias_com[link].as_flattened(),
-                            );
-                            vec![inertia_box(
-                                parameters.link_masses[link],
-                                &j,
-                                parameters.link_coms[link],
-                                rgba(body_color),
-                                scene_size,
-                            )]
-                        } else {
-                            graphics
-                        };
-                        let link_name = format!("{name} link {link}");
-                        let m = self.own_mesh(&link_name, primitives);
-                        let poses = self
-                            .frames
-                            .iter()
-                            .map(|f| {
-                                let (p, r) = f.links[i][link];
-                                Pose::frame(p, &r)
-                            })
-                            .collect();
-                        self.add(link_name, m, poses);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
     /// A node's pose at each time (`rotate`: with its rotation).
     fn node_poses(&self, node: usize, rotate: bool) -> Vec<Pose> {
         self.frames
@@ -513,139 +409,6 @@ impl Builder<'_> {
             .iter()
             .map(|f| f.markers.get(marker).copied().flatten().map(Pose::at))
             .collect()
-    }
-
-    fn connectors(&mut self) {
-        let settings = self.vis.settings.clone();
-        if !settings.connectors.show {
-            return;
-        }
-        for (i, object) in self.model.mbs.objects.iter().enumerate() {
-            let Some(v) = self.vis.objects.get(i) else {
-                continue;
-            };
-            let (markers, kind) = match object {
-                Object::Joint(joint) => {
-                    let jv = &joint.visualization;
-                    if !jv.show {
-                        continue;
-                    }
-                    let size = jv.size;
-                    let kind = match joint.joint_type.drawing {
-                        Drawing::None => continue,
-                        Drawing::Spherical => Connector::Spherical {
-                            radius: size,
-                            cylinder: joint.constrained_axes.iter().any(|&a| a != 1),
-                        },
-                        Drawing::Spheres => Connector::Spheres {
-                            radius: if size > 0.0 {
-                                size
-                            } else {
-                                0.2 * settings.connectors.default_size
-                            },
-                        },
-                        Drawing::Cylinder => Connector::Cylinder {
-                            radius: if size > 0.0 {
-                                0.5 * size
-                            } else {
-                                0.25 * settings.connectors.default_size
-                            },
-                        },
-                    };
-                    (joint.markers, kind)
-                }
-                Object::Force(force) if force.show && v.show => (
-                    force.markers,
-                    Connector::Cylinder {
-                        radius: 0.25 * settings.connectors.default_size,
-                    },
-                ),
-                Object::ConnectorSpringDamper { markers, .. }
-                | Object::ConnectorCartesianSpringDamper { markers, .. }
-                    if v.show =>
-                {
-                    (
-                        *markers,
-                        Connector::Cylinder {
-                            radius: if v.size > 0.0 {
-                                0.5 * v.size
-                            } else {
-                                0.25 * settings.connectors.default_size
-                            },
-                        },
-                    )
-                }
-                _ => continue,
-            };
-            let color = if v.color[0] < 0.0 {
-                settings.connectors.default_color
-            } else {
-                v.color
-            };
-            let (Some(p0), Some(p1)) = (
-                self.marker_poses(markers[0].0),
-                self.marker_poses(markers[1].0),
-            ) else {
-                continue;
-            };
-            let name = self.item_name("objects", i);
-            let cylinder_poses = || -> Vec<Pose> {
-                p0.iter()
-                    .zip(&p1)
-                    .map(|(a, b)| Pose::between(a.translation, b.translation))
-                    .collect()
-            };
-            match kind {
-                Connector::Spherical { radius, cylinder } => {
-                    let s0 = self.sphere_mesh(
-                        radius,
-                        settings.sphere_tiling,
-                        rgba(modify_color(color, 0.25)),
-                    );
-                    let s1 = self.sphere_mesh(radius, settings.sphere_tiling, rgba(color));
-                    if cylinder {
-                        let c = self.mesh(
-                            format!(
-                                "cylinder r={} tiling={} {color:?}",
-                                0.5 * radius,
-                                settings.cylinder_tiling
-                            ),
-                            || {
-                                vec![unit_cylinder(
-                                    0.5 * radius,
-                                    settings.cylinder_tiling,
-                                    rgba(modify_color(color, 0.5)),
-                                )]
-                            },
-                        );
-                        self.add(format!("{name} cylinder"), c, cylinder_poses());
-                    }
-                    self.add(format!("{name} marker 0 sphere"), s0, p0);
-                    self.add(format!("{name} marker 1 sphere"), s1, p1);
-                }
-                Connector::Spheres { radius } => {
-                    let s = self.sphere_mesh(radius, settings.sphere_tiling, rgba(color));
-                    self.add(format!("{name} marker 0 sphere"), s, p0);
-                    self.add(format!("{name} marker 1 sphere"), s, p1);
-                }
-                Connector::Cylinder { radius } => {
-                    let c = self.mesh(
-                        format!(
-                            "cylinder r={radius} tiling={} {color:?}",
-                            settings.cylinder_tiling
-                        ),
-                        || {
-                            vec![unit_cylinder(
-                                radius,
-                                settings.cylinder_tiling,
-                                rgba(modify_color(color, 0.5)),
-                            )]
-                        },
-                    );
-                    self.add(format!("{name} cylinder"), c, cylinder_poses());
-                }
-            }
-        }
     }
 
     fn points(&mut self, scene_size: f64) {
@@ -699,12 +462,6 @@ impl Builder<'_> {
             }
         }
     }
-}
-
-enum Connector {
-    Spherical { radius: f64, cylinder: bool },
-    Spheres { radius: f64 },
-    Cylinder { radius: f64 },
 }
 
 /// The uniform box with `mass` and inertia `j_com` about its centre `com`: along the principal
