@@ -627,3 +627,21 @@ pub use joint_runtime::nalgebra;
 /// The jointsim program as a library entry point (feature `cli`): `joint::cli::main(registry)`.
 #[cfg(feature = "cli")]
 pub use jointsim as cli;
+
+/// The user guide (`docs/guide/`): each chapter's Rust examples compile and run as this crate's
+/// doctests.
+pub mod guide {
+    #[doc = include_str!("../docs/guide/custom_joints.md")]
+    pub mod custom_joints {}
+    #[doc = include_str!("../docs/guide/jointsim.md")]
+    pub mod jointsim {}
+    #[doc = include_str!("../docs/guide/exudyn_users.md")]
+    pub mod exudyn_users {}
+    #[doc = include_str!("../docs/guide/development.md")]
+    pub mod development {}
+}
+
+/// The README's Rust examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

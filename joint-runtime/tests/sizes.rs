@@ -23,10 +23,91 @@ const LONG_FILES: &[(&str, usize, &str)] = &[(
 )];
 
 /// Functions over the limit: (file, function, its lines today).
-const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[];
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
+    ("joint-macros/src/codegen/force.rs", "expand", 154),
+    ("joint-macros/src/codegen/joint/pairing.rs", "module", 248),
+    ("joint-macros/src/codegen/kinematics.rs", "kind_module", 290),
+    (
+        "joint-macros/src/definition/coordinate_vector.rs",
+        "from_input",
+        221,
+    ),
+    ("joint-macros/src/definition/model.rs", "from_input", 388),
+    ("joint-runtime/src/assemble/bodies.rs", "bodies", 389),
+    (
+        "joint-runtime/src/assemble/joints.rs",
+        "assemble_joint",
+        204,
+    ),
+    (
+        "joint-runtime/src/assemble/markers.rs",
+        "resolve_marker",
+        504,
+    ),
+    (
+        "joint-runtime/src/assemble/objects.rs",
+        "joints_and_connectors",
+        381,
+    ),
+    (
+        "joint-runtime/src/assemble/super_element_markers.rs",
+        "resolve_super_element",
+        248,
+    ),
+    ("joint-runtime/src/model/read/mod.rs", "types", 176),
+    (
+        "joint-runtime/src/model/read/objects.rs",
+        "read_object",
+        330,
+    ),
+    (
+        "joint-runtime/src/model/visualization.rs",
+        "graphics_data",
+        176,
+    ),
+    ("joint-runtime/src/output/bodies.rs", "body_values", 198),
+    ("joint-runtime/src/output/objects.rs", "object_values", 303),
+    (
+        "joint-runtime/src/physics/body_jacobians.rs",
+        "add_body_jacobians_fd",
+        229,
+    ),
+    (
+        "joint-runtime/src/physics/connector_jacobians.rs",
+        "add_connector_jacobians",
+        154,
+    ),
+    ("joint-runtime/src/scene/glb.rs", "to_glb", 188), // line 101
+    (
+        "joint-runtime/src/solver/dynamic/mod.rs",
+        "run_dynamic",
+        225,
+    ),
+    ("joint-runtime/src/solver/explicit.rs", "run_explicit", 160),
+    (
+        "joint-runtime/src/solver/static_solver.rs",
+        "run_static",
+        214,
+    ),
+    ("joint-runtime/src/solver/tableau.rs", "of", 159), // line 21
+    ("joint-runtime/src/summary.rs", "summary", 181),   // line 24
+    (
+        "tests/joint_dual_oracles/comparisons.rs",
+        "check_pairing",
+        246,
+    ),
+    (
+        "tests/kernel_jacobians/marker_kinds.rs",
+        "check_marker",
+        200,
+    ),
+];
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// Every hand-written `.rs` file of the workspace, relative to its root, sorted.
@@ -62,7 +143,11 @@ fn functions(code: &str) -> Vec<(String, usize, usize)> {
     for (at, _) in code.match_indices("fn") {
         let before_ok = at == 0 || !ident(bytes[at - 1]);
         let after = &code[at + 2..];
-        let name: String = after.trim_start().chars().take_while(|&c| c.is_alphanumeric() || c == '_').collect();
+        let name: String = after
+            .trim_start()
+            .chars()
+            .take_while(|&c| c.is_alphanumeric() || c == '_')
+            .collect();
         if !before_ok || !after.starts_with(char::is_whitespace) || name.is_empty() {
             continue;
         }
@@ -109,16 +194,25 @@ fn no_source_file_is_over_800_lines() {
     let root = workspace();
     let mut problems = Vec::new();
     for path in sources() {
-        let lines = std::fs::read_to_string(root.join(&path)).unwrap().lines().count();
+        let lines = std::fs::read_to_string(root.join(&path))
+            .unwrap()
+            .lines()
+            .count();
         match LONG_FILES.iter().find(|(p, _, _)| *p == path) {
             Some((_, recorded, _)) if lines <= FILE_LINES => {
-                problems.push(format!("{path}: {lines} lines, within the limit: take it off the list (was {recorded})"));
+                problems.push(format!(
+                    "{path}: {lines} lines, within the limit: take it off the list (was {recorded})"
+                ));
             }
             Some((_, recorded, _)) if lines > *recorded => {
-                problems.push(format!("{path}: {lines} lines, grown past its recorded {recorded}"));
+                problems.push(format!(
+                    "{path}: {lines} lines, grown past its recorded {recorded}"
+                ));
             }
             Some(_) => {}
-            None if lines > FILE_LINES => problems.push(format!("{path}: {lines} lines (limit {FILE_LINES})")),
+            None if lines > FILE_LINES => {
+                problems.push(format!("{path}: {lines} lines (limit {FILE_LINES})"))
+            }
             None => {}
         }
     }
@@ -133,14 +227,18 @@ fn no_function_is_over_150_lines() {
     for path in sources() {
         let code = blank_comments_and_literals(&std::fs::read_to_string(root.join(&path)).unwrap());
         for (name, line, lines) in functions(&code) {
-            let recorded = LONG_FUNCTIONS.iter().find(|(p, f, _)| *p == path && *f == name);
+            let recorded = LONG_FUNCTIONS
+                .iter()
+                .find(|(p, f, _)| *p == path && *f == name);
             match recorded {
                 Some(&(_, _, max)) => {
                     seen.push((path.clone(), name.clone()));
                     if lines <= FUNCTION_LINES {
                         problems.push(format!("{path}:{line} `{name}`: {lines} lines, within the limit: take it off the list"));
                     } else if lines > max {
-                        problems.push(format!("{path}:{line} `{name}`: {lines} lines, grown past its recorded {max}"));
+                        problems.push(format!(
+                            "{path}:{line} `{name}`: {lines} lines, grown past its recorded {max}"
+                        ));
                     }
                 }
                 None if lines > FUNCTION_LINES => {
@@ -152,10 +250,16 @@ fn no_function_is_over_150_lines() {
     }
     for (path, name, _) in LONG_FUNCTIONS {
         if !seen.iter().any(|(p, f)| p == path && f == name) {
-            problems.push(format!("{path} `{name}`: no longer there: take it off the list"));
+            problems.push(format!(
+                "{path} `{name}`: no longer there: take it off the list"
+            ));
         }
     }
-    assert!(problems.is_empty(), "functions over {FUNCTION_LINES} lines:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "functions over {FUNCTION_LINES} lines:\n{}",
+        problems.join("\n")
+    );
 }
 
 /// The reader's function lengths: a body's lines from `fn` to its closing brace, a declaration
