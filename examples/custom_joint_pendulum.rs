@@ -56,13 +56,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mbs, node) = build();
     let mut sim = mbs.assemble()?;
     sim.solve_dynamic(&settings())?;
-    let stats = &sim.statistics;
+    let stats = &sim.statistics();
     println!(
         "steps: {}, Newton iterations: {}, Jacobians: {}, kernel: {}",
         stats.steps,
         stats.newton.iterations,
         stats.newton.jacobians,
-        sim.topology.joints[0].kernel_name()
+        sim.joint_kernels()[0].1
     );
     let z = sim.node_output(node, OutputVariable::Position)?[2];
     println!("{z:.17}");

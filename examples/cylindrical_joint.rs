@@ -87,10 +87,10 @@ pub fn run() -> Result<(Simulation, Simulation, NodeIndex, ObjectIndex), joint::
 
 /// The largest difference between two runs' final coordinates.
 pub fn largest_difference(a: &Simulation, b: &Simulation) -> f64 {
-    a.state
+    a.state()
         .q
         .iter()
-        .zip(&b.state.q)
+        .zip(&b.state().q)
         .map(|(x, y)| (x - y).abs())
         .fold(0.0, f64::max)
 }
@@ -98,7 +98,7 @@ pub fn largest_difference(a: &Simulation, b: &Simulation) -> f64 {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (custom, generic, node, joint) = run()?;
     for (name, sim) in [("Cylindrical", &custom), ("JointGeneric", &generic)] {
-        let s = &sim.statistics;
+        let s = &sim.statistics();
         let p = sim.node_output(node, OutputVariable::Position)?;
         println!(
             "{name:>12}: {} Newton iterations, {} Jacobians, body at [{:.9}, {:.9}, {:.9}]",

@@ -64,12 +64,12 @@ fn main() {
             let best = (0..5)
                 .map(|_| run(n, exact, modified))
                 .min_by(|a, b| {
-                    a.statistics
+                    a.statistics()
                         .solver_seconds
-                        .total_cmp(&b.statistics.solver_seconds)
+                        .total_cmp(&b.statistics().solver_seconds)
                 })
                 .expect("runs");
-            let st = &best.statistics;
+            let st = &best.statistics();
             println!(
                 "{:>7} {:>9} {:>9} {:>11} {:>9.2} {:>10} {:>12.2}",
                 n,
@@ -80,7 +80,7 @@ fn main() {
                 st.newton.jacobians,
                 st.solver_seconds / st.steps as f64 * 1e6
             );
-            finals.push(best.state.q.clone());
+            finals.push(best.state().q.clone());
         }
         let d = finals[0]
             .iter()

@@ -376,7 +376,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let (sim, e) = atan_screw();
-    println!("screw with atan2: {e}\n  (left at t = {})", sim.state.time);
+    println!(
+        "screw with atan2: {e}\n  (left at t = {})",
+        sim.state().time
+    );
     let g = gears(4000)?;
     println!(
         "gears: |θ1 + r·θ0| ≤ {:.1e}, energy balance ≤ {:.1e} J, |θ0 − exact| ≤ {:.1e} rad, {:.2} turns",
@@ -399,17 +402,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     accurate.error_tolerance = 1e-11;
     let (az, at, asim) = screw_errors_with(&accurate)?;
     let end_turn = asim.object_output(
-        ObjectIndex(asim.mbs.objects.len() - 1),
+        ObjectIndex(asim.system().objects.len() - 1),
         screw::outputs::TURN,
     )?[0];
     println!(
         "screw, accurate mode (tolerance 1e-11, {} steps, {:.1} ms): |z − z_exact| ≤ {az:.2e} m, \
          |turn − exact| ≤ {at:.2e} rad over the rows (between steps interpolated), {:.1e} rad at the end",
-        asim.statistics.steps,
-        asim.statistics.solver_seconds * 1e3,
+        asim.statistics().steps,
+        asim.statistics().solver_seconds * 1e3,
         (end_turn - screw_exact(SCREW_TIME).1).abs()
     );
-    let turn = sim.object_output(ObjectIndex(sim.mbs.objects.len() - 1), screw::outputs::TURN)?[0];
+    let turn = sim.object_output(
+        ObjectIndex(sim.system().objects.len() - 1),
+        screw::outputs::TURN,
+    )?[0];
     println!("{turn:.12}");
     Ok(())
 }

@@ -17,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut sim = model.mbs.assemble()?;
     let mut rows: Vec<(f64, u64, u64)> = Vec::new();
     let mut observer = |s: &joint::runtime::Simulation, p: joint::runtime::simulation::Progress| {
-        let n = &s.statistics.newton;
+        let n = &s.statistics().newton;
         rows.push((p.time, n.iterations as u64, n.jacobians as u64));
     };
     sim.solve_observed(model.solve, &model.settings, &mut observer)?;

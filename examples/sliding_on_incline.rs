@@ -97,12 +97,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let exact = analytic_position(alpha, 1.0);
     println!("position after 1 s: {p:?}");
     println!("analytic:           {exact:?}");
-    let s = &sim.statistics;
+    let s = &sim.statistics();
     println!(
         "{} Newton iterations, {} Jacobians, kernel {}",
         s.newton.iterations,
         s.newton.jacobians,
-        sim.topology.joints[0].kernel_name()
+        sim.joint_kernels()[0].1
     );
     let error = p
         .iter()

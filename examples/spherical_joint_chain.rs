@@ -58,14 +58,14 @@ pub fn settings() -> SimulationSettings {
 /// Σ_{i<14} |q_i + q_ref,i|
 pub fn test_value(sim: &Simulation) -> f64 {
     (0..14)
-        .map(|i| (sim.state.q[i] + sim.topology.reference[i]).abs())
+        .map(|i| (sim.state().q[i] + sim.reference_coordinates()[i]).abs())
         .sum()
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut sim = build().assemble()?;
     sim.solve_dynamic(&settings())?;
-    let s = &sim.statistics;
+    let s = &sim.statistics();
     println!(
         "steps: {}, Newton iterations: {}, Jacobians: {}, solver time: {:.3} ms",
         s.steps,

@@ -41,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // mbs.SolveDynamic(simulationSettings)
     sim.solve_dynamic(&settings)?;
 
-    let stats = &sim.statistics;
+    let stats = &sim.statistics();
     println!(
         "steps: {}, Newton iterations: {}, Jacobians: {}, solver time: {:.3} ms",
         stats.steps,

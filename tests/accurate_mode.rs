@@ -64,7 +64,13 @@ fn distance(sim: &Simulation, entry: &Value) -> f64 {
             .map(numbers)
             .unwrap_or_default(),
     );
-    let q: Vec<f64> = sim.state.q.iter().chain(&sim.state.y).copied().collect();
+    let q: Vec<f64> = sim
+        .state()
+        .q
+        .iter()
+        .chain(&sim.state().y)
+        .copied()
+        .collect();
     assert_eq!(q.len(), truth.len(), "coordinates");
     q.iter()
         .zip(&truth)
@@ -106,7 +112,7 @@ fn accurate_mode_is_as_close_to_the_converged_solution_as_exudyn() {
             .iter()
             .fold(1.0, |m: f64, x| m.max(x.abs()));
         let allowed = (MARGIN * exudyn).max(FLOOR * scale);
-        let st = &sim.statistics;
+        let st = &sim.statistics();
         report += &format!(
             "{rel:60} accurate {d:8.1e} Exudyn {exudyn:8.1e} ({:5.2}) {:5} steps {:6} evaluations\n",
             d / exudyn,
@@ -139,7 +145,7 @@ fn error_follows_the_tolerance_on_the_chain() {
     for tolerance in [1e-4, 1e-6, 1e-8, 1e-10] {
         let sim = solve(&path, tolerance).expect("solves");
         let d = distance(&sim, entry);
-        let st = &sim.statistics;
+        let st = &sim.statistics();
         assert!(
             d < last / 10.0,
             "tolerance {tolerance}: error {d:e} after {last:e}"
@@ -237,7 +243,7 @@ fn sensor_rows_between_steps_are_interpolated() {
     let mut settings = accurate(1e-10);
     settings.solution.sensors_write_period = 0.01;
     sim.solve_dynamic(&settings).unwrap();
-    assert!(sim.statistics.steps < 50, "{}", sim.statistics.steps);
+    assert!(sim.statistics().steps < 50, "{}", sim.statistics().steps);
     let rows = sim.sensor_rows(position).unwrap();
     assert_eq!(rows.len(), 101);
     for (k, row) in rows.into_iter().enumerate() {
@@ -270,7 +276,7 @@ fn bad_input_is_named() {
         assert!(err.to_string().contains("error_tolerance"), "{err}");
     }
     let mut sim = rod_pendulum(0.0).0.assemble().unwrap();
-    let q0 = sim.state.q.clone();
+    let q0 = sim.state().q.clone();
     let err = sim.solve_dynamic(&accurate(1e-6)).unwrap_err().to_string();
     assert!(
         err.contains("index-1 system") && err.contains("singular"),
@@ -280,8 +286,8 @@ fn bad_input_is_named() {
         err.contains("nodes[0]") || err.contains("objects[2]"),
         "{err}"
     );
-    assert_eq!(sim.state.q, q0);
-    assert_eq!(sim.state.time, 0.0);
+    assert_eq!(sim.state().q, q0);
+    assert_eq!(sim.state().time, 0.0);
 }
 
 /// A step too long for the motion (perf3DRigidBodies at a tolerance of 1e-2: its first trial
@@ -294,8 +300,8 @@ fn steps_whose_stages_fail_are_retried_shorter() {
         1e-2,
     )
     .expect("a loose tolerance runs through");
-    let st = &sim.statistics;
+    let st = &sim.statistics();
     assert!(st.rejected_automatic_steps > 0, "{st:?}");
     assert!(st.largest_constraint_residual < 1e-8, "{st:?}");
-    assert!((sim.state.time - 1.0).abs() < 1e-12);
+    assert!((sim.state().time - 1.0).abs() < 1e-12);
 }

@@ -124,7 +124,7 @@ fn count(mbs: &MultibodySystem, settings: &SimulationSettings, solve: SolveKind)
     ARMED.store(false, Ordering::Relaxed);
     result.expect("solve");
     Counted {
-        steps: sim.statistics.steps,
+        steps: sim.statistics().steps,
         armed_at,
         last,
         allocations: if armed_at.is_some() { at_last } else { 0 },

@@ -333,13 +333,16 @@ fn a_users_joint_runs_as_exudyns_coordinate_vector_constraint() {
         sim
     };
     let (a, b) = (run(exudyn), run(user));
-    assert_eq!(a.state.q, b.state.q);
-    assert_eq!(a.state.lambda, b.state.lambda);
+    assert_eq!(a.state().q, b.state().q);
+    assert_eq!(a.state().lambda, b.state().lambda);
     assert_eq!(
-        a.statistics.newton.iterations,
-        b.statistics.newton.iterations
+        a.statistics().newton.iterations,
+        b.statistics().newton.iterations
     );
-    assert_eq!(a.statistics.newton.jacobians, b.statistics.newton.jacobians);
+    assert_eq!(
+        a.statistics().newton.jacobians,
+        b.statistics().newton.jacobians
+    );
 
     // its parameters are required, by name, and checked against its markers
     objects_edit(&mut root, k, |o| {
@@ -403,7 +406,7 @@ fn coordinate_vector_joints_in_code() {
     settings.time_integration.end_time = 0.1;
     let mut sim = mbs.clone().assemble().unwrap();
     sim.solve_dynamic(&settings).unwrap();
-    let q = &sim.state.q;
+    let q = &sim.state().q;
     assert!(q[0].abs() < 1e-12 && q[2].abs() < 1e-12, "{q:?}");
     // free fall in y: −g t²/2 with g = 9.81 (generalized-α is exact for constant acceleration)
     assert!((q[1] + 0.5 * 9.81 * 0.01).abs() < 1e-9, "{q:?}");

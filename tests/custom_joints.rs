@@ -24,12 +24,9 @@ fn custom_spherical_joint_runs_the_seed_example_as_exudyn_does() {
         "z = {z:.17}, Exudyn {exudyn:.17}"
     );
     // pip Exudyn 1.13.6: newtonStepsCount 6669, newtonJacobiCount 209
-    assert_eq!(sim.statistics.newton.iterations, 6669);
-    assert_eq!(sim.statistics.newton.jacobians, 209);
-    assert_eq!(
-        sim.topology.joints[0].kernel_name(),
-        "my_spherical::marker_level"
-    );
+    assert_eq!(sim.statistics().newton.iterations, 6669);
+    assert_eq!(sim.statistics().newton.jacobians, 209);
+    assert_eq!(sim.joint_kernels()[0].1, "my_spherical::marker_level");
 
     // the same model with ObjectJointSpherical: the same bits
     let (mut mbs, _) = pendulum::build();
@@ -48,7 +45,7 @@ fn custom_spherical_joint_runs_the_seed_example_as_exudyn_does() {
         zb.to_bits(),
         "custom {z:.17} vs built-in {zb:.17}"
     );
-    assert_eq!(sim.state.q, built_in.state.q);
+    assert_eq!(sim.state().q, built_in.state().q);
 }
 
 #[allow(dead_code)]
@@ -107,7 +104,11 @@ fn point_on_plane_follows_the_analytic_incline_motion() {
             );
         }
         // the sensor's last row: time, then the point in the plane's frame (z = 0 on it)
-        let last = sim.sensor_data[0].last().expect("the sensor recorded rows");
+        let last = sim
+            .sensor_rows(joint::runtime::SensorIndex(0))
+            .unwrap()
+            .last()
+            .expect("the sensor recorded rows");
         assert!((last[0] - 1.0).abs() < 1e-12);
         assert!(
             last[3].abs() < 1e-10,
@@ -166,9 +167,9 @@ fn cylindrical_joint_equals_joint_generic_under_every_solver_option() {
         let d = cylindrical::largest_difference(&a, &b);
         assert!(d <= 1e-9, "{label}: largest coordinate difference {d:e}");
         assert!(
-            a.state.q[0] > 1.0,
+            a.state().q[0] > 1.0,
             "{label}: the body slid {}",
-            a.state.q[0]
+            a.state().q[0]
         );
     }
 
@@ -205,9 +206,9 @@ fn cylindrical_joint_equals_joint_generic_under_every_solver_option() {
         );
         // equilibrium: the spring carries m·2 m/s² along the axis (m = 1000·1·0.2·0.2)
         assert!(
-            (a.state.q[0] - 40.0 * 2.0 / 100.0).abs() < 1e-9,
+            (a.state().q[0] - 40.0 * 2.0 / 100.0).abs() < 1e-9,
             "x = {}",
-            a.state.q[0]
+            a.state().q[0]
         );
     }
 }

@@ -87,8 +87,8 @@ fn jointsim_with_a_registry_runs_a_model_file_with_a_user_force_element() {
         let model = read_model_with(&m.to_string(), &registry()).unwrap();
         let mut sim = model.mbs.assemble().unwrap();
         sim.solve_dynamic(&model.settings).unwrap();
-        let n = sim.statistics.newton;
-        (sim.state.q.clone(), n.iterations, n.jacobians)
+        let n = sim.statistics().newton;
+        (sim.state().q.clone(), n.iterations, n.jacobians)
     };
     let (user, builtin) = (solve(&linear), solve(&exudyn));
     assert_eq!(user, builtin);
@@ -333,7 +333,7 @@ fn fast_path_keeps_the_jacobian_of_a_custom_joint_on_a_linear_model() {
     model.settings.solver_mode = SolverMode::Fast;
     let mut sim = model.mbs.assemble().unwrap();
     sim.solve_dynamic(&model.settings).unwrap();
-    let st = &sim.statistics;
+    let st = &sim.statistics();
     assert!(
         st.newton.jacobians <= 2,
         "{} Jacobians",
@@ -343,7 +343,7 @@ fn fast_path_keeps_the_jacobian_of_a_custom_joint_on_a_linear_model() {
     let reference = [0.19106729782512122, -0.1, -0.05910404133226791];
     let exact = analytic_position(1.0);
     for k in 0..3 {
-        let x = reference[k] + sim.state.q[k];
+        let x = reference[k] + sim.state().q[k];
         assert!(
             (x - exact[k]).abs() < 1e-12,
             "q[{k}] = {x}, analytic {}",
@@ -390,14 +390,14 @@ fn a_custom_joint_on_coordinate_markers_runs_from_a_model_file() {
     let m = read_model_with(&model.to_string(), &registry).unwrap();
     let mut sim = m.mbs.assemble().unwrap();
     sim.solve_dynamic(&m.settings).unwrap();
-    let q = &sim.state.q;
+    let q = &sim.state().q;
     assert!((q[0] - 1.0).abs() < 1e-10, "q_a = {}", q[0]);
     assert!((q[1] - 0.5).abs() < 1e-10, "q_b = {}", q[1]);
     // λ with Exudyn's sign (M q̈ + C_qᵀλ = f): m_b·q̈_b + (∂g/∂q_b)·λ = 2 − 2λ = 0, so λ = 1
     assert!(
-        (sim.state.lambda[0] - 1.0).abs() < 1e-8,
+        (sim.state().lambda[0] - 1.0).abs() < 1e-8,
         "λ = {}",
-        sim.state.lambda[0]
+        sim.state().lambda[0]
     );
 }
 

@@ -399,14 +399,14 @@ fn sensor_rows_beyond_the_storage_limit_are_refused_before_the_run() {
     let mut settings = SimulationSettings::default();
     settings.time_integration.number_of_steps = 1_000_000_000_000;
     settings.time_integration.end_time = 1e9;
-    let before = (sim.state.time, sim.state.q.clone());
+    let before = (sim.state().time, sim.state().q.clone());
     let e = sim.solve_dynamic(&settings).unwrap_err();
     assert!(
         matches!(&e, Error::Setting { key, .. } if key == "timeIntegration.numberOfSteps"),
         "{e}"
     );
     assert!(e.to_string().contains("storage limit"), "{e}");
-    assert_eq!((sim.state.time, sim.state.q.clone()), before);
+    assert_eq!((sim.state().time, sim.state().q.clone()), before);
     // a limit set by hand: a row every 0.01 s over 1 s is at most 103 rows of [t, λ0, λ1, λ2],
     // 3.2 KiB
     settings.time_integration.number_of_steps = 1000;
@@ -415,7 +415,12 @@ fn sensor_rows_beyond_the_storage_limit_are_refused_before_the_run() {
     assert!(sim.solve_dynamic(&settings).is_err());
     settings.storage_limit = Some(4 * 1024);
     sim.solve_dynamic(&settings).unwrap();
-    assert_eq!(sim.sensor_data[0].len(), 101);
+    assert_eq!(
+        sim.sensor_rows(joint::runtime::SensorIndex(0))
+            .unwrap()
+            .len(),
+        101
+    );
 }
 
 #[test]

@@ -12,16 +12,16 @@ fn exact_constraint_jacobian_agrees_with_exudyns_and_saves_full_newton_iteration
         let default = example::run(n, false, false);
         let exact = example::run(n, true, false);
         let d = default
-            .state
+            .state()
             .q
             .iter()
-            .zip(&exact.state.q)
+            .zip(&exact.state().q)
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
         assert!(d < 1e-8, "{n} bodies: |Δq| = {d:e} between the Jacobians");
         let (a, b) = (
-            default.statistics.newton.iterations,
-            exact.statistics.newton.iterations,
+            default.statistics().newton.iterations,
+            exact.statistics().newton.iterations,
         );
         assert!(
             b < a,
@@ -30,7 +30,7 @@ fn exact_constraint_jacobian_agrees_with_exudyns_and_saves_full_newton_iteration
     }
     // Exudyn's default path is untouched by the setting's existence.
     assert_eq!(
-        example::run(1, false, true).statistics.newton.iterations,
+        example::run(1, false, true).statistics().newton.iterations,
         6669
     );
 }
@@ -63,7 +63,7 @@ fn exact_constraint_jacobian_no_longer_shrinks_the_scratch_buffers() {
         .expect("JSON");
         let q_ref = reference["ode2Coordinates"].as_array().expect("array");
         // the same motion as Exudyn's (only Newton's Jacobian differs)
-        for (q, r) in sim.state.q.iter().zip(q_ref) {
+        for (q, r) in sim.state().q.iter().zip(q_ref) {
             let r = r.as_f64().expect("number");
             assert!((q - r).abs() < 1e-6, "{case}: {q} vs Exudyn's {r}");
         }

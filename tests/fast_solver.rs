@@ -90,7 +90,13 @@ fn fast_path_is_as_close_to_the_converged_solution_as_exudyn() {
                 .unwrap_or_default(),
         );
         let exudyn = entry["exudynDefaultDistance"].as_f64().expect("a number");
-        let q: Vec<f64> = sim.state.q.iter().chain(&sim.state.y).copied().collect();
+        let q: Vec<f64> = sim
+            .state()
+            .q
+            .iter()
+            .chain(&sim.state().y)
+            .copied()
+            .collect();
         assert_eq!(q.len(), q_tight.len(), "{rel}: coordinates");
         let distance = q
             .iter()
@@ -99,7 +105,7 @@ fn fast_path_is_as_close_to_the_converged_solution_as_exudyn() {
             .fold(0.0, f64::max);
         let scale = q_tight.iter().fold(1.0, |m: f64, x| m.max(x.abs()));
         let allowed = (MARGIN * exudyn).max(FLOOR * scale);
-        let st = &sim.statistics;
+        let st = &sim.statistics();
         // the ratio to Exudyn's distance (none where Exudyn's run is the tight solution)
         let ratio = if exudyn > 0.0 {
             format!("{:5.2}", distance / exudyn)

@@ -81,7 +81,7 @@ fn implicit_solvers_integrate_ode1_by_the_trapezoidal_rule() {
         let mut m = oscillator("GeneralizedAlpha", steps, false);
         m["simulationSettings"]["timeIntegration"]["generalizedAlpha"] = settings.clone();
         let sim = run(&m);
-        let y = &sim.state.y;
+        let y = &sim.state().y;
         assert!(
             (energy(y) - e1).abs() < 1e-9 * e1,
             "{settings}: energy {} against {e1}",
@@ -94,7 +94,7 @@ fn implicit_solvers_integrate_ode1_by_the_trapezoidal_rule() {
             );
         }
         // ẏ = A·y at the end, up to Newton's residual (ẏ carries y's increments times 2/h)
-        let y_t = &sim.state.y_t;
+        let y_t = &sim.state().y_t;
         assert!(
             (y_t[0] - y[1]).abs() < 1e-7 && (y_t[1] + w2 * y[0]).abs() < 1e-7,
             "{settings}: ẏ {y_t:?} against A·y"
@@ -111,14 +111,14 @@ fn ode1_and_ode2_coordinates_integrate_side_by_side() {
         for i in 0..2 {
             // the mixed run's Newton/error norms differ, so not bitwise
             assert!(
-                (alone.state.y[i] - mixed.state.y[i]).abs() < 1e-8,
+                (alone.state().y[i] - mixed.state().y[i]).abs() < 1e-8,
                 "{solver}: {:?} against {:?}",
-                mixed.state.y,
-                alone.state.y
+                mixed.state().y,
+                alone.state().y
             );
         }
         // the mass point falls freely: y = −g t²/2 at t = 1 (exact for these integrators)
-        let fall = mixed.state.q[1];
+        let fall = mixed.state().q[1];
         assert!((fall + 9.81 / 2.0).abs() < 1e-6, "{solver}: fell {fall}");
     }
 }
@@ -136,9 +136,9 @@ fn explicit_methods_integrate_ode1_with_their_order() {
         let error = |steps: usize| {
             let sim = run(&oscillator(solver, steps, false));
             let e = exact(1.0);
-            (sim.state.y[0] - e[0])
+            (sim.state().y[0] - e[0])
                 .abs()
-                .max((sim.state.y[1] - e[1]).abs())
+                .max((sim.state().y[1] - e[1]).abs())
         };
         let (e1, e2) = (error(n), error(2 * n));
         let observed = (e1 / e2).log2();
@@ -160,8 +160,8 @@ fn error_control_sees_ode1_coordinates() {
         ti["relativeTolerance"] = json!(tol);
         let sim = run(&m);
         let e = exact(1.0);
-        let err = (sim.state.y[0] - e[0]).abs();
-        (sim.statistics.steps, err)
+        let err = (sim.state().y[0] - e[0]).abs();
+        (sim.statistics().steps, err)
     };
     let (loose_steps, loose) = run_tol(1e-3);
     let (tight_steps, tight) = run_tol(1e-9);
@@ -182,7 +182,7 @@ fn static_solver_holds_ode1_coordinates() {
     let model = read_model(&m.to_string()).unwrap();
     let mut sim = model.mbs.assemble().unwrap();
     sim.solve_static(&model.settings).unwrap();
-    assert_eq!(sim.state.y, vec![0.1, 0.5]);
+    assert_eq!(sim.state().y, vec![0.1, 0.5]);
 }
 
 /// An edit of the oscillator's model file and the error it must give.

@@ -35,7 +35,7 @@ fn screw_follows_the_analytic_descent_over_ten_turns() {
         ez.push(z);
         et.push(t);
         // one solve per step: the continuous angle never asks for another
-        let s = &sim.statistics;
+        let s = &sim.statistics();
         assert_eq!(s.discontinuous_iterations, steps);
     }
     for (name, e) in [("z", &ez), ("turn", &et)] {
@@ -53,13 +53,13 @@ fn screw_follows_the_analytic_descent_over_ten_turns() {
         "z error {ez:e}, turn error {et:e}"
     );
     // more than ten turns, continuous: the state at the end is the analytic turn
-    let joint = joint::runtime::ObjectIndex(sim.mbs.objects.len() - 1);
+    let joint = joint::runtime::ObjectIndex(sim.system().objects.len() - 1);
     let turn = sim.object_output(joint, screw::outputs::TURN).unwrap()[0];
     let exact = screw_exact(SCREW_TIME).1;
     assert!(exact.abs() > 10.0 * std::f64::consts::TAU, "{exact}");
     assert!((turn - exact).abs() < 1e-8, "turn {turn}, exact {exact}");
     // the state is a data coordinate: after the nodes' (none here), the last converged turn
-    assert_eq!(sim.state.data, [turn]);
+    assert_eq!(sim.state().data, [turn]);
 }
 
 /// The same screw in the accurate mode (tolerance 1e-11): z on the analytic motion to 1e-10
@@ -72,11 +72,11 @@ fn screw_in_the_accurate_mode() {
     s.error_tolerance = 1e-11;
     let (ez, _, sim) = screw_errors_with(&s).unwrap();
     assert!(ez < 1e-10, "z error {ez:e}");
-    let joint = joint::runtime::ObjectIndex(sim.mbs.objects.len() - 1);
+    let joint = joint::runtime::ObjectIndex(sim.system().objects.len() - 1);
     let turn = sim.object_output(joint, screw::outputs::TURN).unwrap()[0];
     let exact = screw_exact(SCREW_TIME).1;
     assert!((turn - exact).abs() < 1e-8, "turn {turn}, exact {exact}");
-    assert!(sim.statistics.steps < 500, "{:?}", sim.statistics);
+    assert!(sim.statistics().steps < 500, "{:?}", sim.statistics());
 }
 
 /// The screw written with `atan2` (in (−π, π]) fails where the body first turns past −π,
@@ -112,22 +112,20 @@ fn atan2_screw_fails_loudly_and_leaves_the_last_converged_state() {
     assert!(residual.expect("its residual").abs() > 1e-4, "{e}");
     assert!(message.contains("constraint tolerance"), "{message}");
     // the state left: the last converged step, before the failure
-    let t_n = sim.state.time;
+    let t_n = sim.state().time;
     assert!(t_n < t && t - t_n < 1e-3, "left at {t_n}, failed at {t}");
     // the Euler parameters: reference [1, 0, 0, 0] plus the displacement
     let theta = [
-        1.0 + sim.state.q[3],
-        sim.state.q[4],
-        sim.state.q[5],
-        sim.state.q[6],
+        1.0 + sim.state().q[3],
+        sim.state().q[4],
+        sim.state().q[5],
+        sim.state().q[6],
     ];
     let norm: f64 = theta.iter().map(|x| x * x).sum();
     assert!((norm - 1.0).abs() < 1e-6, "|θ|² = {norm}");
     // the sensor rows end at or before it
-    let last = sim
-        .sensor_data
-        .iter()
-        .filter_map(|s| s.last())
+    let last = (0..sim.system().sensors.len())
+        .filter_map(|i| sim.sensor_rows(joint::runtime::SensorIndex(i)).ok()?.last())
         .map(|r| r[0]);
     assert!(
         last.clone().all(|r| r <= t_n + 1e-12),
@@ -221,11 +219,11 @@ fn model_file_carries_the_initial_turn() {
     // with it: consistent, and the fresh screw's motion shifted
     let m = read_model_with(&model(Some(turn0)), &registry).unwrap();
     let mut sim = m.mbs.assemble().unwrap();
-    assert_eq!(sim.state.data, [turn0]);
+    assert_eq!(sim.state().data, [turn0]);
     sim.solve_dynamic(&m.settings).unwrap();
-    let end = sim.state.time;
+    let end = sim.state().time;
     let turn = sim.object_output(joint, screw::outputs::TURN).unwrap()[0];
-    let z = sim.state.q[2];
+    let z = sim.state().q[2];
     let (m_, j, _) = SCREW;
     let a = memory::G * m_ * p * p / (m_ * p * p + j);
     let fresh_z = -0.5 * a * end * end;
@@ -235,9 +233,13 @@ fn model_file_carries_the_initial_turn() {
         "turn {turn}, from z {}",
         turn0 + z / p
     );
-    assert_eq!(sim.state.data, [turn]);
+    assert_eq!(sim.state().data, [turn]);
     // the result file's sensor reads the state as the joint's output
-    let last = sim.sensor_data[0].last().unwrap();
+    let last = sim
+        .sensor_rows(joint::runtime::SensorIndex(0))
+        .unwrap()
+        .last()
+        .unwrap();
     assert_eq!(last[1], turn);
 }
 
@@ -285,8 +287,8 @@ fn a_switching_state_repeats_the_crossing_step() {
     let (mbs, node) = build();
     let mut sim = mbs.assemble().unwrap();
     sim.solve_dynamic(&settings).unwrap();
-    assert_eq!(sim.statistics.discontinuous_iterations, 501);
-    assert_eq!(sim.state.data, [1.0]);
+    assert_eq!(sim.statistics().discontinuous_iterations, 501);
+    assert_eq!(sim.state().data, [1.0]);
     // caught by the spring: it oscillates about z = −m·g/k with the amplitude v/ω ≈ 0.014 m
     // (free, it would be 1.1 m down)
     let z = sim.node_output(node, OutputVariable::Position).unwrap()[2];
@@ -296,15 +298,15 @@ fn a_switching_state_repeats_the_crossing_step() {
     once.time_integration.discontinuous.max_iterations = 1;
     let mut sim = build().0.assemble().unwrap();
     sim.solve_dynamic(&once).unwrap();
-    assert_eq!(sim.statistics.discontinuous_iterations, 500);
+    assert_eq!(sim.statistics().discontinuous_iterations, 500);
 
     once.time_integration.discontinuous.ignore_max_iterations = false;
     let mut sim = build().0.assemble().unwrap();
     let e = sim.solve_dynamic(&once).unwrap_err().to_string();
     assert!(e.contains("discontinuous iteration did not settle"), "{e}");
     assert!(
-        sim.state.data == [0.0],
+        sim.state().data == [0.0],
         "the latch as it was: {:?}",
-        sim.state.data
+        sim.state().data
     );
 }

@@ -52,9 +52,9 @@ fn seed_pendulum_newton_iterations_equal_exudyns() {
     let mut sim = mbs.assemble().unwrap();
     sim.solve_dynamic(&settings()).unwrap();
     // pip Exudyn 1.13.6: newtonStepsCount 6669, newtonJacobiCount 209
-    assert_eq!(sim.statistics.newton.iterations, 6669);
-    assert_eq!(sim.statistics.newton.jacobians, 209);
-    assert_eq!(sim.statistics.steps, 1000);
+    assert_eq!(sim.statistics().newton.iterations, 6669);
+    assert_eq!(sim.statistics().newton.jacobians, 209);
+    assert_eq!(sim.statistics().steps, 1000);
 }
 
 /// Largest |Δp| component over the run, and its time, from a joint Displacement sensor that
@@ -69,7 +69,7 @@ fn per_step_drift(relative_tolerance: f64) -> (usize, f64, f64, f64) {
     settings.solution.sensors_write_period = 0.0;
     settings.time_integration.newton.relative_tolerance = relative_tolerance;
     sim.solve_dynamic(&settings).unwrap();
-    let rows = &sim.sensor_data[s.0];
+    let rows = &sim.sensor_rows(joint::runtime::SensorIndex(s.0)).unwrap();
     let drift = |r: &[f64]| r[1..4].iter().map(|x| x.abs()).fold(0.0, f64::max);
     let (t, worst) = rows
         .iter()
@@ -118,7 +118,7 @@ fn seed_pendulum_initial_joint_force_is_the_analytic_reaction() {
     let j_pivot = m * (1.0 + 0.01) / 12.0 + m * 0.25;
     let a_com = 9.81 * 0.25 * m / j_pivot;
     let expected = -m * (9.81 - a_com);
-    let row0 = &sim.sensor_data[s.0][0];
+    let row0 = &sim.sensor_rows(joint::runtime::SensorIndex(s.0)).unwrap()[0];
     assert_eq!(row0[0], 0.0);
     assert!(
         (row0[3] - expected).abs() < 1e-6 * m,

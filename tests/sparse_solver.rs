@@ -51,13 +51,13 @@ fn solve(path: &str, solver_type: LinearSolverType) -> Solved {
     }
     .unwrap_or_else(|e| panic!("{path} ({solver_type:?}): {e}"));
     Solved {
-        q: sim.state.q.clone(),
-        v: sim.state.v.clone(),
-        lambda: sim.state.lambda.clone(),
-        iterations: sim.statistics.newton.iterations,
-        jacobians: sim.statistics.newton.jacobians,
-        sparse: sim.statistics.sparse_solver,
-        factorizations: sim.statistics.sparse_factorizations,
+        q: sim.state().q.clone(),
+        v: sim.state().v.clone(),
+        lambda: sim.state().lambda.clone(),
+        iterations: sim.statistics().newton.iterations,
+        jacobians: sim.statistics().newton.jacobians,
+        sparse: sim.statistics().sparse_solver,
+        factorizations: sim.statistics().sparse_factorizations,
     }
 }
 

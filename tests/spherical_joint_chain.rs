@@ -15,8 +15,8 @@ fn spherical_joint_chain_test_value_matches_exudyn() {
         "test value {value:.16}, Exudyn {exudyn:.16}"
     );
     // pip Exudyn 1.13.6: newtonStepsCount 6770, newtonJacobiCount 12
-    assert_eq!(sim.statistics.newton.iterations, 6770);
-    assert_eq!(sim.statistics.newton.jacobians, 12);
+    assert_eq!(sim.statistics().newton.iterations, 6770);
+    assert_eq!(sim.statistics().newton.jacobians, 12);
 }
 
 #[test]

@@ -167,9 +167,9 @@ fn stress_is_the_mode_basis_row_times_the_modal_coordinates() {
     // the modal node is the FFRF's second node; its coordinates follow the 7 of the EP frame
     let modal = 7;
     for mode in 0..3 {
-        let mut q = vec![0.0; sim.state.q.len()];
+        let mut q = vec![0.0; sim.state().q.len()];
         q[modal + mode] = 0.25;
-        sim.state.q.copy_from_slice(&q);
+        sim.state_mut().q.copy_from_slice(&q);
         let stress = sim
             .super_element_output(
                 joint::runtime::ObjectIndex(0),

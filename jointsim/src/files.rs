@@ -89,7 +89,7 @@ pub fn write_sensor_csvs(
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::io(format!("cannot create {}: {e}", dir.display())))?;
     let mut used: Vec<String> = Vec::new();
-    for (i, sensor) in sim.mbs.sensors.iter().enumerate() {
+    for (i, sensor) in sim.system().sensors.iter().enumerate() {
         if !sensor.store_internal {
             continue;
         }
@@ -98,7 +98,9 @@ pub fn write_sensor_csvs(
             stem = format!("{stem}_{i}");
         }
         used.push(stem.clone());
-        let rows = &sim.sensor_data[i];
+        let rows = sim
+            .sensor_rows(joint_runtime::SensorIndex(i))
+            .map_err(|e| Failure::io(e.to_string()))?;
         let width = rows.first().map_or(0, |r| r.len().saturating_sub(1));
         let var = if matches!(sensor.target, joint_runtime::SensorTarget::Load(_)) {
             "Load".to_owned()

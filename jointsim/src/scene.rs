@@ -37,7 +37,7 @@ fn scene_glb(o: &Options) -> Result<(Vec<u8>, String), Failure> {
         Some(path) => {
             let result = std::fs::read_to_string(path)
                 .map_err(|e| Failure::io(format!("cannot read {}: {e}", path.display())))?;
-            Motion::read(&result, &path.display().to_string(), sim.topology.n_ode2)
+            Motion::read(&result, &path.display().to_string(), sim.state().q.len())
                 .map_err(Failure::model)?
         }
         None => {

@@ -130,7 +130,7 @@ fn run_one(
         let mut pending = files::Pending::default();
         pending.add(target, text.as_bytes())?;
         pending.commit()?;
-        Ok(sim.statistics.clone())
+        Ok(sim.statistics().clone())
     })();
     if outcome.is_err() && target.exists() && std::fs::remove_file(target).is_err() {
         return outcome.map_err(|mut f: Failure| {

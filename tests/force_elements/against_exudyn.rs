@@ -56,7 +56,7 @@ fn user_rotary_spring_moves_as_exudyns_rigid_body_spring_damper() {
         let w = sim
             .body_output(body, [0.0; 3], OutputVariable::AngularVelocity)
             .unwrap();
-        let newton = sim.statistics.newton;
+        let newton = sim.statistics().newton;
         results.push((angles, w, newton.iterations, newton.jacobians));
     }
     let (builtin, user) = (&results[0], &results[1]);
@@ -84,7 +84,7 @@ fn user_line_spring_moves_as_exudyns_spring_damper() {
         let p = sim
             .body_output(body, [0.15, 0.02, 0.0], OutputVariable::Position)
             .unwrap();
-        let newton = sim.statistics.newton;
+        let newton = sim.statistics().newton;
         results.push((p, newton.iterations, newton.jacobians));
     }
     let (builtin, user) = (&results[0], &results[1]);
@@ -227,7 +227,7 @@ fn user_coordinate_spring_moves_as_exudyns_coordinate_spring_damper() {
         let f = sim
             .object_output(joint::runtime::ObjectIndex(3), OutputVariable::Force)
             .unwrap();
-        let newton = sim.statistics.newton;
+        let newton = sim.statistics().newton;
         (x, f, newton.iterations, newton.jacobians)
     };
     let (builtin, user, cubic) = (run(None), run(Some(0.0)), run(Some(5e4)));

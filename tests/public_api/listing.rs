@@ -291,14 +291,14 @@ fn describe(item: &Item) -> Option<(&Visibility, &[Attribute], String, Vec<Strin
     })
 }
 
-/// A variant's text without its doc attributes.
+/// A variant's text without its doc attributes (`#[doc = r" …"]`, whose text may hold `]`).
 fn strip_docs(variant: &str) -> String {
     let mut s = variant.to_string();
     while let Some(start) = s.find("#[doc") {
-        let end = s[start..].find(']').map_or(s.len(), |e| start + e + 1);
+        let end = s[start..].find("\"]").map_or(s.len(), |e| start + e + 2);
         s.replace_range(start..end, "");
     }
-    s.trim().to_string()
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn leaf_names(tree: &syn::UseTree, out: &mut Vec<String>) {

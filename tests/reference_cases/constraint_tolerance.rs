@@ -30,7 +30,7 @@ fn the_default_constraint_tolerance_is_100_times_the_corpus_largest() {
                 SolveKind::Static => sim.solve_static(&model.settings),
             }
             .unwrap_or_else(|e| panic!("{path:?}: {e}"));
-            let r = sim.statistics.largest_constraint_residual;
+            let r = sim.statistics().largest_constraint_residual;
             if r > largest.0 {
                 largest = (r, path.file_name().unwrap().to_string_lossy().into_owned());
             }

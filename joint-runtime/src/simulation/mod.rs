@@ -15,19 +15,21 @@ pub mod sensor_rows;
 pub use crate::state::{NewtonStatistics, Progress, SolverStatistics, State};
 pub use sensor_rows::SensorRows;
 
-/// A system after `assemble()`.
+/// A system after `assemble()`: its items, their topology (computed once), the state, the
+/// sensors' rows and the last solve's statistics. Read them through the accessors; the solvers
+/// (`solve_dynamic`, `solve_static`, `solve_observed`) advance it.
 #[derive(Clone, Debug)]
 pub struct Simulation {
     /// The items.
-    pub mbs: MultibodySystem,
+    pub(crate) mbs: MultibodySystem,
     /// Their topology, computed once by `assemble()`.
-    pub topology: Topology,
+    pub(crate) topology: Topology,
     /// The current state.
-    pub state: State,
+    pub(crate) state: State,
     /// Per sensor: rows `[t, values…]`.
-    pub sensor_data: Vec<SensorRows>,
+    pub(crate) sensor_data: Vec<SensorRows>,
     /// What the last solve did.
-    pub statistics: SolverStatistics,
+    pub(crate) statistics: SolverStatistics,
 }
 
 impl MultibodySystem {
@@ -78,6 +80,44 @@ impl MultibodySystem {
 /// Exudyn's output functions (`mbs.Get…Output`, Current configuration), read from
 /// [`Simulation::outputs`].
 impl Simulation {
+    /// The items it was assembled from (read only: assembly fixed its structure).
+    pub fn system(&self) -> &MultibodySystem {
+        &self.mbs
+    }
+
+    /// The current state: time, coordinates, velocities, accelerations, multipliers, data.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The state to change before a solve (initial values of your own, or a state to read
+    /// outputs at); its vectors keep their lengths.
+    pub fn state_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+
+    /// What the last solve did.
+    pub fn statistics(&self) -> &SolverStatistics {
+        &self.statistics
+    }
+
+    /// The ODE2 coordinates' reference values (a node's `referenceCoordinates`): the total
+    /// coordinates are these plus `state().q`.
+    pub fn reference_coordinates(&self) -> &[f64] {
+        &self.topology.reference
+    }
+
+    /// Every joint object with the generated kernel it runs through (an unrolled pairing,
+    /// `spherical::rigid_ep_point_to_rigid_ep_point`, or the joint's marker-level kernels,
+    /// `my_spherical::marker_level`), in object order.
+    pub fn joint_kernels(&self) -> Vec<(ObjectIndex, String)> {
+        self.topology
+            .joints
+            .iter()
+            .map(|j| (ObjectIndex(j.object), j.kernel_name()))
+            .collect()
+    }
+
     /// The outputs at the current state.
     pub fn outputs(&self) -> Outputs<'_> {
         Outputs {
