@@ -21,6 +21,7 @@ impl fmt::Display for ItemRef {
 
 #[derive(Clone, Debug, PartialEq)]
 /// An error of the runtime: a bad item, a bad setting, a singular system or a failed solve.
+#[non_exhaustive]
 pub enum Error {
     /// A bad value of an item's parameter.
     Item {
@@ -39,9 +40,15 @@ pub enum Error {
         message: String,
     },
     /// The system (iteration) matrix is singular; names the equations' items.
+    #[non_exhaustive]
     SingularSystem {
         /// What is singular, with the items of the equations concerned.
         message: String,
+        /// The time of the step whose matrix it was.
+        time: Option<f64>,
+        /// The equation without a pivot: its item and coordinate or row
+        /// (``algebraic equation 3 of objects[2] (JointSpherical)``).
+        equation: Option<String>,
     },
     /// Newton or the step-size control gave up, or an accepted step left a constraint row
     /// violated beyond `SimulationSettings::constraint_tolerance`. The simulation's state,
@@ -114,7 +121,7 @@ impl fmt::Display for Error {
         match self {
             Error::Item { item, key, message } => write!(f, "{item}: `{key}`: {message}"),
             Error::Setting { key, message } => write!(f, "simulationSettings `{key}`: {message}"),
-            Error::SingularSystem { message } => write!(f, "singular system: {message}"),
+            Error::SingularSystem { message, .. } => write!(f, "singular system: {message}"),
             Error::SolverFailed { message, .. } => write!(f, "solver failed: {message}"),
             Error::Model { message } => write!(f, "model file: {message}"),
         }

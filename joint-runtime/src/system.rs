@@ -59,7 +59,7 @@ impl MultibodySystem {
     }
 
     /// Node `i` as error messages name it (`nodes[2] (RigidBodyEP)`).
-    pub fn node_ref(&self, i: usize) -> ItemRef {
+    pub(crate) fn node_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "nodes",
             index: i,
@@ -68,7 +68,7 @@ impl MultibodySystem {
     }
 
     /// Object `i` as error messages name it.
-    pub fn object_ref(&self, i: usize) -> ItemRef {
+    pub(crate) fn object_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "objects",
             index: i,
@@ -81,7 +81,7 @@ impl MultibodySystem {
     }
 
     /// Marker `i` as error messages name it.
-    pub fn marker_ref(&self, i: usize) -> ItemRef {
+    pub(crate) fn marker_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "markers",
             index: i,
@@ -94,7 +94,7 @@ impl MultibodySystem {
     }
 
     /// Load `i` as error messages name it.
-    pub fn load_ref(&self, i: usize) -> ItemRef {
+    pub(crate) fn load_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "loads",
             index: i,
@@ -103,7 +103,7 @@ impl MultibodySystem {
     }
 
     /// Sensor `i` as error messages name it.
-    pub fn sensor_ref(&self, i: usize) -> ItemRef {
+    pub(crate) fn sensor_ref(&self, i: usize) -> ItemRef {
         ItemRef {
             list: "sensors",
             index: i,

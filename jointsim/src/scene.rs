@@ -5,7 +5,7 @@ use std::path::Path;
 
 use base64::Engine;
 use joint_runtime::joints::JointRegistry;
-use joint_runtime::model::{read_model_with, read_visualization};
+use joint_runtime::model::read_model_and_visualization;
 use joint_runtime::scene::{Motion, build_scene, glb::to_glb};
 
 use super::{Failure, files, progress};
@@ -29,9 +29,9 @@ pub struct Options<'a> {
 fn scene_glb(o: &Options) -> Result<(Vec<u8>, String), Failure> {
     let text = std::fs::read_to_string(o.model)
         .map_err(|e| Failure::io(format!("cannot read {}: {e}", o.model.display())))?;
-    let mut model = read_model_with(&text, o.registry).map_err(Failure::model)?;
+    let (mut model, visualization) =
+        read_model_and_visualization(&text, o.registry).map_err(Failure::model)?;
     o.solve.apply(&mut model.settings);
-    let visualization = read_visualization(&text, &model.mbs).map_err(Failure::model)?;
     let mut sim = model.mbs.assemble().map_err(Failure::model)?;
     let motion = match o.result {
         Some(path) => {

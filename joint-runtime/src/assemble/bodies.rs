@@ -339,7 +339,6 @@ pub(super) fn bodies(
                 claim_node(&mut node_body, &item, node.0, i)?;
                 object_body[i] = Some(bodies.len());
                 bodies.push(BodyTopology::KinematicTree {
-                    object: i,
                     start: node_ode2[node.0],
                     data: Arc::new(data),
                 });
@@ -390,7 +389,6 @@ pub(super) fn bodies(
                 .map_err(|(key, message)| Error::item(item.clone(), &key, message))?;
                 object_body[i] = Some(bodies.len());
                 bodies.push(BodyTopology::Ffrf {
-                    object: i,
                     frame: node_ode2[nodes[0].0],
                     modal: node_ode2[nodes[1].0],
                     data: Box::new(data),

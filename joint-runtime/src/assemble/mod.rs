@@ -82,13 +82,11 @@ pub enum BodyTopology {
     },
     /// ObjectKinematicTree: its node's coordinates at `start`..+links.
     KinematicTree {
-        object: usize,
         start: usize,
         data: Arc<KinematicTreeData>,
     },
     /// ObjectFFRFreducedOrder: EP frame at `frame`..+7, modal coordinates at `modal`..+n_m.
     Ffrf {
-        object: usize,
         frame: usize,
         modal: usize,
         data: Box<crate::superelement::ffrf::FfrfData>,
@@ -204,7 +202,6 @@ pub struct Ode1System {
 /// The Euler-parameter constraint of a NodeRigidBodyEP.
 #[derive(Clone, Debug)]
 pub struct EulerParameterConstraint {
-    pub node: usize,
     /// ODE2 index of θ0.
     pub ode2: usize,
     pub ae: usize,
@@ -246,8 +243,6 @@ pub struct Topology {
     pub n_ae: usize,
     /// First ODE2 index per node.
     pub node_ode2: Vec<usize>,
-    /// AE index per node (EP constraint), if any.
-    pub node_ae: Vec<Option<usize>>,
     /// First data coordinate per node (NodeGenericData).
     pub node_data: Vec<usize>,
     /// First ODE1 coordinate per node (NodeGenericODE1).
@@ -319,7 +314,6 @@ impl Topology {
     pub fn build(mbs: &MultibodySystem) -> Result<Topology> {
         let nodes::NodeLayout {
             node_ode2,
-            node_ae,
             node_data,
             node_ode1,
             ode1_reference,
@@ -409,7 +403,6 @@ impl Topology {
             n_ode1: ode1_reference.len(),
             n_ae: ae_owner.len(),
             node_ode2,
-            node_ae,
             node_data,
             node_ode1,
             reference,

@@ -12,8 +12,6 @@ use crate::system::MultibodySystem;
 pub(super) struct NodeLayout {
     /// First ODE2 index per node.
     pub node_ode2: Vec<usize>,
-    /// AE index per node (EP constraint), if any.
-    pub node_ae: Vec<Option<usize>>,
     /// First data coordinate per node (NodeGenericData; the count so far for the others).
     pub node_data: Vec<usize>,
     /// First ODE1 coordinate per node (NodeGenericODE1; the count so far for the others).
@@ -35,7 +33,6 @@ pub(super) struct NodeLayout {
 /// The nodes' layout, in node order, with every node checked.
 pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
     let mut node_ode2 = Vec::with_capacity(mbs.nodes.len());
-    let mut node_ae = Vec::with_capacity(mbs.nodes.len());
     let mut node_data = Vec::with_capacity(mbs.nodes.len());
     let mut n_data = 0;
     let mut node_ode1 = Vec::with_capacity(mbs.nodes.len());
@@ -83,14 +80,10 @@ pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
         node_ode2.push(reference.len());
         if node.ae_size() > 0 {
             ep_constraints.push(EulerParameterConstraint {
-                node: i,
                 ode2: reference.len() + 3,
                 ae: ae_owner.len(),
             });
-            node_ae.push(Some(ae_owner.len()));
             ae_owner.push(item.clone());
-        } else {
-            node_ae.push(None);
         }
         reference.extend_from_slice(node.reference_coordinates());
         for _ in 0..node.ode2_size() {
@@ -99,7 +92,6 @@ pub(super) fn node_layout(mbs: &MultibodySystem) -> Result<NodeLayout> {
     }
     Ok(NodeLayout {
         node_ode2,
-        node_ae,
         node_data,
         node_ode1,
         ode1_reference,

@@ -4,6 +4,7 @@ use crate::items::MarkerIndex;
 
 #[derive(Clone, Debug, PartialEq)]
 /// A load: a generalized force applied through a marker (Exudyn's Load… items).
+#[non_exhaustive]
 pub enum Load {
     /// LoadMassProportional (alias Gravity): Q = J_massᵀ·g, on a BodyMass marker.
     MassProportional {

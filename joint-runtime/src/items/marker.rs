@@ -4,6 +4,7 @@ use crate::items::{NodeIndex, ObjectIndex};
 
 #[derive(Clone, Debug, PartialEq)]
 /// A marker: a point or frame on a body or node that joints, connectors, loads and sensors attach to (Exudyn's Marker… items).
+#[non_exhaustive]
 pub enum Marker {
     /// The body's mass distribution (for LoadMassProportional); gives no position.
     BodyMass {

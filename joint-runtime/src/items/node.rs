@@ -3,6 +3,7 @@
 /// A node, with Exudyn's parameters. Coordinates are displacements relative to
 /// `reference_coordinates`.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Node {
     /// NodePoint: 3 ODE2 coordinates [x, y, z].
     Point {

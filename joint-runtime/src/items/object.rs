@@ -84,6 +84,7 @@ pub struct FfrfParameters {
 
 #[derive(Clone, Debug, PartialEq)]
 /// An object: a body, a connector, a superelement, a kinematic tree or a joint (Exudyn's Object… items).
+#[non_exhaustive]
 pub enum Object {
     /// ObjectGround: a fixed frame.
     Ground {

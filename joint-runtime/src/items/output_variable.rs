@@ -8,6 +8,7 @@ use nalgebra::{Matrix3, Vector3};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 /// An output variable type (Exudyn's `exu.OutputVariableType`): what a sensor or a `Get…Output` reads.
+#[non_exhaustive]
 pub enum OutputVariable {
     /// Global position [x, y, z].
     Position,

@@ -5,6 +5,7 @@ use crate::items::{LoadIndex, MarkerIndex, NodeIndex, ObjectIndex};
 
 #[derive(Clone, Debug, PartialEq)]
 /// What a sensor reads.
+#[non_exhaustive]
 pub enum SensorTarget {
     /// SensorNode: a node's output.
     Node(NodeIndex),

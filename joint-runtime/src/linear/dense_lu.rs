@@ -58,19 +58,7 @@ impl DenseLu {
                 }
                 self.perm.swap(k, p);
             }
-            let pivot = a[k * n + k];
-            // rows k+1.. minus multiples of row k (slices: the same operations, no index checks)
-            let (upper, lower) = a.split_at_mut((k + 1) * n);
-            let row_k = &upper[k * n + k + 1..(k + 1) * n];
-            for row_i in lower.chunks_exact_mut(n) {
-                let f = row_i[k] / pivot;
-                row_i[k] = f;
-                if f != 0.0 {
-                    for (x, r) in row_i[k + 1..].iter_mut().zip(row_k) {
-                        *x -= f * r;
-                    }
-                }
-            }
+            eliminate_below(a, n, k);
         }
         Ok(())
     }
@@ -94,13 +82,7 @@ impl DenseLu {
             *y = x[p];
         }
         let a = &self.lu;
-        for j in 0..n {
-            let (done, rest) = y.split_at_mut(j + 1);
-            let yj = done[j];
-            for (y, row) in rest.iter_mut().zip(a[(j + 1) * n..].chunks_exact(n)) {
-                *y -= row[j] * yj;
-            }
-        }
+        forward_substitution(a, n, y);
         for i in (0..n).rev() {
             let row = &a[i * n..(i + 1) * n];
             let (head, tail) = y.split_at_mut(i + 1);
@@ -111,6 +93,37 @@ impl DenseLu {
             head[i] = s / row[i];
         }
         x[..n].copy_from_slice(y);
+    }
+}
+
+/// One step of Gaussian elimination on the row-major n × n `a` with its pivot at (k, k): rows
+/// k+1.. minus multiples of row k, the multipliers stored below the pivot (slices: the same
+/// operations, no index checks). A zero multiplier changes nothing and is skipped. Both dense
+/// LUs (partial and full pivoting) eliminate with it.
+pub(super) fn eliminate_below(a: &mut [f64], n: usize, k: usize) {
+    let pivot = a[k * n + k];
+    let (upper, lower) = a.split_at_mut((k + 1) * n);
+    let row_k = &upper[k * n + k + 1..(k + 1) * n];
+    for row_i in lower.chunks_exact_mut(n) {
+        let f = row_i[k] / pivot;
+        row_i[k] = f;
+        if f != 0.0 {
+            for (x, r) in row_i[k + 1..].iter_mut().zip(row_k) {
+                *x -= f * r;
+            }
+        }
+    }
+}
+
+/// L·y = b in place for the unit lower triangle stored below the diagonal of `a` (row-major
+/// n × n), by columns: y_j, once final, is subtracted from every later row at once.
+pub(super) fn forward_substitution(a: &[f64], n: usize, y: &mut [f64]) {
+    for j in 0..n {
+        let (done, rest) = y.split_at_mut(j + 1);
+        let yj = done[j];
+        for (y, row) in rest.iter_mut().zip(a[(j + 1) * n..].chunks_exact(n)) {
+            *y -= row[j] * yj;
+        }
     }
 }
 

@@ -13,6 +13,8 @@
 //! zero. For a consistent singular system that is one of its solutions; otherwise the system's
 //! least inconsistent rows are dropped. Allocation-free after construction.
 
+use super::dense_lu::{eliminate_below, forward_substitution};
+
 #[derive(Clone, Debug, Default)]
 pub struct FullPivLu {
     n: usize,
@@ -88,16 +90,7 @@ impl FullPivLu {
                 }
                 self.columns.swap(k, pc);
             }
-            let pivot = a[k * n + k];
-            let (upper, lower) = a.split_at_mut((k + 1) * n);
-            let row_k = &upper[k * n + k + 1..(k + 1) * n];
-            for row_i in lower.chunks_exact_mut(n) {
-                let f = row_i[k] / pivot;
-                row_i[k] = f;
-                for (x, r) in row_i[k + 1..].iter_mut().zip(row_k) {
-                    *x -= f * r;
-                }
-            }
+            eliminate_below(a, n, k);
         }
         let threshold = if self.threshold == 0.0 {
             f64::EPSILON * n as f64
@@ -119,13 +112,7 @@ impl FullPivLu {
             c.swap(k, r);
         }
         let a = &self.lu;
-        for j in 0..n {
-            let (done, rest) = c.split_at_mut(j + 1);
-            let cj = done[j];
-            for (y, row) in rest.iter_mut().zip(a[(j + 1) * n..].chunks_exact(n)) {
-                *y -= row[j] * cj;
-            }
-        }
+        forward_substitution(a, n, c);
         let rank = self.rank;
         for i in (0..rank).rev() {
             let row = &a[i * n..(i + 1) * n];

@@ -9,6 +9,7 @@ use super::sparse_matrix::SparseMatrix;
 
 /// `linearSolver.solverType`: which LU factorizes the iteration matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[non_exhaustive]
 pub enum LinearSolverType {
     /// `EXUdense`, Exudyn's default: chosen by size here — dense LU up to
     /// 40 unknowns (`DENSE_LIMIT`), sparse LU above. Exudyn factorizes densely

@@ -34,7 +34,7 @@ use read::List;
 pub use result::result_json;
 pub use visualization::{
     ClassSettings, Color, GraphicsData, NodeVisual, ObjectVisual, Visualization,
-    VisualizationSettings, read_visualization,
+    VisualizationSettings,
 };
 
 pub use crate::settings::SolveKind;
@@ -65,7 +65,7 @@ const TOP_LEVEL_KEYS: [&str; 9] = [
     "simulationSettings",
     "solve",
     "dynamicSolverType",
-    // read only by `read_visualization` (scenes), as Exudyn's solvers ignore it
+    // read only by `read_model_and_visualization` (scenes), as Exudyn's solvers ignore it
     "visualizationSettings",
 ];
 
@@ -80,14 +80,34 @@ pub fn read_model(json: &str) -> Result<Model> {
 /// `{"objectType": NAME, "markerNumbers": …, "constrainedAxes": …, "activeConnector": …,
 /// "name": …, <each parameter by its name>: …}`, read as strictly as Exudyn's items.
 pub fn read_model_with(json: &str, registry: &JointRegistry) -> Result<Model> {
-    let root: Value = serde_json::from_str(json).map_err(|e| {
+    model_from(&parse(json)?, registry)
+}
+
+/// [`read_model_with`] and the model's visualization (its items' drawing keys and
+/// `visualizationSettings`, for scenes), from one parse of the text.
+pub fn read_model_and_visualization(
+    json: &str,
+    registry: &JointRegistry,
+) -> Result<(Model, Visualization)> {
+    let root = parse(json)?;
+    let model = model_from(&root, registry)?;
+    let visualization = visualization::visualization_from(&root, &model.mbs)?;
+    Ok((model, visualization))
+}
+
+/// The model file's JSON.
+fn parse(json: &str) -> Result<Value> {
+    serde_json::from_str(json).map_err(|e| {
         let hint = if e.is_syntax() && (json.contains("NaN") || json.contains("Infinity")) {
             " (note: NaN and Infinity are not valid JSON numbers)"
         } else {
             ""
         };
         model_error(format!("not valid JSON: {e}{hint}"))
-    })?;
+    })
+}
+
+fn model_from(root: &Value, registry: &JointRegistry) -> Result<Model> {
     // a force element or coordinate-vector joint spelled as one of Exudyn's objects would
     // shadow it in model files
     let registered = (registry.forces().iter().map(|f| ("force element", f.name))).chain(
@@ -106,7 +126,7 @@ pub fn read_model_with(json: &str, registry: &JointRegistry) -> Result<Model> {
     let top = root.as_object().ok_or_else(|| {
         model_error(format!(
             "the top level must be a dictionary, found {}",
-            describe(&root)
+            describe(root)
         ))
     })?;
     if let Some(key) = top.keys().find(|k| !TOP_LEVEL_KEYS.contains(&k.as_str())) {

@@ -285,16 +285,13 @@ const CONNECTORS_KEYS: [&str; 12] = [
     "springNumberOfWindings",
 ];
 
-/// Read the visualization of a model file whose items `mbs` holds (from [`super::read_model`]
-/// on the same text).
-pub fn read_visualization(json: &str, mbs: &MultibodySystem) -> Result<Visualization> {
-    let root: Value = serde_json::from_str(json).map_err(|e| Error::Model {
-        message: format!("not valid JSON: {e}"),
-    })?;
+/// The visualization of a model file's JSON whose items `mbs` holds (read from the same JSON;
+/// [`super::read_model_and_visualization`]).
+pub(super) fn visualization_from(root: &Value, mbs: &MultibodySystem) -> Result<Visualization> {
     let top = root.as_object().ok_or_else(|| Error::Model {
         message: format!(
             "the top level must be a dictionary, found {}",
-            describe(&root)
+            describe(root)
         ),
     })?;
     let settings = match top.get("visualizationSettings") {

@@ -12,7 +12,7 @@ mod super_element;
 
 use crate::assemble::Topology;
 use crate::error::{Error, ItemRef, Result};
-use crate::items::{OutputVariable, SensorTarget};
+use crate::items::{OutputVariable, SensorIndex, SensorTarget};
 use crate::markers::ResolvedMarker;
 use crate::state::State;
 use crate::system::MultibodySystem;
@@ -56,11 +56,11 @@ pub struct OutputMarkers {
 #[derive(Clone, Copy)]
 pub struct Outputs<'a> {
     /// The items.
-    pub mbs: &'a MultibodySystem,
+    pub(crate) mbs: &'a MultibodySystem,
     /// The assembled topology of the items.
-    pub topology: &'a Topology,
+    pub(crate) topology: &'a Topology,
     /// The state the outputs are read at.
-    pub state: &'a State,
+    pub(crate) state: &'a State,
 }
 
 impl Outputs<'_> {
@@ -75,8 +75,15 @@ impl Outputs<'_> {
     }
 
     /// The current value of sensor `i` (without time).
-    pub fn sensor_value(&self, i: usize) -> Result<Vec<f64>> {
-        let s = &self.mbs.sensors[i];
+    pub fn sensor_value(&self, sensor: SensorIndex) -> Result<Vec<f64>> {
+        let i = sensor.0;
+        let s = self.mbs.sensors.get(i).ok_or_else(|| {
+            Error::item(
+                self.mbs.sensor_ref(i),
+                "sensorNumber",
+                format!("no such sensor: the system has {}", self.mbs.sensors.len()),
+            )
+        })?;
         self.output(&s.target, s.output)
             .map_err(|e| self.sensor_error(i, e))
     }

@@ -204,6 +204,7 @@ impl TimeIntegrationSettings {
 
 /// Exudyn's `DynamicSolverType`: the integrator of a dynamic solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum DynamicSolverType {
     /// Implicit generalized-α (or Newmark with `useNewmark`), Exudyn's default.
     #[default]
@@ -459,6 +460,7 @@ impl Default for SolutionSettings {
 
 /// Not an Exudyn setting: which contract the dynamic solver keeps (`jointsim run --solver`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum SolverMode {
     /// Exudyn's Newton path to the iteration (its predictor, Jacobian schedule, omitted
     /// Jacobian terms and stopping test): iteration and Jacobian counts equal Exudyn's, results

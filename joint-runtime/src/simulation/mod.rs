@@ -196,7 +196,7 @@ impl Simulation {
     /// The current values of sensor `sensor` (what a row records after the time).
     pub fn sensor_value(&self, sensor: SensorIndex) -> Result<Vec<f64>> {
         self.check_sensor(sensor)?;
-        self.outputs().sensor_value(sensor.0)
+        self.outputs().sensor_value(sensor)
     }
 
     /// The rows sensor `sensor` recorded with `storeInternal` (`[t, values…]`, one per
@@ -265,7 +265,7 @@ impl Simulation {
 
 impl Simulation {
     /// The error for a singular iteration matrix, naming the items behind the equation.
-    pub fn singular_error(&self, column: usize, t: f64) -> Error {
+    pub(crate) fn singular_error(&self, column: usize, t: f64) -> Error {
         let n2 = self.topology.n_ode2;
         let ae_start = self.topology.ae_start();
         let what = if column < n2 {
@@ -302,6 +302,8 @@ impl Simulation {
             message: format!(
                 "the iteration matrix is singular at t = {t}: no pivot for {what}; check for redundant constraints or bodies without mass or constraint"
             ),
+            time: Some(t),
+            equation: Some(what),
         }
     }
 
