@@ -52,6 +52,8 @@ pub struct SensorWriter {
     active: bool,
     recorder: SensorRecorder,
     states: crate::physics::StateScratch,
+    /// The data coordinates at a step's start, where the solver keeps none.
+    data_start: Vec<f64>,
 }
 
 impl Simulation {
@@ -69,6 +71,7 @@ impl Simulation {
             active: settings.solution.sensors_active,
             recorder: SensorRecorder::new(self),
             states: crate::physics::StateScratch::default(),
+            data_start: Vec::new(),
         }
     }
 
@@ -220,6 +223,7 @@ impl SensorWriter {
         &mut self,
         sim: &mut Simulation,
         level: crate::items::joints::ConstraintLevel,
+        data_start: Option<&[f64]>,
     ) -> f64 {
         if sim.state.data.is_empty() {
             return 0.0;
@@ -228,10 +232,22 @@ impl SensorWriter {
         sim.topology.total_coordinates(&sim.state.q, qt);
         sim.topology
             .update_data_coordinates(qt, &sim.state.v, &mut sim.state.data);
+        // the data at the step's start (an explicit step's single PostNewton: the current)
+        let start = match data_start {
+            Some(d) => d,
+            None => {
+                self.data_start.clear();
+                self.data_start.extend_from_slice(&sim.state.data);
+                &self.data_start
+            }
+        };
+        let connectors =
+            sim.topology
+                .connector_post_newton(qt, &sim.state.v, &mut sim.state.data, start);
         if sim.topology.item_states.is_empty() {
-            return 0.0;
+            return connectors;
         }
-        let error = sim.topology.post_newton(
+        let states = sim.topology.post_newton(
             qt,
             &sim.state.v,
             level,
@@ -239,7 +255,8 @@ impl SensorWriter {
             &mut self.states,
         );
         sim.mirror_item_states();
-        error
+        // Exudyn's PostNewtonStep: the largest error of the items
+        states.max(connectors)
     }
 
     /// The next write time if a row is due more than round-off before `t` (a step ending at

@@ -72,11 +72,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         "add_body_jacobians_fd",
         229,
     ),
-    (
-        "joint-runtime/src/physics/connector_jacobians.rs",
-        "add_connector_jacobians",
-        154,
-    ),
     ("joint-runtime/src/scene/glb.rs", "to_glb", 188), // line 101
     (
         "joint-runtime/src/solver/dynamic/mod.rs",

@@ -190,6 +190,34 @@ pub(super) fn own_coordinate_spring_damper() {
 }
 
 #[test]
+pub(super) fn own_coordinate_spring_damper_ext_spring_damper() {
+    run_case_in(OWN_CASES, "coordinate_spring_damper_ext_spring_damper");
+}
+
+#[test]
+pub(super) fn own_coordinate_spring_damper_ext_regularized_friction() {
+    run_case_in(
+        OWN_CASES,
+        "coordinate_spring_damper_ext_regularized_friction",
+    );
+}
+
+#[test]
+pub(super) fn own_coordinate_spring_damper_ext_stick_slip() {
+    run_case_in(OWN_CASES, "coordinate_spring_damper_ext_stick_slip");
+}
+
+#[test]
+pub(super) fn own_coordinate_spring_damper_ext_limit_stops() {
+    run_case_in(OWN_CASES, "coordinate_spring_damper_ext_limit_stops");
+}
+
+#[test]
+pub(super) fn own_coordinate_spring_damper_ext_static() {
+    run_case_in(OWN_CASES, "coordinate_spring_damper_ext_static");
+}
+
+#[test]
 pub(super) fn own_coordinate_spring_damper_static() {
     run_case_in(OWN_CASES, "coordinate_spring_damper_static");
 }

@@ -9,6 +9,7 @@
 
 mod bodies;
 mod checks;
+mod connector_families;
 mod joints;
 mod kinematic_tree;
 mod loads;
@@ -154,6 +155,11 @@ pub enum ConnectorKind {
         parameters: Box<[f64]>,
     },
     /// Between two coordinate markers (each one column, or none on a ground node).
+    /// A connector of a family of `items/connectors/`, with its data node's coordinates.
+    Family {
+        family: std::sync::Arc<dyn crate::items::connectors::ConnectorFamily>,
+        data: std::ops::Range<usize>,
+    },
     CoordinateSpringDamper {
         stiffness: f64,
         damping: f64,

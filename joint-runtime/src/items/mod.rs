@@ -1,6 +1,7 @@
 //! The items of a multibody system, with Exudyn's parameters.
 
 pub mod beam;
+pub mod connectors;
 pub mod joints;
 pub mod load;
 pub mod marker;

@@ -2,6 +2,7 @@
 
 use nalgebra::DMatrix;
 
+use crate::items::connectors::ConnectorObject;
 use crate::items::joints::{CoordinateVectorObject, ForceObject, JointObject};
 use crate::items::{MarkerIndex, MatrixContainer, NodeIndex};
 
@@ -381,6 +382,9 @@ pub enum Object {
     /// A coordinate-vector joint (Exudyn's ObjectConnectorCoordinateVector, or one defined with
     /// `joint!` on `Coordinates` markers).
     CoordinateVector(CoordinateVectorObject),
+    /// A connector of a family whose behaviour is all in its own file of `items/connectors/`
+    /// (ObjectConnectorCoordinateSpringDamperExt).
+    Connector(ConnectorObject),
 }
 
 impl Object {
@@ -405,6 +409,7 @@ impl Object {
             Object::Joint(j) => j.joint_type.type_name,
             Object::Force(f) => f.definition.name,
             Object::CoordinateVector(c) => c.type_name,
+            Object::Connector(c) => c.family.type_name(),
             Object::GenericODE2 { .. } => "GenericODE2",
             Object::GenericODE1 { .. } => "GenericODE1",
             Object::FFRFreducedOrder { .. } => "FFRFreducedOrder",
@@ -437,6 +442,7 @@ impl Object {
             Object::Joint(j) => &j.name,
             Object::Force(f) => &f.name,
             Object::CoordinateVector(c) => &c.name,
+            Object::Connector(c) => &c.name,
         }
     }
 
@@ -494,6 +500,7 @@ impl Object {
             Object::Joint(j) => Some(j.markers),
             Object::Force(f) => Some(f.markers),
             Object::CoordinateVector(c) => Some(c.markers),
+            Object::Connector(c) => Some(c.markers),
             _ => None,
         }
     }

@@ -13,12 +13,20 @@ impl ResolvedMarker {
     /// The value and velocity of a coordinate marker at total coordinates `qt` and velocities
     /// `v` (0 on a ground node).
     pub fn coordinate_state(&self, qt: &[f64], v: &[f64]) -> (f64, f64) {
+        self.coordinate_state_of(qt, None, v)
+    }
+
+    /// [`Self::coordinate_state`], a node coordinate's value read from the displacements `q`
+    /// where they are given (a forward difference's, perturbed as Exudyn perturbs them: its
+    /// coordinate markers read the displacement, not total minus reference).
+    pub fn coordinate_state_of(&self, qt: &[f64], q: Option<&[f64]>, v: &[f64]) -> (f64, f64) {
         match (&self.model, self.columns.first()) {
             (MarkerModel::RotationCoordinate { node, index }, _) => {
                 let ms = MarkerState::new(node, qt, v);
                 let angles = rotation_matrix_to_rot_xyz(&ms.rotation());
                 (angles[*index], ms.angular_velocity()[*index])
             }
+            (MarkerModel::Kind { .. }, Some(&g)) if q.is_some() => (q.unwrap()[g], v[g]),
             // a node coordinate's kernel parameter is its reference value
             (MarkerModel::Kind { parameters, .. }, Some(&g)) => (qt[g] - parameters[0], v[g]),
             _ => (0.0, 0.0),

@@ -40,6 +40,53 @@ impl Outputs<'_> {
         (j, state(markers[0]), state(markers[1]))
     }
 
+    /// Output `var` of a ConnectorCoordinateSpringDamper, appended to `out`.
+    fn coordinate_spring_output(
+        &self,
+        object: usize,
+        var: OutputVariable,
+        qt: &[f64],
+        out: &mut Vec<f64>,
+    ) -> Option<()> {
+        let ObjectTopology::Connector(c) = self.topology.objects[object] else {
+            unreachable!("every connector object has a connector topology");
+        };
+        let spring = self
+            .topology
+            .coordinate_spring(c, qt, &self.state.v)
+            .expect("a coordinate spring-damper's topology");
+        out.push(match var {
+            OutputVariable::Displacement => spring.delta_q,
+            OutputVariable::Velocity => spring.delta_v,
+            OutputVariable::Force => spring.force,
+            _ => return None,
+        });
+        Some(())
+    }
+
+    /// Output `var` of a connector of a family (its own `output`), appended to `out`.
+    fn family_output(
+        &self,
+        object: usize,
+        connector: &crate::items::connectors::ConnectorObject,
+        var: OutputVariable,
+        qt: &[f64],
+        out: &mut Vec<f64>,
+    ) -> Option<()> {
+        let ObjectTopology::Connector(c) = self.topology.objects[object] else {
+            unreachable!("every connector object has a connector topology");
+        };
+        let con = &self.topology.connectors[c];
+        let crate::assemble::ConnectorKind::Family { data, .. } = &con.kind else {
+            unreachable!("a family connector's topology");
+        };
+        let m = con.markers.map(|k| &self.topology.markers[k]);
+        let data = &self.state.data[data.clone()];
+        connector
+            .family
+            .output(var, m, qt, &self.state.v, data, con.active, out)
+    }
+
     /// [`Outputs::output`] of an object appended to `out`, at total coordinates `qt`.
     pub(super) fn object_values(
         &self,
@@ -207,20 +254,12 @@ impl Outputs<'_> {
                     other => return Err(unsupported(item(), other)),
                 }
             }
+            Object::Connector(connector) => self
+                .family_output(object, connector, var, qt, out)
+                .ok_or_else(|| unsupported(item(), var))?,
             Object::ConnectorCoordinateSpringDamper { .. } => {
-                let ObjectTopology::Connector(c) = self.topology.objects[object] else {
-                    unreachable!("every connector object has a connector topology");
-                };
-                let spring = self
-                    .topology
-                    .coordinate_spring(c, qt, &self.state.v)
-                    .expect("a coordinate spring-damper's topology");
-                match var {
-                    O::Displacement => out.push(spring.delta_q),
-                    O::Velocity => out.push(spring.delta_v),
-                    O::Force => out.push(spring.force),
-                    other => return Err(unsupported(item(), other)),
-                }
+                self.coordinate_spring_output(object, var, qt, out)
+                    .ok_or_else(|| unsupported(item(), var))?;
             }
             Object::ConnectorSpringDamper { .. }
             | Object::ConnectorCartesianSpringDamper { .. }

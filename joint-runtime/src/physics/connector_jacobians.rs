@@ -58,40 +58,24 @@ impl Topology {
                 continue;
             }
             let con = &self.connectors[c];
-            if let ConnectorKind::CoordinateSpringDamper {
-                stiffness,
-                damping,
-                offset,
-            } = con.kind
-            {
-                // between the node coordinates' unit Jacobians (rotation coordinates take the
-                // differences: `analytic_jacobian` is false for them, as in Exudyn):
-                // s_a·(factor_k·∂f/∂c_b + factor_d·∂f/∂ċ_b), f linear in them
-                if !con.active {
-                    continue;
+            if let ConnectorKind::Family { family, .. } = &con.kind {
+                if con.active {
+                    self.add_family_jacobian(
+                        c,
+                        family.as_ref(),
+                        qt,
+                        v,
+                        factor_k,
+                        factor_d,
+                        m,
+                        scratch,
+                    );
                 }
-                let p = coordinate_spring_damper::Parameters {
-                    stiffness,
-                    damping,
-                    offset,
-                };
-                let [(q0, v0), (q1, v1)] = con.markers.map(|k| self.coordinate_value(k, qt, v));
-                let j = coordinate_spring_damper::marker_level::jacobian(
-                    &p,
-                    &coordinate_quantities(q0, v0),
-                    &coordinate_quantities(q1, v1),
-                );
-                let signs = [-1.0, 1.0];
-                for (&ma, sign) in con.markers.iter().zip(signs) {
-                    for (b, &mb) in con.markers.iter().enumerate() {
-                        let ca = &self.markers[ma].columns;
-                        let cb = &self.markers[mb].columns;
-                        if let (Some(&ga), Some(&gb)) = (ca.first(), cb.first()) {
-                            let local =
-                                factor_k * j.d_position[b][0][0] + factor_d * j.d_velocity[b][0][0];
-                            m.add(ga, gb, sign * local);
-                        }
-                    }
+                continue;
+            }
+            if let ConnectorKind::CoordinateSpringDamper { .. } = con.kind {
+                if con.active {
+                    self.add_coordinate_spring_jacobian(c, qt, v, factor_k, factor_d, m);
                 }
                 continue;
             }
@@ -305,6 +289,9 @@ impl Topology {
         let mut velocities = std::mem::take(&mut scratch.fd_velocities);
         velocities.clear();
         velocities.extend_from_slice(v);
+        let mut displacements = std::mem::take(&mut scratch.fd_displacements);
+        displacements.clear();
+        displacements.extend_from_slice(q);
         for c in 0..self.connectors.len() {
             if self.connectors[c].analytic(derived) || !self.connectors[c].active {
                 continue;
@@ -319,7 +306,15 @@ impl Topology {
             }
             let n = columns.len();
             let (base, out) = (&mut scratch.fd_base[..rows], &mut scratch.fd_out[..rows]);
-            self.connector_lhs_local(c, qt, &velocities, data, base, &mut scratch.jac_a);
+            self.connector_lhs_local(
+                c,
+                qt,
+                Some(&displacements),
+                &velocities,
+                data,
+                base,
+                &mut scratch.jac_a,
+            );
             let block = &mut scratch.block[..rows * n];
             block.fill(0.0);
             for (which, factor) in [(0, factor_k), (1, factor_d)] {
@@ -333,16 +328,26 @@ impl Topology {
                     if which == 0 {
                         // additive, or by composition on a Lie node
                         self.perturb_total(q, qt, g, eps);
+                        displacements[g] = x + eps;
                     } else {
                         velocities[g] = x + eps;
                     }
-                    self.connector_lhs_local(c, qt, &velocities, data, out, &mut scratch.jac_a);
+                    self.connector_lhs_local(
+                        c,
+                        qt,
+                        Some(&displacements),
+                        &velocities,
+                        data,
+                        out,
+                        &mut scratch.jac_a,
+                    );
                     if which == 0 && self.lie_node_of(g).is_some() {
                         self.restore_total(q, qt, g);
                     } else {
                         qt[g] = saved;
                     }
                     velocities[g] = v[g];
+                    displacements[g] = q[g];
                     let scale = (1.0 / eps) * factor;
                     for row in 0..rows {
                         block[row * n + j] += (out[row] - base[row]) * scale;
@@ -356,5 +361,78 @@ impl Topology {
             }
         }
         scratch.fd_velocities = velocities;
+        scratch.fd_displacements = displacements;
+    }
+
+    /// A family connector's analytic `factor_k·K + factor_d·D`, scattered over its markers'
+    /// columns.
+    #[allow(clippy::too_many_arguments)]
+    fn add_family_jacobian(
+        &self,
+        c: usize,
+        family: &dyn crate::items::connectors::ConnectorFamily,
+        qt: &[f64],
+        v: &[f64],
+        factor_k: f64,
+        factor_d: f64,
+        m: &mut impl MatrixAccumulator,
+        scratch: &mut Scratch,
+    ) {
+        let markers = self.connectors[c].markers.map(|k| &self.markers[k]);
+        let n = markers[0].columns.len() + markers[1].columns.len();
+        let block = &mut scratch.block[..n * n];
+        family.analytic_jacobian(markers, qt, v, factor_k, factor_d, block);
+        let columns = || markers[0].columns.iter().chain(&markers[1].columns);
+        for (r, &gr) in columns().enumerate() {
+            for (j, &gc) in columns().enumerate() {
+                m.add(gr, gc, block[r * n + j]);
+            }
+        }
+    }
+
+    /// A ConnectorCoordinateSpringDamper's analytic `factor_k·K + factor_d·D`.
+    fn add_coordinate_spring_jacobian(
+        &self,
+        c: usize,
+        qt: &[f64],
+        v: &[f64],
+        factor_k: f64,
+        factor_d: f64,
+        m: &mut impl MatrixAccumulator,
+    ) {
+        let con = &self.connectors[c];
+        let ConnectorKind::CoordinateSpringDamper {
+            stiffness,
+            damping,
+            offset,
+        } = con.kind
+        else {
+            return;
+        };
+        // between the node coordinates' unit Jacobians (rotation coordinates take the
+        // differences: `analytic_jacobian` is false for them, as in Exudyn):
+        // s_a·(factor_k·∂f/∂c_b + factor_d·∂f/∂ċ_b), f linear in them
+        let p = coordinate_spring_damper::Parameters {
+            stiffness,
+            damping,
+            offset,
+        };
+        let [(q0, v0), (q1, v1)] = con.markers.map(|k| self.coordinate_value(k, qt, v));
+        let j = coordinate_spring_damper::marker_level::jacobian(
+            &p,
+            &coordinate_quantities(q0, v0),
+            &coordinate_quantities(q1, v1),
+        );
+        let signs = [-1.0, 1.0];
+        for (&ma, sign) in con.markers.iter().zip(signs) {
+            for (b, &mb) in con.markers.iter().enumerate() {
+                let ca = &self.markers[ma].columns;
+                let cb = &self.markers[mb].columns;
+                if let (Some(&ga), Some(&gb)) = (ca.first(), cb.first()) {
+                    let local = factor_k * j.d_position[b][0][0] + factor_d * j.d_velocity[b][0][0];
+                    m.add(ga, gb, sign * local);
+                }
+            }
+        }
     }
 }

@@ -279,6 +279,7 @@ impl Topology {
                 }
             }
             ConnectorKind::CoordinateSpringDamper { .. }
+            | ConnectorKind::Family { .. }
             | ConnectorKind::TorsionalSpringDamper { .. }
             | ConnectorKind::RigidBodySpringDamper { .. } => return None,
         })
@@ -392,12 +393,25 @@ impl Topology {
         &self,
         c: usize,
         qt: &[f64],
+        q: Option<&[f64]>,
         v: &[f64],
         data: &[f64],
         out: &mut [f64],
         jac: &mut [f64],
     ) -> bool {
         let con = &self.connectors[c];
+        if let ConnectorKind::Family {
+            family,
+            data: range,
+        } = &con.kind
+        {
+            if !con.active {
+                return false;
+            }
+            let m = con.markers.map(|k| &self.markers[k]);
+            family.lhs(m, qt, q, v, &data[range.clone()], out, jac);
+            return true;
+        }
         if let Some(spring) = self.coordinate_spring(c, qt, v) {
             if !con.active {
                 return false;
@@ -467,7 +481,7 @@ impl Topology {
         scratch: &mut Scratch,
     ) {
         let local = &mut scratch.lhs2;
-        if self.connector_lhs_local(c, qt, v, data, local, &mut scratch.jac_a) {
+        if self.connector_lhs_local(c, qt, None, v, data, local, &mut scratch.jac_a) {
             for (row, g) in self.connector_columns(c).enumerate() {
                 f[g] += sign * local[row];
             }

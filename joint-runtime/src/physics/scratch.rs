@@ -26,6 +26,8 @@ pub struct Scratch {
     pub fd_columns: Vec<usize>,
     /// The velocities, perturbed one at a time (a connector's numerical D).
     pub fd_velocities: Vec<f64>,
+    /// The displacements of a forward difference (coordinate markers read them, as Exudyn's).
+    pub fd_displacements: Vec<f64>,
     /// A joint's kernel rows (residuals, λ per kernel row, a perturbed residual).
     pub rows: Vec<f64>,
     pub rows2: Vec<f64>,
@@ -98,6 +100,7 @@ impl Scratch {
             fd_out: vec![0.0; n],
             fd_columns: Vec::with_capacity(n),
             fd_velocities: Vec::new(),
+            fd_displacements: Vec::new(),
             rows: vec![0.0; rows],
             rows2: vec![0.0; rows],
             rows3: vec![0.0; rows],

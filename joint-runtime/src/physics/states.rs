@@ -159,5 +159,45 @@ impl Topology {
     }
 }
 
+impl Topology {
+    /// Exudyn's PostNewtonStep for the connectors of the families of `items/connectors/` that
+    /// keep data: each one's new data coordinates into `data` (from the current ones and
+    /// those at the step's start, `data_start`), and the largest of their discontinuous errors.
+    pub fn connector_post_newton(
+        &self,
+        qt: &[f64],
+        v: &[f64],
+        data: &mut [f64],
+        data_start: &[f64],
+    ) -> f64 {
+        let mut error: f64 = 0.0;
+        for con in &self.connectors {
+            let ConnectorKind::Family {
+                family,
+                data: range,
+            } = &con.kind
+            else {
+                continue;
+            };
+            if !con.active || !family.has_post_newton() {
+                continue;
+            }
+            let m = con.markers.map(|k| &self.markers[k]);
+            let e = family.post_newton(
+                m,
+                qt,
+                v,
+                &mut data[range.clone()],
+                &data_start[range.clone()],
+            );
+            // a NaN error is the largest
+            if !(e <= error) {
+                error = e;
+            }
+        }
+        error
+    }
+}
+
 /// Why a state's kernel call cannot fail on sizes.
 const SIZES: &str = "state kernels' sizes checked at assemble";

@@ -376,7 +376,7 @@ impl Simulation {
             self.statistics.estimated_error += position_error;
             steps += 1;
             self.write_rows_within_step(&mut writer, &st, t0, h);
-            writer.post_newton(self, ConstraintLevel::Position);
+            writer.post_newton(self, ConstraintLevel::Position, None);
             let progress = Progress {
                 time: self.state.time,
                 start_time: ti.start_time,

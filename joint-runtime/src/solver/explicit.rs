@@ -275,7 +275,7 @@ impl Simulation {
             let h_taken = self.statistics.last_step_size;
             // the data coordinates and states after the step, as Exudyn's explicit solvers
             // update them (no discontinuous iteration: the step is not solved again)
-            writer.post_newton(self, crate::items::joints::ConstraintLevel::Position);
+            writer.post_newton(self, crate::items::joints::ConstraintLevel::Position, None);
             report_step(self, stats, h_taken, &mut writer, observer, progress);
             // Exudyn's step recovery changes nothing here: a fixed-step method's step is never
             // reduced, and an embedded pair keeps its control's proposal even with

@@ -38,6 +38,16 @@ struct StaticProblem<'a> {
 }
 
 impl StaticProblem<'_> {
+    /// The state a load step starts from, which a discontinuous iteration and a reduced step
+    /// go back to (the data: PostNewton's start-of-step values).
+    fn save_load_step_start(&mut self) {
+        self.q_start.copy_from_slice(&self.sim.state.q);
+        self.lambda_start.copy_from_slice(&self.sim.state.lambda);
+        self.data_start.copy_from_slice(&self.sim.state.data);
+    }
+}
+
+impl StaticProblem<'_> {
     /// ∂r/∂[q; λ]: −∂LHS/∂q (+ ∂Q/∂q) and C_qᵀ in the ODE2 rows, C_q in the AE rows.
     fn assemble_jacobian(&mut self, m: &mut impl MatrixAccumulator) {
         let topo = &self.sim.topology;
@@ -296,9 +306,7 @@ impl Simulation {
         let mut largest_constraint: f64 = 0.0;
         let mut discontinuous_total = 0;
         while tau < end - 1e-10 * duration {
-            p.q_start.copy_from_slice(&p.sim.state.q);
-            p.lambda_start.copy_from_slice(&p.sim.state.lambda);
-            p.data_start.copy_from_slice(&p.sim.state.data);
+            p.save_load_step_start();
             // solves of this load step (Newton, then PostNewton), and a discontinuous
             // iteration's failure as the reason a step is reduced
             let mut solves = 0;
@@ -308,18 +316,18 @@ impl Simulation {
                 if (tau_new - end).abs() <= 1e-10 * duration || tau_new > end {
                     tau_new = end;
                 }
-                p.load_factor = if ss.use_load_factor {
-                    (tau_new - start) / duration
-                } else {
-                    1.0
-                };
+                p.load_factor = load_factor(ss.use_load_factor, tau_new, start, duration);
                 p.sim.state.time = tau_new;
                 p.sim.state.lambda.fill(0.0);
                 let outcome = match newton(&mut p, &ss.newton, &mut jacobian_required, &mut stats) {
                     NewtonOutcome::Converged { iterations } => {
                         // Exudyn's PostNewtonStep and its discontinuous iteration
                         solves += 1;
-                        let error = writer.post_newton(p.sim, ConstraintLevel::Position);
+                        let error = writer.post_newton(
+                            p.sim,
+                            ConstraintLevel::Position,
+                            Some(&p.data_start),
+                        );
                         match ss.discontinuous.decide(error, solves) {
                             Discontinuous::Accept => NewtonOutcome::Converged { iterations },
                             Discontinuous::Repeat => {
@@ -414,5 +422,15 @@ impl Simulation {
         self.statistics.discontinuous_iterations = discontinuous_total;
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
         Ok(())
+    }
+}
+
+/// Exudyn's load factor at pseudo-time `tau` of a static solve from `start` over `duration`:
+/// growing linearly to 1 with `useLoadFactor`, else 1 throughout.
+fn load_factor(use_load_factor: bool, tau: f64, start: f64, duration: f64) -> f64 {
+    if use_load_factor {
+        (tau - start) / duration
+    } else {
+        1.0
     }
 }

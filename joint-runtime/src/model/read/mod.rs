@@ -4,6 +4,7 @@
 //! superelement and kinematic-tree data, and the shared frame keys and lists; here the
 //! opening of an item: its dictionary, its type string and its strict accessor.
 
+mod connectors;
 mod forces;
 mod frames;
 mod joints;
@@ -267,6 +268,7 @@ pub(super) fn builtin_object_type(name: &str) -> Option<&'static str> {
         .iter()
         .find(|(_, spellings)| spellings.contains(&name))
         .map(|(c, _)| *c)
+        .or_else(|| crate::items::connectors::connector_type(name).map(|t| t.name))
 }
 
 pub(super) fn object_type(value: &Value) -> Option<&str> {
@@ -318,6 +320,13 @@ pub(super) fn open_item_with<'a>(
         .map(|(c, _)| *c)
         .ok_or_else(|| {
             let mut supported: Vec<&str> = list.types().iter().map(|(c, _)| *c).collect();
+            if matches!(list, List::Objects) {
+                supported.extend(
+                    crate::items::connectors::CONNECTOR_TYPES
+                        .iter()
+                        .map(|t| t.name),
+                );
+            }
             if let Some(r) = registry {
                 supported.extend(r.types().iter().map(|t| t.type_name));
                 supported.extend(r.forces().iter().map(|f| f.name));

@@ -13,15 +13,30 @@ use crate::items::beam::Beam2D;
 use crate::items::joints::{CoordinateVectorObject, DynValue, JointRegistry};
 use crate::items::{MarkerIndex, NodeIndex, Object};
 
+/// An object of a registered type (joints, force elements, coordinate-vector joints) or of a
+/// connector family, each read by its own reader; `None` for the other built-in objects.
+fn read_registered(
+    index: usize,
+    value: &Value,
+    registry: &JointRegistry,
+) -> Option<Result<Object>> {
+    let t = object_type(value)?;
+    if let Some(jt) = registry.find(t) {
+        return Some(read_joint(index, value, jt));
+    }
+    if let Some(definition) = registry.find_force(t) {
+        return Some(read_force(index, value, definition));
+    }
+    if let Some(definition) = registry.find_coordinate_vector(t) {
+        return Some(read_coordinate_vector(index, value, definition));
+    }
+    let family = crate::items::connectors::connector_type(t)?;
+    Some(super::connectors::read_connector(index, value, family))
+}
+
 pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry) -> Result<Object> {
-    if let Some(jt) = object_type(value).and_then(|t| registry.find(t)) {
-        return read_joint(index, value, jt);
-    }
-    if let Some(definition) = object_type(value).and_then(|t| registry.find_force(t)) {
-        return read_force(index, value, definition);
-    }
-    if let Some(definition) = object_type(value).and_then(|t| registry.find_coordinate_vector(t)) {
-        return read_coordinate_vector(index, value, definition);
+    if let Some(object) = read_registered(index, value, registry) {
+        return object;
     }
     let (t, mut d) = open_item_with(List::Objects, index, value, Some(registry))?;
     let name = d.name()?;

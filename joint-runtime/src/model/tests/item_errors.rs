@@ -390,3 +390,94 @@ fn model_error_rotation_coordinate_marker() {
         );
     }
 }
+
+/// A connector family's errors (ObjectConnectorCoordinateSpringDamperExt): its keys read
+/// strictly, its data node and its values checked at assemble, each naming item and key.
+#[test]
+fn model_error_coordinate_spring_damper_ext() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/reference/own_cases/coordinate_spring_damper_ext_limit_stops.json"
+    );
+    let base: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let read_error = |edit: &dyn Fn(&mut Value), needles: &[&str]| {
+        let mut v = base.clone();
+        edit(&mut v);
+        let e = read(&v).expect_err("refused").to_string();
+        for n in needles {
+            assert!(e.contains(n), "error `{e}` does not contain `{n}`");
+        }
+    };
+    let assemble_error = |edit: &dyn Fn(&mut Value), needles: &[&str]| {
+        let mut v = base.clone();
+        edit(&mut v);
+        let e = read(&v)
+            .unwrap()
+            .mbs
+            .assemble()
+            .expect_err("refused")
+            .to_string();
+        for n in needles {
+            assert!(e.contains(n), "error `{e}` does not contain `{n}`");
+        }
+    };
+    read(&base).unwrap().mbs.assemble().unwrap();
+    read_error(
+        &|v| v["objects"][2]["stifness"] = json!(1.0),
+        &[
+            "objects[2] (ConnectorCoordinateSpringDamperExt)",
+            "stifness",
+        ],
+    );
+    read_error(
+        &|v| v["objects"][2]["fDynamicFriction"] = json!(1.0),
+        &["objects[2]", "`fDynamicFriction`", "dynamicFrictionForce"],
+    );
+    read_error(
+        &|v| v["objects"][2]["springForceUserFunction"] = json!("user function"),
+        &["objects[2]", "springForceUserFunction"],
+    );
+    // the deprecated 1.11 name alone is read
+    let mut old = base.clone();
+    let f = old["objects"][3]["dynamicFrictionForce"].take();
+    old["objects"][3]
+        .as_object_mut()
+        .unwrap()
+        .remove("dynamicFrictionForce");
+    old["objects"][3]["fDynamicFriction"] = f;
+    read(&old).unwrap().mbs.assemble().unwrap();
+    assemble_error(
+        &|v| v["objects"][2]["nodeNumber"] = json!(-1),
+        &[
+            "objects[2] (ConnectorCoordinateSpringDamperExt)",
+            "`nodeNumber`",
+            "useLimitStops is True",
+        ],
+    );
+    assemble_error(
+        &|v| v["objects"][2]["nodeNumber"] = json!(1),
+        &["objects[2]", "`nodeNumber`", "expected a GenericData node"],
+    );
+    assemble_error(
+        &|v| {
+            v["nodes"][3]["initialCoordinates"] = json!([0.0, 0.0]);
+            v["nodes"][3]["numberOfDataCoordinates"] = json!(2);
+        },
+        &[
+            "objects[2]",
+            "has 2 data coordinates; the connector keeps 3",
+        ],
+    );
+    assemble_error(
+        &|v| v["objects"][2]["factor1"] = json!(0.0),
+        &["objects[2]", "`factor1`", "may not be zero"],
+    );
+    assemble_error(
+        &|v| v["objects"][3]["stickingStiffness"] = json!(0.0),
+        &["objects[3]", "`stickingStiffness`", "may not be zero"],
+    );
+    assemble_error(
+        &|v| v["objects"][2]["markerNumbers"] = json!([0, 9]),
+        &["objects[2]", "`markerNumbers`"],
+    );
+}

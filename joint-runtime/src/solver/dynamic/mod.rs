@@ -319,7 +319,7 @@ impl Simulation {
                         NewtonOutcome::Converged { iterations } => {
                             // Exudyn's PostNewtonStep and its discontinuous iteration
                             solves += 1;
-                            let error = writer.post_newton(p.sim, level);
+                            let error = writer.post_newton(p.sim, level, Some(&p.data_n));
                             match ti.discontinuous.decide(error, solves) {
                                 Discontinuous::Accept => break iterations,
                                 Discontinuous::Repeat => {
