@@ -431,14 +431,14 @@ fn coordinate_spring_damper_on_a_marker_without_a_coordinate() {
         node: NodeIndex(0),
         coordinate: 2,
     });
-    mbs.add_object(Object::ConnectorCoordinateSpringDamper {
-        name: String::new(),
-        markers: [MarkerIndex(0), c],
-        stiffness: 1.0,
-        damping: 0.0,
-        offset: 0.0,
-        active: true,
-    });
+    mbs.add_object(
+        joint::runtime::items::connectors::CoordinateSpringDamper {
+            stiffness: 1.0,
+            damping: 0.0,
+            offset: 0.0,
+        }
+        .between([MarkerIndex(0), c]),
+    );
     expect(
         &mbs,
         &[

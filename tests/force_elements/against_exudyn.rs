@@ -209,14 +209,12 @@ fn user_coordinate_spring_moves_as_exudyns_coordinate_spring_damper() {
                         damping: d,
                     },
                 ),
-                None => Object::ConnectorCoordinateSpringDamper {
-                    name: String::new(),
-                    markers,
+                None => joint::runtime::items::connectors::CoordinateSpringDamper {
                     stiffness: k,
                     damping: d,
                     offset: 0.0,
-                    active: true,
-                },
+                }
+                .between(markers),
             });
         }
         let mut sim = mbs.assemble().unwrap();

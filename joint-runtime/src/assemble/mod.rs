@@ -160,11 +160,6 @@ pub enum ConnectorKind {
         family: std::sync::Arc<dyn crate::items::connectors::ConnectorFamily>,
         data: std::ops::Range<usize>,
     },
-    CoordinateSpringDamper {
-        stiffness: f64,
-        damping: f64,
-        offset: f64,
-    },
 }
 
 #[derive(Clone, Debug)]

@@ -367,24 +367,6 @@ pub(super) fn joints_and_connectors(
                     mbs, &item, i, c, markers, node_data,
                 )?);
             }
-            Object::ConnectorCoordinateSpringDamper {
-                markers: m,
-                stiffness,
-                damping,
-                offset,
-                active,
-                ..
-            } => {
-                let idx = check_coordinate_markers(mbs, &item, *m, markers)?;
-                connectors.push(coordinate_spring_damper(
-                    &item,
-                    i,
-                    idx,
-                    [*stiffness, *damping, *offset],
-                    *active,
-                    markers,
-                )?);
-            }
             _ => {}
         }
     }
@@ -493,39 +475,5 @@ fn assemble_coordinate_vector(
         ae: 0,
         rows,
         active: c.active,
-    })
-}
-
-/// A ConnectorCoordinateSpringDamper between the coordinate markers `idx`, with its stiffness,
-/// damping and offset.
-fn coordinate_spring_damper(
-    item: &ItemRef,
-    i: usize,
-    idx: [usize; 2],
-    [stiffness, damping, offset]: [f64; 3],
-    active: bool,
-    markers: &[ResolvedMarker],
-) -> Result<ConnectorTopology> {
-    for (key, v) in [
-        ("stiffness", stiffness),
-        ("damping", damping),
-        ("offset", offset),
-    ] {
-        finite(item, key, &[v])?;
-    }
-    Ok(ConnectorTopology {
-        object: i,
-        markers: idx,
-        kind: ConnectorKind::CoordinateSpringDamper {
-            stiffness,
-            damping,
-            offset,
-        },
-        active,
-        // Exudyn's object gives its Jacobian (k, d on the coordinates) analytically, but not
-        // with a rotation coordinate, whose marker has no Jacobian derivative: then object-wise
-        // forward differences
-        analytic_jacobian: !idx.iter().any(|&m| markers[m].is_rotation_coordinate()),
-        derived_jacobian: false,
     })
 }

@@ -291,22 +291,6 @@ pub enum Object {
         /// `activeConnector`: an inactive connector applies no force.
         active: bool,
     },
-    /// ObjectConnectorCoordinateSpringDamper: a scalar spring-damper between two coordinate
-    /// markers, f = k(Δq − offset) + d·Δv on their displacement coordinates.
-    ConnectorCoordinateSpringDamper {
-        /// The item's `name` (empty: none given).
-        name: String,
-        /// `markerNumbers`: the two coordinate markers it connects.
-        markers: [MarkerIndex; 2],
-        /// `stiffness` (N/m, or N·m/rad on a rotation coordinate).
-        stiffness: f64,
-        /// `damping`.
-        damping: f64,
-        /// `offset`: Δq at which the spring is relaxed.
-        offset: f64,
-        /// `activeConnector`: an inactive connector applies no force.
-        active: bool,
-    },
     /// ObjectConnectorGravity: Newton's gravitation between two position markers,
     /// |f| = G·m₀·m₁/L² (L² + (L − d_min)² below `minDistanceRegularization`), attracting.
     ConnectorGravity {
@@ -396,7 +380,6 @@ impl Object {
             Object::RigidBody { .. } => "RigidBody",
             Object::ConnectorSpringDamper { .. } => "ConnectorSpringDamper",
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
-            Object::ConnectorCoordinateSpringDamper { .. } => "ConnectorCoordinateSpringDamper",
             Object::ConnectorGravity { .. } => "ConnectorGravity",
             Object::ConnectorTorsionalSpringDamper { .. } => "ConnectorTorsionalSpringDamper",
             Object::ConnectorLinearSpringDamper { .. } => "ConnectorLinearSpringDamper",
@@ -425,7 +408,6 @@ impl Object {
             | Object::RigidBody { name, .. }
             | Object::ConnectorSpringDamper { name, .. }
             | Object::ConnectorCartesianSpringDamper { name, .. }
-            | Object::ConnectorCoordinateSpringDamper { name, .. }
             | Object::ConnectorGravity { name, .. }
             | Object::ConnectorTorsionalSpringDamper { name, .. }
             | Object::ConnectorLinearSpringDamper { name, .. }
@@ -492,7 +474,6 @@ impl Object {
         match self {
             Object::ConnectorSpringDamper { markers, .. }
             | Object::ConnectorCartesianSpringDamper { markers, .. }
-            | Object::ConnectorCoordinateSpringDamper { markers, .. }
             | Object::ConnectorGravity { markers, .. }
             | Object::ConnectorTorsionalSpringDamper { markers, .. }
             | Object::ConnectorLinearSpringDamper { markers, .. }

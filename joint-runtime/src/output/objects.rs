@@ -40,30 +40,6 @@ impl Outputs<'_> {
         (j, state(markers[0]), state(markers[1]))
     }
 
-    /// Output `var` of a ConnectorCoordinateSpringDamper, appended to `out`.
-    fn coordinate_spring_output(
-        &self,
-        object: usize,
-        var: OutputVariable,
-        qt: &[f64],
-        out: &mut Vec<f64>,
-    ) -> Option<()> {
-        let ObjectTopology::Connector(c) = self.topology.objects[object] else {
-            unreachable!("every connector object has a connector topology");
-        };
-        let spring = self
-            .topology
-            .coordinate_spring(c, qt, &self.state.v)
-            .expect("a coordinate spring-damper's topology");
-        out.push(match var {
-            OutputVariable::Displacement => spring.delta_q,
-            OutputVariable::Velocity => spring.delta_v,
-            OutputVariable::Force => spring.force,
-            _ => return None,
-        });
-        Some(())
-    }
-
     /// Output `var` of a connector of a family (its own `output`), appended to `out`.
     fn family_output(
         &self,
@@ -257,10 +233,6 @@ impl Outputs<'_> {
             Object::Connector(connector) => self
                 .family_output(object, connector, var, qt, out)
                 .ok_or_else(|| unsupported(item(), var))?,
-            Object::ConnectorCoordinateSpringDamper { .. } => {
-                self.coordinate_spring_output(object, var, qt, out)
-                    .ok_or_else(|| unsupported(item(), var))?;
-            }
             Object::ConnectorSpringDamper { .. }
             | Object::ConnectorCartesianSpringDamper { .. }
             | Object::ConnectorGravity { .. } => {

@@ -9,8 +9,7 @@ use super::Scratch;
 use super::connectors::*;
 use crate::assemble::{ConnectorKind, Topology};
 use crate::kernels::{
-    cartesian_spring_damper, coordinate_spring_damper, gravity, linear_spring_damper,
-    rigid_body_spring_damper, spring_damper,
+    cartesian_spring_damper, gravity, linear_spring_damper, rigid_body_spring_damper, spring_damper,
 };
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
@@ -70,12 +69,6 @@ impl Topology {
                         m,
                         scratch,
                     );
-                }
-                continue;
-            }
-            if let ConnectorKind::CoordinateSpringDamper { .. } = con.kind {
-                if con.active {
-                    self.add_coordinate_spring_jacobian(c, qt, v, factor_k, factor_d, m);
                 }
                 continue;
             }
@@ -386,52 +379,6 @@ impl Topology {
         for (r, &gr) in columns().enumerate() {
             for (j, &gc) in columns().enumerate() {
                 m.add(gr, gc, block[r * n + j]);
-            }
-        }
-    }
-
-    /// A ConnectorCoordinateSpringDamper's analytic `factor_k·K + factor_d·D`.
-    fn add_coordinate_spring_jacobian(
-        &self,
-        c: usize,
-        qt: &[f64],
-        v: &[f64],
-        factor_k: f64,
-        factor_d: f64,
-        m: &mut impl MatrixAccumulator,
-    ) {
-        let con = &self.connectors[c];
-        let ConnectorKind::CoordinateSpringDamper {
-            stiffness,
-            damping,
-            offset,
-        } = con.kind
-        else {
-            return;
-        };
-        // between the node coordinates' unit Jacobians (rotation coordinates take the
-        // differences: `analytic_jacobian` is false for them, as in Exudyn):
-        // s_a·(factor_k·∂f/∂c_b + factor_d·∂f/∂ċ_b), f linear in them
-        let p = coordinate_spring_damper::Parameters {
-            stiffness,
-            damping,
-            offset,
-        };
-        let [(q0, v0), (q1, v1)] = con.markers.map(|k| self.coordinate_value(k, qt, v));
-        let j = coordinate_spring_damper::marker_level::jacobian(
-            &p,
-            &coordinate_quantities(q0, v0),
-            &coordinate_quantities(q1, v1),
-        );
-        let signs = [-1.0, 1.0];
-        for (&ma, sign) in con.markers.iter().zip(signs) {
-            for (b, &mb) in con.markers.iter().enumerate() {
-                let ca = &self.markers[ma].columns;
-                let cb = &self.markers[mb].columns;
-                if let (Some(&ga), Some(&gb)) = (ca.first(), cb.first()) {
-                    let local = factor_k * j.d_position[b][0][0] + factor_d * j.d_velocity[b][0][0];
-                    m.add(ga, gb, sign * local);
-                }
             }
         }
     }

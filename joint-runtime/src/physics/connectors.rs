@@ -1,5 +1,6 @@
 //! Connectors (SpringDamper, CartesianSpringDamper, LinearSpringDamper, Gravity,
-//! TorsionalSpringDamper, CoordinateSpringDamper; RigidBodySpringDamper in its own file):
+//! TorsionalSpringDamper; RigidBodySpringDamper in its own file; the connector families of
+//! `items/connectors/` through their own forces):
 //! their forces (torques) from
 //! the markers' relative motion, and their Jacobians — analytic from the force's derivatives
 //! where Exudyn takes them so, by forward differences where its markers give no Jacobian
@@ -11,20 +12,9 @@ use nalgebra::{Matrix3, Matrix6, Vector3};
 use super::{Scratch, v3};
 use crate::assemble::{ConnectorKind, Topology};
 use crate::kernels::{
-    cartesian_spring_damper, coordinate_spring_damper, gravity, linear_spring_damper,
-    rigid_body_spring_damper, spring_damper,
+    cartesian_spring_damper, gravity, linear_spring_damper, rigid_body_spring_damper, spring_damper,
 };
 use crate::markers::MarkerState;
-
-/// A coordinate spring-damper's state: Δq and Δv of its markers' displacement coordinates
-/// (without reference values, as Exudyn's coordinate markers measure) and its scalar force.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CoordinateSpring {
-    pub delta_q: f64,
-    pub delta_v: f64,
-    /// k(Δq − offset) + d·Δv; 0 if inactive.
-    pub force: f64,
-}
 
 /// A linear spring-damper's state: the displacement and velocity along marker 0's turned axis
 /// `A_0·a`, and the force.
@@ -142,53 +132,6 @@ impl Topology {
         })
     }
 
-    /// A coordinate marker's displacement and velocity (0 on a ground node: no column).
-    pub(super) fn coordinate_value(&self, marker: usize, qt: &[f64], v: &[f64]) -> (f64, f64) {
-        let m = &self.markers[marker];
-        if m.is_rotation_coordinate() {
-            return m.coordinate_state(qt, v);
-        }
-        match m.columns.first() {
-            Some(&g) => (qt[g] - self.reference[g], v[g]),
-            None => (0.0, 0.0),
-        }
-    }
-
-    /// The state of connector `c` if it is a CoordinateSpringDamper.
-    pub fn coordinate_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<CoordinateSpring> {
-        let con = &self.connectors[c];
-        let ConnectorKind::CoordinateSpringDamper {
-            stiffness,
-            damping,
-            offset,
-        } = con.kind
-        else {
-            return None;
-        };
-        let (q0, v0) = self.coordinate_value(con.markers[0], qt, v);
-        let (q1, v1) = self.coordinate_value(con.markers[1], qt, v);
-        let (delta_q, delta_v) = (q1 - q0, v1 - v0);
-        let force = if con.active {
-            let p = coordinate_spring_damper::Parameters {
-                stiffness,
-                damping,
-                offset,
-            };
-            coordinate_spring_damper::marker_level::force(
-                &p,
-                &coordinate_quantities(q0, v0),
-                &coordinate_quantities(q1, v1),
-            )[0]
-        } else {
-            0.0
-        };
-        Some(CoordinateSpring {
-            delta_q,
-            delta_v,
-            force,
-        })
-    }
-
     /// Connector force on marker 1 (global), or None if inactive (or a coordinate connector,
     /// whose force is scalar: [`Self::coordinate_spring`]).
     pub fn connector_force(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<ConnectorForce> {
@@ -278,8 +221,7 @@ impl Topology {
                     delta_v: dv,
                 }
             }
-            ConnectorKind::CoordinateSpringDamper { .. }
-            | ConnectorKind::Family { .. }
+            ConnectorKind::Family { .. }
             | ConnectorKind::TorsionalSpringDamper { .. }
             | ConnectorKind::RigidBodySpringDamper { .. } => return None,
         })
@@ -412,24 +354,6 @@ impl Topology {
             family.lhs(m, qt, q, v, &data[range.clone()], out, jac);
             return true;
         }
-        if let Some(spring) = self.coordinate_spring(c, qt, v) {
-            if !con.active {
-                return false;
-            }
-            // −f·J_0ᵀ and f·J_1ᵀ: a node coordinate's Jacobian is 1 on its column (none on a
-            // ground node), a rotation coordinate's its rotation Jacobian's row
-            let (m0, m1) = (&self.markers[con.markers[0]], &self.markers[con.markers[1]]);
-            let (n0, n1) = (m0.columns.len(), m1.columns.len());
-            m0.coordinate_jacobian(qt, v, &mut out[..n0], jac);
-            m1.coordinate_jacobian(qt, v, &mut out[n0..n0 + n1], jac);
-            for x in &mut out[..n0] {
-                *x *= -spring.force;
-            }
-            for x in &mut out[n0..n0 + n1] {
-                *x *= spring.force;
-            }
-            return true;
-        }
         if let Some(spring) = self.torsional_spring(c, qt, v, data) {
             if !con.active {
                 return false;
@@ -524,16 +448,6 @@ pub struct ConnectorForce {
 
 /// Why a defined element's kernel cannot refuse its parameter slice.
 pub(super) const PARAMETERS_CHECKED: &str = "parameter count checked at assemble";
-
-/// A coordinate marker's value and velocity as the force definitions between coordinates read
-/// them (`position[0]`, `velocity[0]`).
-pub(super) fn coordinate_quantities(value: f64, velocity: f64) -> MarkerQuantities {
-    MarkerQuantities {
-        position: [value, 0.0, 0.0],
-        velocity: [velocity, 0.0, 0.0],
-        ..MarkerQuantities::default()
-    }
-}
 
 /// A Gravity connector's parameters as its force definition takes them (`None`: another kind).
 pub(super) fn gravity_parameters(kind: &ConnectorKind) -> Option<gravity::Parameters> {

@@ -17,8 +17,10 @@ use crate::error::Result;
 use crate::items::{MarkerIndex, NodeIndex, OutputVariable};
 use crate::markers::ResolvedMarker;
 
+mod coordinate_spring_damper;
 mod coordinate_spring_damper_ext;
 
+pub use coordinate_spring_damper::CoordinateSpringDamper;
 pub use coordinate_spring_damper_ext::CoordinateSpringDamperExt;
 
 /// An Exudyn connector item's type: how model files spell it and how its dictionary is read.
@@ -32,7 +34,10 @@ pub struct ConnectorType {
 }
 
 /// The connector families the runtime knows, by Exudyn's type names.
-pub const CONNECTOR_TYPES: &[ConnectorType] = &[coordinate_spring_damper_ext::TYPE];
+pub const CONNECTOR_TYPES: &[ConnectorType] = &[
+    coordinate_spring_damper::TYPE,
+    coordinate_spring_damper_ext::TYPE,
+];
 
 /// The family spelled `name` in a model file, if one is.
 pub fn connector_type(name: &str) -> Option<&'static ConnectorType> {

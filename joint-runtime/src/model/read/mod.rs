@@ -170,14 +170,6 @@ impl List {
                         "CoordinateVectorConstraint",
                     ],
                 ),
-                (
-                    "ConnectorCoordinateSpringDamper",
-                    &[
-                        "ConnectorCoordinateSpringDamper",
-                        "ObjectConnectorCoordinateSpringDamper",
-                        "CoordinateSpringDamper",
-                    ],
-                ),
             ],
             List::Markers => &[
                 ("BodyMass", &["BodyMass", "MarkerBodyMass"]),

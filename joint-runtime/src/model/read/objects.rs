@@ -165,18 +165,6 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 active: d.bool_or("activeConnector", true)?,
             }
         }
-        "ConnectorCoordinateSpringDamper" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            d.no_user_function("springForceUserFunction")?;
-            Object::ConnectorCoordinateSpringDamper {
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                stiffness: d.f64_or("stiffness", 0.0)?,
-                damping: d.f64_or("damping", 0.0)?,
-                offset: d.f64_or("offset", 0.0)?,
-                active: d.bool_or("activeConnector", true)?,
-            }
-        }
         "ConnectorCoordinateVector" => {
             let [m0, m1] = d.indices::<2>("markerNumbers")?;
             d.no_user_function("constraintUserFunction")?;
