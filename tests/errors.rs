@@ -518,20 +518,19 @@ fn torsional_spring_damper_on_a_marker_without_orientation() {
     let mut mbs = pendulum_parts();
     let g = mbs.add_marker(Marker::body_position(ObjectIndex(0), [0.0; 3]));
     let b = mbs.add_marker(Marker::body_position(ObjectIndex(1), [0.0; 3]));
-    let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-    mbs.add_object(Object::ConnectorTorsionalSpringDamper {
-        name: String::new(),
-        markers: [g, b],
-        stiffness: 1.0,
-        damping: 0.0,
-        offset: 0.0,
-        velocity_offset: 0.0,
-        torque: 0.0,
-        rotation_marker0: identity,
-        rotation_marker1: identity,
-        data_node: None,
-        active: true,
-    });
+    mbs.add_object(
+        joint::runtime::items::connectors::TorsionalSpringDamper {
+            stiffness: 1.0,
+            damping: 0.0,
+            offset: 0.0,
+            velocity_offset: 0.0,
+            torque: 0.0,
+            rotation_marker0: joint::runtime::nalgebra::Matrix3::identity(),
+            rotation_marker1: joint::runtime::nalgebra::Matrix3::identity(),
+            continuous: false,
+        }
+        .between([g, b], None),
+    );
     expect(
         &mbs,
         &[

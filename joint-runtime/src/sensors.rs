@@ -230,8 +230,6 @@ impl SensorWriter {
         }
         let qt = &mut self.recorder.qt;
         sim.topology.total_coordinates(&sim.state.q, qt);
-        sim.topology
-            .update_data_coordinates(qt, &sim.state.v, &mut sim.state.data);
         // the data at the step's start (an explicit step's single PostNewton: the current)
         let start = match data_start {
             Some(d) => d,

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::joints::check_coordinate_markers;
+use super::joints::{check_coordinate_markers, check_orientation_markers};
 use super::{ConnectorKind, ConnectorTopology};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::Node;
@@ -23,6 +23,7 @@ pub(super) fn assemble_family(
     let family = &c.family;
     let idx = match family.marker_need() {
         MarkerNeed::Coordinate => check_coordinate_markers(mbs, item, c.markers, markers)?,
+        MarkerNeed::Orientation => check_orientation_markers(mbs, item, c.markers, markers)?,
     };
     let size = family.data_size();
     let data = match (size, c.data_node) {
@@ -48,7 +49,7 @@ pub(super) fn assemble_family(
                     item.clone(),
                     "nodeNumber",
                     format!(
-                        "node {} is a {}; expected a GenericData node",
+                        "node {} is a {} node; the connector keeps its {size} data coordinates in a NodeGenericData",
                         n.0,
                         node.type_name()
                     ),

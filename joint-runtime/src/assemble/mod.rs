@@ -116,17 +116,6 @@ pub enum ConnectorKind {
         offset: [f64; 3],
     },
     /// About joint frame 0's z axis; frames `A_i·rotation_i`.
-    TorsionalSpringDamper {
-        stiffness: f64,
-        damping: f64,
-        offset: f64,
-        velocity_offset: f64,
-        torque: f64,
-        rotation0: Matrix3<f64>,
-        rotation1: Matrix3<f64>,
-        /// The data coordinate holding the continuous angle (`nodeNumber`), if any.
-        continuous_angle: Option<usize>,
-    },
     /// Along `A_0·axis`.
     LinearSpringDamper {
         stiffness: f64,

@@ -7,10 +7,10 @@ use super::joints::{
 };
 use super::{ConnectorKind, ConnectorTopology};
 use crate::error::{Error, ItemRef, Result};
+use crate::items::Object;
 use crate::items::joints::{
     CoordinateVectorObject, CoordinateVectorTopology, JointTopology, with_views,
 };
-use crate::items::{Node, Object};
 use crate::markers::{MarkerModel, ResolvedMarker};
 use crate::system::MultibodySystem;
 use joint_core::Capability;
@@ -99,70 +99,6 @@ pub(super) fn joints_and_connectors(
                     },
                     active: *active,
                     analytic_jacobian: analytic_connector_jacobian(idx, markers),
-                    derived_jacobian: false,
-                });
-            }
-            Object::ConnectorTorsionalSpringDamper {
-                markers: m,
-                stiffness,
-                damping,
-                offset,
-                velocity_offset,
-                torque,
-                rotation_marker0,
-                rotation_marker1,
-                data_node,
-                active,
-                ..
-            } => {
-                let idx = check_orientation_markers(mbs, &item, *m, markers)?;
-                let continuous_angle = match data_node {
-                    None => None,
-                    Some(n) => {
-                        let node = mbs.node_checked(&item, "nodeNumber", *n)?;
-                        if !matches!(node, Node::GenericData { .. })
-                            || node.initial_data().is_empty()
-                        {
-                            return Err(Error::item(
-                                item,
-                                "nodeNumber",
-                                format!(
-                                    "node {} is a {} node; the continuous angle needs a NodeGenericData with at least 1 data coordinate",
-                                    n.0,
-                                    node.type_name()
-                                ),
-                            ));
-                        }
-                        Some(node_data[n.0])
-                    }
-                };
-                for (key, v) in [
-                    ("stiffness", stiffness),
-                    ("damping", damping),
-                    ("offset", offset),
-                    ("velocityOffset", velocity_offset),
-                    ("torque", torque),
-                ] {
-                    finite(&item, key, &[*v])?;
-                }
-                finite(&item, "rotationMarker0", rotation_marker0.as_flattened())?;
-                finite(&item, "rotationMarker1", rotation_marker1.as_flattened())?;
-                connectors.push(ConnectorTopology {
-                    object: i,
-                    markers: idx,
-                    kind: ConnectorKind::TorsionalSpringDamper {
-                        stiffness: *stiffness,
-                        damping: *damping,
-                        offset: *offset,
-                        velocity_offset: *velocity_offset,
-                        torque: *torque,
-                        rotation0: Matrix3::from_row_slice(rotation_marker0.as_flattened()),
-                        rotation1: Matrix3::from_row_slice(rotation_marker1.as_flattened()),
-                        continuous_angle,
-                    },
-                    active: *active,
-                    // Exudyn has no analytic Jacobian for it: object-wise forward differences
-                    analytic_jacobian: false,
                     derived_jacobian: false,
                 });
             }

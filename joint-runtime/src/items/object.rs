@@ -105,35 +105,6 @@ pub enum Object {
         /// `nodeNumber`: the node it sits on.
         node: NodeIndex,
     },
-    /// ObjectConnectorTorsionalSpringDamper: a torsional spring-damper about the z axis of
-    /// marker 0's joint frame, τ = k(φ − offset) + d(ω − velocityOffset) + torque, φ the relative
-    /// rotation's z angle (xyz Tait–Bryan of A_J0ᵀA_J1), ω the relative angular velocity's z.
-    ConnectorTorsionalSpringDamper {
-        /// The item's `name` (empty: none given).
-        name: String,
-        /// `markerNumbers`: the two markers with orientation it connects.
-        markers: [MarkerIndex; 2],
-        /// `stiffness` (N·m/rad).
-        stiffness: f64,
-        /// `damping` (N·m·s/rad).
-        damping: f64,
-        /// `offset`: the relaxed angle.
-        offset: f64,
-        /// `velocityOffset`: subtracted from ω before damping.
-        velocity_offset: f64,
-        /// `torque`: a constant torque added.
-        torque: f64,
-        /// `rotationMarker0`: joint frame 0 in marker 0.
-        rotation_marker0: [[f64; 3]; 3],
-        /// `rotationMarker1`: joint frame 1 in marker 1.
-        rotation_marker1: [[f64; 3]; 3],
-        /// `nodeNumber`: a NodeGenericData whose first data coordinate keeps the angle
-        /// continuous beyond ±π (the angle of the last converged step; the new angle is taken
-        /// within π of it), `None` (Exudyn's invalid index): φ in (−π, π].
-        data_node: Option<NodeIndex>,
-        /// `activeConnector`: an inactive connector applies no torque.
-        active: bool,
-    },
     /// ObjectConnectorLinearSpringDamper: a spring-damper along `A_0·axisMarker0`,
     /// f = k(u − offset) + d(u̇ − velocityOffset) + force with u = (A_0·a)·Δp, u̇ = (A_0·a)·Δv,
     /// applied through the markers' position Jacobians.
@@ -381,7 +352,6 @@ impl Object {
             Object::ConnectorSpringDamper { .. } => "ConnectorSpringDamper",
             Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
             Object::ConnectorGravity { .. } => "ConnectorGravity",
-            Object::ConnectorTorsionalSpringDamper { .. } => "ConnectorTorsionalSpringDamper",
             Object::ConnectorLinearSpringDamper { .. } => "ConnectorLinearSpringDamper",
             Object::ConnectorRigidBodySpringDamper { .. } => "ConnectorRigidBodySpringDamper",
             Object::MassPoint2D { .. } => "MassPoint2D",
@@ -409,7 +379,6 @@ impl Object {
             | Object::ConnectorSpringDamper { name, .. }
             | Object::ConnectorCartesianSpringDamper { name, .. }
             | Object::ConnectorGravity { name, .. }
-            | Object::ConnectorTorsionalSpringDamper { name, .. }
             | Object::ConnectorLinearSpringDamper { name, .. }
             | Object::ConnectorRigidBodySpringDamper { name, .. }
             | Object::MassPoint2D { name, .. }
@@ -475,7 +444,6 @@ impl Object {
             Object::ConnectorSpringDamper { markers, .. }
             | Object::ConnectorCartesianSpringDamper { markers, .. }
             | Object::ConnectorGravity { markers, .. }
-            | Object::ConnectorTorsionalSpringDamper { markers, .. }
             | Object::ConnectorLinearSpringDamper { markers, .. }
             | Object::ConnectorRigidBodySpringDamper { markers, .. } => Some(*markers),
             Object::Joint(j) => Some(j.markers),

@@ -172,21 +172,6 @@ impl Outputs<'_> {
                     other => return Err(unsupported(item(), other)),
                 }
             }
-            Object::ConnectorTorsionalSpringDamper { .. } => {
-                let ObjectTopology::Connector(c) = self.topology.objects[object] else {
-                    unreachable!("every connector object has a connector topology");
-                };
-                let spring = self
-                    .topology
-                    .torsional_spring(c, qt, &self.state.v, &self.state.data)
-                    .expect("a torsional spring-damper's topology");
-                match var {
-                    O::Rotation => out.push(spring.angle),
-                    O::AngularVelocityLocal => out.push(spring.angular_velocity),
-                    O::TorqueLocal => out.push(spring.torque),
-                    other => return Err(unsupported(item(), other)),
-                }
-            }
             Object::ConnectorLinearSpringDamper { .. } => {
                 let ObjectTopology::Connector(c) = self.topology.objects[object] else {
                     unreachable!("every connector object has a connector topology");

@@ -26,91 +26,7 @@ pub struct LinearSpring {
     pub force: f64,
 }
 
-/// A torsional spring-damper's state, as Exudyn computes it: the relative rotation's z angle
-/// (xyz Tait–Bryan angles of `A_J0ᵀA_J1`, shifted by −2π above π), the relative angular
-/// velocity's z component in joint frame 0, the torque and joint frame 0 `A_J0`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TorsionalSpring {
-    pub angle: f64,
-    pub angular_velocity: f64,
-    /// k(φ − offset) + d(ω − velocityOffset) + torque; 0 if inactive.
-    pub torque: f64,
-    pub frame0: Matrix3<f64>,
-}
-
 impl Topology {
-    /// The state of connector `c` if it is a TorsionalSpringDamper; `data` the data
-    /// coordinates (its continuous angle, if it has a data node).
-    pub fn torsional_spring(
-        &self,
-        c: usize,
-        qt: &[f64],
-        v: &[f64],
-        data: &[f64],
-    ) -> Option<TorsionalSpring> {
-        let con = &self.connectors[c];
-        let ConnectorKind::TorsionalSpringDamper {
-            stiffness,
-            damping,
-            offset,
-            velocity_offset,
-            torque,
-            rotation0,
-            rotation1,
-            continuous_angle,
-        } = &con.kind
-        else {
-            return None;
-        };
-        let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
-        let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
-        let (a0, a1) = (m0.rotation(), m1.rotation());
-        let frame0 = a0 * rotation0;
-        let relative = frame0.transpose() * (a1 * rotation1);
-        let mut angle = crate::markers::rotation_vector::rotation_matrix_to_rot_xyz(&relative)[2];
-        use std::f64::consts::PI;
-        if angle > PI {
-            angle -= 2.0 * PI;
-        }
-        // Exudyn: the angle within π of the last converged step's continuous angle
-        if let Some(k) = continuous_angle {
-            let previous = data[*k];
-            if (angle - previous).abs() > PI {
-                angle += ((previous - angle) / (2.0 * PI)).round() * 2.0 * PI;
-            }
-        }
-        let omega = frame0.transpose()
-            * (a1 * m1.angular_velocity_local() - a0 * m0.angular_velocity_local());
-        let angular_velocity = omega[2];
-        let torque = if con.active {
-            stiffness * (angle - offset) + damping * (angular_velocity - velocity_offset) + torque
-        } else {
-            0.0
-        };
-        Some(TorsionalSpring {
-            angle,
-            angular_velocity,
-            torque,
-            frame0,
-        })
-    }
-
-    /// After a converged step: each TorsionalSpringDamper with a data node stores its
-    /// continuous angle, the new angle taken within π of the one stored (Exudyn's
-    /// PostNewtonStep, which changes no equation of the step, so no iteration repeats).
-    pub fn update_data_coordinates(&self, qt: &[f64], v: &[f64], data: &mut [f64]) {
-        for (c, con) in self.connectors.iter().enumerate() {
-            if let ConnectorKind::TorsionalSpringDamper {
-                continuous_angle: Some(k),
-                ..
-            } = con.kind
-                && let Some(spring) = self.torsional_spring(c, qt, v, data)
-            {
-                data[k] = spring.angle;
-            }
-        }
-    }
-
     /// The state of connector `c` if it is a LinearSpringDamper, as Exudyn's outputs give it
     /// (force 0 when inactive), from its force definition's outputs.
     pub fn linear_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<LinearSpring> {
@@ -221,9 +137,9 @@ impl Topology {
                     delta_v: dv,
                 }
             }
-            ConnectorKind::Family { .. }
-            | ConnectorKind::TorsionalSpringDamper { .. }
-            | ConnectorKind::RigidBodySpringDamper { .. } => return None,
+            ConnectorKind::Family { .. } | ConnectorKind::RigidBodySpringDamper { .. } => {
+                return None;
+            }
         })
     }
 
@@ -352,15 +268,6 @@ impl Topology {
             }
             let m = con.markers.map(|k| &self.markers[k]);
             family.lhs(m, qt, q, v, &data[range.clone()], out, jac);
-            return true;
-        }
-        if let Some(spring) = self.torsional_spring(c, qt, v, data) {
-            if !con.active {
-                return false;
-            }
-            // −J_ω0ᵀ(A_J0 e_z τ), then J_ω1ᵀ(A_J0 e_z τ)
-            let t = spring.frame0 * Vector3::new(0.0, 0.0, spring.torque);
-            self.jacobians_t_times(c, qt, v, &t, Jacobian::Rotation, false, out, jac);
             return true;
         }
         if let ConnectorKind::RigidBodySpringDamper {

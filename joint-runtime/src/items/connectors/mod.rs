@@ -5,7 +5,7 @@
 //! one arm for all of them ([`Object::Connector`](crate::items::Object::Connector)); adding
 //! one is its file and its line in [`CONNECTOR_TYPES`].
 //!
-//! A family sees its markers as assembly resolved them ([`ResolvedMarker`]) at total
+//! A family sees its markers as assembly resolved them (`ResolvedMarker`) at total
 //! coordinates `qt` and velocities `v`, and its data node's coordinates (`data`, empty without
 //! a node): nothing of the layers above.
 
@@ -19,9 +19,11 @@ use crate::markers::ResolvedMarker;
 
 mod coordinate_spring_damper;
 mod coordinate_spring_damper_ext;
+mod torsional_spring_damper;
 
 pub use coordinate_spring_damper::CoordinateSpringDamper;
 pub use coordinate_spring_damper_ext::CoordinateSpringDamperExt;
+pub use torsional_spring_damper::TorsionalSpringDamper;
 
 /// An Exudyn connector item's type: how model files spell it and how its dictionary is read.
 pub struct ConnectorType {
@@ -37,6 +39,7 @@ pub struct ConnectorType {
 pub const CONNECTOR_TYPES: &[ConnectorType] = &[
     coordinate_spring_damper::TYPE,
     coordinate_spring_damper_ext::TYPE,
+    torsional_spring_damper::TYPE,
 ];
 
 /// The family spelled `name` in a model file, if one is.
@@ -57,6 +60,8 @@ pub trait ItemKeys {
     fn bool_or(&mut self, key: &'static str, default: bool) -> Result<bool>;
     /// Two item numbers (`markerNumbers`).
     fn two_indices(&mut self, key: &'static str) -> Result<[usize; 2]>;
+    /// A 3 × 3 matrix, the identity if absent.
+    fn matrix3_or_identity(&mut self, key: &'static str) -> Result<nalgebra::Matrix3<f64>>;
     /// An item number that may be absent or invalid (Exudyn writes −1 for none).
     fn opt_index(&mut self, key: &'static str) -> Result<Option<usize>>;
     /// A user function key: accepted only unset (0), as a model file cannot carry one.
@@ -70,6 +75,8 @@ pub trait ItemKeys {
 pub enum MarkerNeed {
     /// A coordinate marker (MarkerNodeCoordinate, MarkerNodeRotationCoordinate).
     Coordinate,
+    /// A marker with orientation (BodyRigid, NodeRigid, …).
+    Orientation,
 }
 
 /// The behaviour of one connector of a family.

@@ -29,6 +29,13 @@ impl ItemKeys for Dict<'_> {
         self.indices::<2>(key)
     }
 
+    fn matrix3_or_identity(&mut self, key: &'static str) -> Result<nalgebra::Matrix3<f64>> {
+        Ok(match self.opt_matrix::<3, 3>(key)? {
+            Some(m) => nalgebra::Matrix3::from_row_slice(m.as_flattened()),
+            None => nalgebra::Matrix3::identity(),
+        })
+    }
+
     /// Exudyn writes an unset item number as −1.
     fn opt_index(&mut self, key: &'static str) -> Result<Option<usize>> {
         if self.get(key).and_then(Value::as_i64) == Some(-1) {

@@ -135,14 +135,6 @@ impl List {
                     &["RotationalMass1D", "ObjectRotationalMass1D", "Rotor1D"],
                 ),
                 (
-                    "ConnectorTorsionalSpringDamper",
-                    &[
-                        "ConnectorTorsionalSpringDamper",
-                        "ObjectConnectorTorsionalSpringDamper",
-                        "TorsionalSpringDamper",
-                    ],
-                ),
-                (
                     "ConnectorLinearSpringDamper",
                     &[
                         "ConnectorLinearSpringDamper",

@@ -202,34 +202,6 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 .with_active(d.bool_or("activeConnector", true)?),
             )
         }
-        "ConnectorTorsionalSpringDamper" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            d.no_user_function("springTorqueUserFunction")?;
-            // a NodeGenericData that keeps the angle continuous beyond ±π; Exudyn's invalid
-            // index (−1, as its exporter writes it) is none
-            let data_node = match d.opt_f64("nodeNumber")? {
-                Some(n) if n < 0.0 => None,
-                Some(_) => Some(NodeIndex(d.index("nodeNumber")?)),
-                None => None,
-            };
-            Object::ConnectorTorsionalSpringDamper {
-                data_node,
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                stiffness: d.f64_or("stiffness", 0.0)?,
-                damping: d.f64_or("damping", 0.0)?,
-                offset: d.f64_or("offset", 0.0)?,
-                velocity_offset: d.f64_or("velocityOffset", 0.0)?,
-                torque: d.f64_or("torque", 0.0)?,
-                rotation_marker0: d
-                    .opt_matrix::<3, 3>("rotationMarker0")?
-                    .unwrap_or(IDENTITY3),
-                rotation_marker1: d
-                    .opt_matrix::<3, 3>("rotationMarker1")?
-                    .unwrap_or(IDENTITY3),
-                active: d.bool_or("activeConnector", true)?,
-            }
-        }
         "ConnectorLinearSpringDamper" => {
             let [m0, m1] = d.indices::<2>("markerNumbers")?;
             d.no_user_function("springForceUserFunction")?;

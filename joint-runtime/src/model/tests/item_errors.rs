@@ -456,7 +456,7 @@ fn model_error_coordinate_spring_damper_ext() {
     );
     assemble_error(
         &|v| v["objects"][2]["nodeNumber"] = json!(1),
-        &["objects[2]", "`nodeNumber`", "expected a GenericData node"],
+        &["objects[2]", "`nodeNumber`", "in a NodeGenericData"],
     );
     assemble_error(
         &|v| {
