@@ -224,9 +224,9 @@ impl SensorWriter {
         sim: &mut Simulation,
         level: crate::items::joints::ConstraintLevel,
         data_start: Option<&[f64]>,
-    ) -> f64 {
+    ) -> crate::items::connectors::PostNewton {
         if sim.state.data.is_empty() {
-            return 0.0;
+            return Default::default();
         }
         let qt = &mut self.recorder.qt;
         sim.topology.total_coordinates(&sim.state.q, qt);
@@ -239,7 +239,7 @@ impl SensorWriter {
                 &self.data_start
             }
         };
-        let connectors =
+        let mut connectors =
             sim.topology
                 .connector_post_newton(qt, &sim.state.v, &mut sim.state.data, start);
         if sim.topology.item_states.is_empty() {
@@ -254,7 +254,8 @@ impl SensorWriter {
         );
         sim.mirror_item_states();
         // Exudyn's PostNewtonStep: the largest error of the items
-        states.max(connectors)
+        connectors.error = states.max(connectors.error);
+        connectors
     }
 
     /// The next write time if a row is due more than round-off before `t` (a step ending at

@@ -190,6 +190,26 @@ pub(super) fn own_coordinate_spring_damper() {
 }
 
 #[test]
+pub(super) fn own_contact_sphere_sphere_bounce() {
+    run_case_in(OWN_CASES, "contact_sphere_sphere_bounce");
+}
+
+#[test]
+pub(super) fn own_contact_sphere_sphere_restitution() {
+    run_case_in(OWN_CASES, "contact_sphere_sphere_restitution");
+}
+
+#[test]
+pub(super) fn own_contact_sphere_sphere_head_on_hollow() {
+    run_case_in(OWN_CASES, "contact_sphere_sphere_head_on_hollow");
+}
+
+#[test]
+pub(super) fn own_contact_sphere_sphere_oblique_friction() {
+    run_case_in(OWN_CASES, "contact_sphere_sphere_oblique_friction");
+}
+
+#[test]
 pub(super) fn own_coordinate_spring_damper_ext_spring_damper() {
     run_case_in(OWN_CASES, "coordinate_spring_damper_ext_spring_damper");
 }

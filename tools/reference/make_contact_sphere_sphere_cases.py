@@ -2,7 +2,7 @@
 spheres with a NodeGenericData of 4 data coordinates and Exudyn's PostNewton / discontinuous
 iteration; see docs/research/contact_sphere_sphere.md).
 
-Writes tests/reference/pending/NAME.json (model) and NAME.ref.json (Exudyn's results): pending until the runtime supports the item.
+Writes tests/reference/own_cases/NAME.json (model) and NAME.ref.json (Exudyn's results).
 Run from the repository root:  python3 tools/reference/make_contact_sphere_sphere_cases.py [NAME ...]
 (no names: every case).
 
@@ -23,10 +23,6 @@ from exudyn.utilities import *
 
 sys.path.insert(0, os.path.dirname(__file__))
 from case_writer import settings, write  # noqa: E402
-import case_writer  # noqa: E402
-
-# pending until the runtime supports the item (tests/reference/pending/README.md)
-case_writer.OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tests', 'reference', 'pending')
 
 OVT = exu.OutputVariableType
 

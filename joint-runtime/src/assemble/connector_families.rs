@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::joints::{check_coordinate_markers, check_orientation_markers};
+use super::joints::{check_coordinate_markers, check_orientation_markers, check_position_markers};
 use super::{ConnectorKind, ConnectorTopology};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::Node;
@@ -24,6 +24,7 @@ pub(super) fn assemble_family(
     let idx = match family.marker_need() {
         MarkerNeed::Coordinate => check_coordinate_markers(mbs, item, c.markers, markers)?,
         MarkerNeed::Orientation => check_orientation_markers(mbs, item, c.markers, markers)?,
+        MarkerNeed::Position => check_position_markers(mbs, item, c.markers, markers)?,
     };
     let size = family.data_size();
     let data = match (size, c.data_node) {

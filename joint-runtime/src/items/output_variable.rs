@@ -56,6 +56,10 @@ pub enum OutputVariable {
     DisplacementLocal,
     /// Torque in the joint frame.
     TorqueLocal,
+    /// Torque (global): a sphere–sphere contact's on marker 0, as its LHS has it.
+    Torque,
+    /// A frame's first axis, or a contact's normal.
+    Director1,
     /// Homogeneous transformation, row-major 4 × 4.
     HomogeneousTransformation,
     /// Homogeneous transformation in the local frame, row-major 4 × 4.
@@ -82,7 +86,7 @@ impl From<joint_core::OutputName> for OutputVariable {
 
 impl OutputVariable {
     /// Every variable with a fixed name, in Exudyn's order (not `Named`).
-    pub const ALL: [OutputVariable; 27] = [
+    pub const ALL: [OutputVariable; 29] = [
         OutputVariable::Position,
         OutputVariable::Displacement,
         OutputVariable::Velocity,
@@ -104,6 +108,8 @@ impl OutputVariable {
         OutputVariable::Distance,
         OutputVariable::DisplacementLocal,
         OutputVariable::TorqueLocal,
+        OutputVariable::Torque,
+        OutputVariable::Director1,
         OutputVariable::HomogeneousTransformation,
         OutputVariable::HomogeneousTransformationLocal,
         OutputVariable::StressLocal,
@@ -136,6 +142,8 @@ impl OutputVariable {
             OutputVariable::Distance => "Distance",
             OutputVariable::DisplacementLocal => "DisplacementLocal",
             OutputVariable::TorqueLocal => "TorqueLocal",
+            OutputVariable::Torque => "Torque",
+            OutputVariable::Director1 => "Director1",
             OutputVariable::HomogeneousTransformation => "HomogeneousTransformation",
             OutputVariable::HomogeneousTransformationLocal => "HomogeneousTransformationLocal",
             OutputVariable::StressLocal => "StressLocal",

@@ -17,6 +17,7 @@
 //! repeats the step with the new values (`discontinuous.iterationTolerance`).
 
 use crate::assemble::{ConnectorKind, StateOwner, Topology};
+use crate::items::connectors::PostNewton;
 use crate::items::joints::{ConstraintLevel, joint_kernel_rows};
 use crate::markers::MarkerState;
 
@@ -162,15 +163,16 @@ impl Topology {
 impl Topology {
     /// Exudyn's PostNewtonStep for the connectors of the families of `items/connectors/` that
     /// keep data: each one's new data coordinates into `data` (from the current ones and
-    /// those at the step's start, `data_start`), and the largest of their discontinuous errors.
+    /// those at the step's start, `data_start`), the largest of their discontinuous errors and
+    /// the smallest step size they recommend.
     pub fn connector_post_newton(
         &self,
         qt: &[f64],
         v: &[f64],
         data: &mut [f64],
         data_start: &[f64],
-    ) -> f64 {
-        let mut error: f64 = 0.0;
+    ) -> PostNewton {
+        let mut all = PostNewton::default();
         for con in &self.connectors {
             let ConnectorKind::Family {
                 family,
@@ -183,7 +185,7 @@ impl Topology {
                 continue;
             }
             let m = con.markers.map(|k| &self.markers[k]);
-            let e = family.post_newton(
+            let p = family.post_newton(
                 m,
                 qt,
                 v,
@@ -191,11 +193,14 @@ impl Topology {
                 &data_start[range.clone()],
             );
             // a NaN error is the largest
-            if !(e <= error) {
-                error = e;
+            if !(p.error <= all.error) {
+                all.error = p.error;
+            }
+            if let Some(h) = p.recommended_step {
+                all.recommended_step = Some(all.recommended_step.map_or(h, |r: f64| r.min(h)));
             }
         }
-        error
+        all
     }
 }
 

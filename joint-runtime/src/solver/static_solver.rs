@@ -323,11 +323,9 @@ impl Simulation {
                     NewtonOutcome::Converged { iterations } => {
                         // Exudyn's PostNewtonStep and its discontinuous iteration
                         solves += 1;
-                        let error = writer.post_newton(
-                            p.sim,
-                            ConstraintLevel::Position,
-                            Some(&p.data_start),
-                        );
+                        let error = writer
+                            .post_newton(p.sim, ConstraintLevel::Position, Some(&p.data_start))
+                            .error;
                         match ss.discontinuous.decide(error, solves) {
                             Discontinuous::Accept => NewtonOutcome::Converged { iterations },
                             Discontinuous::Repeat => {

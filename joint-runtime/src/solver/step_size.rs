@@ -55,7 +55,18 @@ impl StepSize {
 
     /// After a failed step: `max(minimum, decrease·h)`.
     pub fn reduce(&mut self) {
-        self.h = self.minimum.max(self.decrease * self.h);
+        self.reduce_to(None);
+    }
+
+    /// Exudyn's ReduceStepSize: to `0.75·h` or the step an item recommends (PostNewton's
+    /// `recommended`), whichever is shorter, else by `adaptiveStepDecrease`; at least the
+    /// minimum step size.
+    pub fn reduce_to(&mut self, recommended: Option<f64>) {
+        let h = match recommended {
+            Some(r) => (0.75 * self.h).min(r),
+            None => self.decrease * self.h,
+        };
+        self.h = self.minimum.max(h);
         self.since_change = 0;
     }
 

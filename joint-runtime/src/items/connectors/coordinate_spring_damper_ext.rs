@@ -13,7 +13,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::{ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed};
+use super::{ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed, PostNewton};
 use crate::error::Result;
 use crate::items::{MarkerIndex, NodeIndex, OutputVariable};
 use crate::markers::ResolvedMarker;
@@ -377,9 +377,13 @@ impl ConnectorFamily for CoordinateSpringDamperExt {
         v: &[f64],
         data: &mut [f64],
         data_start: &[f64],
-    ) -> f64 {
+    ) -> PostNewton {
         let (q, qv) = self.relative(m, qt, None, v);
-        self.friction_post_newton(q, qv, data, data_start) + self.limit_stops_post_newton(q, data)
+        PostNewton {
+            error: self.friction_post_newton(q, qv, data, data_start)
+                + self.limit_stops_post_newton(q, data),
+            recommended_step: None,
+        }
     }
 
     fn output(

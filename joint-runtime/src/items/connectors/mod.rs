@@ -17,10 +17,12 @@ use crate::error::Result;
 use crate::items::{MarkerIndex, NodeIndex, OutputVariable};
 use crate::markers::ResolvedMarker;
 
+mod contact_sphere_sphere;
 mod coordinate_spring_damper;
 mod coordinate_spring_damper_ext;
 mod torsional_spring_damper;
 
+pub use contact_sphere_sphere::ContactSphereSphere;
 pub use coordinate_spring_damper::CoordinateSpringDamper;
 pub use coordinate_spring_damper_ext::CoordinateSpringDamperExt;
 pub use torsional_spring_damper::TorsionalSpringDamper;
@@ -40,6 +42,7 @@ pub const CONNECTOR_TYPES: &[ConnectorType] = &[
     coordinate_spring_damper::TYPE,
     coordinate_spring_damper_ext::TYPE,
     torsional_spring_damper::TYPE,
+    contact_sphere_sphere::TYPE,
 ];
 
 /// The family spelled `name` in a model file, if one is.
@@ -60,6 +63,8 @@ pub trait ItemKeys {
     fn bool_or(&mut self, key: &'static str, default: bool) -> Result<bool>;
     /// Two item numbers (`markerNumbers`).
     fn two_indices(&mut self, key: &'static str) -> Result<[usize; 2]>;
+    /// Two numbers, `default` if absent.
+    fn vec2(&mut self, key: &'static str, default: [f64; 2]) -> Result<[f64; 2]>;
     /// A 3 × 3 matrix, the identity if absent.
     fn matrix3_or_identity(&mut self, key: &'static str) -> Result<nalgebra::Matrix3<f64>>;
     /// An item number that may be absent or invalid (Exudyn writes −1 for none).
@@ -77,6 +82,8 @@ pub enum MarkerNeed {
     Coordinate,
     /// A marker with orientation (BodyRigid, NodeRigid, …).
     Orientation,
+    /// A marker with a position.
+    Position,
 }
 
 /// The behaviour of one connector of a family.
@@ -133,7 +140,7 @@ pub trait ConnectorFamily: Debug + Send + Sync + Any {
     }
     /// Exudyn's PostNewton after a converged solve: the new data coordinates into `data` (which
     /// holds the current ones), from those at the step's start (`data_start`), and the
-    /// discontinuous error (0: nothing switched).
+    /// discontinuous error (0: nothing switched) with the step size it recommends, if any.
     fn post_newton(
         &self,
         _m: [&ResolvedMarker; 2],
@@ -141,8 +148,8 @@ pub trait ConnectorFamily: Debug + Send + Sync + Any {
         _v: &[f64],
         _data: &mut [f64],
         _data_start: &[f64],
-    ) -> f64 {
-        0.0
+    ) -> PostNewton {
+        PostNewton::default()
     }
     /// Output `var` appended to `out` (allocating nothing once `out` has room: sensors read it
     /// every step); `None` if the family has no such output.
@@ -159,6 +166,22 @@ pub trait ConnectorFamily: Debug + Send + Sync + Any {
     ) -> Option<()>;
     /// Equality with another family's connector (items compare equal when their parameters do).
     fn same_as(&self, other: &dyn ConnectorFamily) -> bool;
+}
+
+/// What PostNewton found: the discontinuous error (a force, in the item's units) and the step
+/// size that would reach the switch (Exudyn's recommended step size).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PostNewton {
+    /// The discontinuous error (0: nothing switched).
+    pub error: f64,
+    /// The recommended step size, if the item recommends one.
+    pub recommended_step: Option<f64>,
+}
+
+impl From<PostNewton> for (f64, Option<f64>) {
+    fn from(p: PostNewton) -> Self {
+        (p.error, p.recommended_step)
+    }
 }
 
 /// One connector item of a family.

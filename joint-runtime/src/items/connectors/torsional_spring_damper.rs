@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use nalgebra::{Matrix3, Vector3};
 
-use super::{ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed};
+use super::{ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed, PostNewton};
 use crate::error::Result;
 use crate::items::{MarkerIndex, NodeIndex, Object, OutputVariable};
 use crate::markers::rotation_vector::rotation_matrix_to_rot_xyz;
@@ -239,9 +239,9 @@ impl ConnectorFamily for TorsionalSpringDamper {
         v: &[f64],
         data: &mut [f64],
         _: &[f64],
-    ) -> f64 {
+    ) -> PostNewton {
         data[0] = self.spring(m, qt, v, data, true).angle;
-        0.0
+        PostNewton::default()
     }
 
     fn output(

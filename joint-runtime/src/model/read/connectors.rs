@@ -29,6 +29,10 @@ impl ItemKeys for Dict<'_> {
         self.indices::<2>(key)
     }
 
+    fn vec2(&mut self, key: &'static str, default: [f64; 2]) -> Result<[f64; 2]> {
+        Ok(self.opt_vec::<2>(key)?.unwrap_or(default))
+    }
+
     fn matrix3_or_identity(&mut self, key: &'static str) -> Result<nalgebra::Matrix3<f64>> {
         Ok(match self.opt_matrix::<3, 3>(key)? {
             Some(m) => nalgebra::Matrix3::from_row_slice(m.as_flattened()),

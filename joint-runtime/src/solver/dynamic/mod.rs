@@ -145,6 +145,41 @@ fn compose_from_step_start(
     }
 }
 
+/// How far a step's discontinuous iteration got when it failed: its solves, and the error of
+/// its last PostNewton if that was why.
+struct DiscontinuousFailure {
+    solves: usize,
+    error: Option<f64>,
+}
+
+/// The error of a step that could not be solved (`why`: no smaller step was allowed), naming
+/// the worst equation; the simulation left at the last converged step.
+fn step_failure(
+    p: &mut StepProblem,
+    ti: &TimeIntegrationSettings,
+    t_n: f64,
+    t_new: f64,
+    failure: DiscontinuousFailure,
+    why: &str,
+) -> Error {
+    let (equation, residual) = p.worst_equation();
+    p.restore_last_good(t_n);
+    let worst = worst_clause(equation.as_deref(), residual);
+    let what = match failure.error {
+        Some(e) => format!(
+            "the discontinuous iteration did not settle at t = {t_new}: after {} solves the states still move their items' equations by {e} (discontinuous.iterationTolerance {}, ignoreMaxIterations off)",
+            failure.solves, ti.discontinuous.iteration_tolerance
+        ),
+        None => format!("Newton did not converge at t = {t_new}"),
+    };
+    Error::solver_failed_at(
+        format!("{what} ({why}){worst}; the state is the last converged step's (t = {t_n})"),
+        t_new,
+        equation,
+        residual,
+    )
+}
+
 /// What an ODE2 coordinate is to the Lie-group update.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LieColumn {
@@ -256,6 +291,9 @@ impl Simulation {
         let mut stats = self.statistics.newton;
         let mut largest_constraint: f64 = 0.0;
         let mut discontinuous_total = 0;
+        // the step size an item recommended at the last PostNewton (Exudyn's
+        // `recommendedStepSize`, which also shortens a step Newton failed on)
+        let mut recommended: Option<f64> = None;
         let level = if ti.generalized_alpha.use_index2_constraints {
             ConstraintLevel::Velocity
         } else {
@@ -319,9 +357,20 @@ impl Simulation {
                         NewtonOutcome::Converged { iterations } => {
                             // Exudyn's PostNewtonStep and its discontinuous iteration
                             solves += 1;
-                            let error = writer.post_newton(p.sim, level, Some(&p.data_n));
+                            let (error, rec) =
+                                writer.post_newton(p.sim, level, Some(&p.data_n)).into();
+                            // Exudyn's recommended step size: PostNewton's, kept until the next
+                            recommended =
+                                rec.filter(|_| ti.discontinuous.use_recommended_step_size);
                             match ti.discontinuous.decide(error, solves) {
                                 Discontinuous::Accept => break iterations,
+                                // an item asks for a shorter step: rejected, the start (a-buffer too) reset
+                                Discontinuous::Repeat
+                                    if recommended.is_some_and(|r| r < (1.0 + 1e-8) * step.h) =>
+                                {
+                                    p.restore_for_repeat();
+                                    NewtonOutcome::Failed { iterations }
+                                }
                                 Discontinuous::Repeat => {
                                     p.restore_for_repeat();
                                     continue;
@@ -353,31 +402,16 @@ impl Simulation {
                                 None
                             };
                             if let Some(why) = why {
-                                let (equation, residual) = p.worst_equation();
-                                p.restore_last_good(t_n);
-                                let worst = worst_clause(equation.as_deref(), residual);
-                                let what = match discontinuous_failure {
-                                    Some(e) => format!(
-                                        "the discontinuous iteration did not settle at t = {t_new}: after {solves} solves the states still move their items' equations by {e} (discontinuous.iterationTolerance {}, ignoreMaxIterations off)",
-                                        ti.discontinuous.iteration_tolerance
-                                    ),
-                                    None => format!("Newton did not converge at t = {t_new}"),
+                                let failure = DiscontinuousFailure {
+                                    solves,
+                                    error: discontinuous_failure,
                                 };
-                                return Err(Error::solver_failed_at(
-                                    format!(
-                                        "{what} ({why}){worst}; the state is the last converged step's (t = {t_n})"
-                                    ),
-                                    t_new,
-                                    equation,
-                                    residual,
-                                ));
+                                return Err(step_failure(&mut p, ti, t_n, t_new, failure, &why));
                             }
-                            p.restore_start_of_step();
-                            p.restore_data_start();
-                            p.sim.state.time = t_n;
+                            p.restore_for_reduction(t_n);
                             solves = 0;
                             discontinuous_failure = None;
-                            step.reduce();
+                            step.reduce_to(recommended);
                         }
                     }
                 };

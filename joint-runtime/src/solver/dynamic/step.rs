@@ -196,6 +196,13 @@ impl<'a> StepProblem<'a> {
         self.sim.load_item_states();
     }
 
+    /// The step's start at `t_n` again, its data coordinates too, for a shorter step.
+    pub(super) fn restore_for_reduction(&mut self, t_n: f64) {
+        self.restore_start_of_step();
+        self.restore_data_start();
+        self.sim.state.time = t_n;
+    }
+
     /// The step's start again, for a discontinuous iteration: q, v, ä, y, ẏ and the a-buffer
     /// (spec/solver.md §4.4), the data coordinates PostNewton stored kept.
     pub(super) fn restore_for_repeat(&mut self) {
