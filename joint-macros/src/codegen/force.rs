@@ -323,6 +323,51 @@ fn force_slices(core: &TokenStream) -> TokenStream {
     }
 }
 
+/// A force element's torque kernels (pushed onto `functions`) and its `TorqueDefinition`.
+fn torque_kernels(
+    model: &JointModel,
+    g: &Graph,
+    t: &TorqueRoots,
+    functions: &mut Vec<TokenStream>,
+) -> TokenStream {
+    let core = &model.core;
+    functions.push(kernel(
+        model,
+        g,
+        "torque",
+        " The torque on marker 0 (global); marker 1 receives its negative.",
+        &t.torque,
+        Returns::Array(3),
+    ));
+    functions.push(kernel(
+        model,
+        g,
+        "torque_jacobian",
+        " The torque's derivatives by both markers' positions, rotations (a small \
+         global rotation δπ, δA = skew(δπ)·A), velocities and angular velocities.",
+        &t.jacobian,
+        Returns::Jacobian,
+    ));
+    functions.push(quote! {
+        /// The torque into a fixed array, as [`DEFINITION`](super::DEFINITION) holds it.
+        pub fn torque_array(joint: &[f64], m0: &#core::MarkerQuantities, m1: &#core::MarkerQuantities, out: &mut [f64; 3]) -> ::core::option::Option<()> {
+            torque_slices(joint, m0, m1, out)
+        }
+    });
+    let text = model
+        .torque
+        .as_ref()
+        .map(expression_text)
+        .unwrap_or_default();
+    quote! {
+        ::core::option::Option::Some(#core::TorqueDefinition {
+            torque_text: #text,
+            torque: marker_level::torque_array,
+            jacobian: marker_level::torque_jacobian_slices,
+        })
+    }
+}
+
 /// Expand a checked force model. Errors are pushed into `errors`; the caller then emits the
 /// stub instead of the returned tokens.
 pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
@@ -361,43 +406,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
     ];
     let torque_definition = match &lowered.torque {
         None => quote!(::core::option::Option::None),
-        Some(t) => {
-            functions.push(kernel(
-                model,
-                g,
-                "torque",
-                " The torque on marker 0 (global); marker 1 receives its negative.",
-                &t.torque,
-                Returns::Array(3),
-            ));
-            functions.push(kernel(
-                model,
-                g,
-                "torque_jacobian",
-                " The torque's derivatives by both markers' positions, rotations (a small \
-                 global rotation δπ, δA = skew(δπ)·A), velocities and angular velocities.",
-                &t.jacobian,
-                Returns::Jacobian,
-            ));
-            functions.push(quote! {
-                /// The torque into a fixed array, as [`DEFINITION`](super::DEFINITION) holds it.
-                pub fn torque_array(joint: &[f64], m0: &#core::MarkerQuantities, m1: &#core::MarkerQuantities, out: &mut [f64; 3]) -> ::core::option::Option<()> {
-                    torque_slices(joint, m0, m1, out)
-                }
-            });
-            let text = model
-                .torque
-                .as_ref()
-                .map(expression_text)
-                .unwrap_or_default();
-            quote! {
-                ::core::option::Option::Some(#core::TorqueDefinition {
-                    torque_text: #text,
-                    torque: marker_level::torque_array,
-                    jacobian: marker_level::torque_jacobian_slices,
-                })
-            }
-        }
+        Some(t) => torque_kernels(model, g, t, &mut functions),
     };
     let mut output_infos = Vec::new();
     for (name, roots) in &lowered.outputs {

@@ -155,28 +155,8 @@ impl Simulation {
         let lie = ti.explicit.use_lie_group_integration && !self.topology.lie_nodes.is_empty();
         let n2 = self.topology.n_ode2;
         let n1 = self.topology.n_ode1;
-        self.state.time = ti.start_time;
-        self.state.a.fill(0.0);
-        self.state.lambda.fill(0.0);
-        // Exudyn starts ẏ at zero too (not f1 at the start)
-        self.state.y_t.fill(0.0);
         let mut acc = Accelerations::new(self, settings);
-        if method == DynamicSolverType::VelocityVerlet {
-            let (q, v) = (self.state.q.clone(), self.state.v.clone());
-            let mut a = vec![0.0; n2];
-            acc.evaluate(self, &q, &v, &mut a)?;
-            self.state.a.copy_from_slice(&a);
-        }
-        self.write_sensors_initial(settings);
-        observer(
-            self,
-            Progress {
-                time: ti.start_time,
-                start_time: ti.start_time,
-                end_time: ti.end_time,
-                steps: 0,
-            },
-        );
+        self.start_explicit(settings, &mut acc, observer)?;
 
         let s = tableau.stages;
         let mut st = Stages {
@@ -287,6 +267,41 @@ impl Simulation {
         self.statistics.factor_nonzeros = acc.system.factor_nonzeros();
         self.statistics.sparse_factorizations = acc.system.factorization_counts();
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// The explicit run's start: time, accelerations and multipliers as Exudyn starts them
+    /// (velocity Verlet's initial accelerations evaluated), the initial sensor rows, the
+    /// observer's first call.
+    fn start_explicit(
+        &mut self,
+        settings: &SimulationSettings,
+        acc: &mut Accelerations,
+        observer: &mut dyn FnMut(&Simulation, Progress),
+    ) -> Result<()> {
+        let ti = &settings.time_integration;
+        let n2 = self.topology.n_ode2;
+        self.state.time = ti.start_time;
+        self.state.a.fill(0.0);
+        self.state.lambda.fill(0.0);
+        // Exudyn starts ẏ at zero too (not f1 at the start)
+        self.state.y_t.fill(0.0);
+        if ti.solver_type == DynamicSolverType::VelocityVerlet {
+            let (q, v) = (self.state.q.clone(), self.state.v.clone());
+            let mut a = vec![0.0; n2];
+            acc.evaluate(self, &q, &v, &mut a)?;
+            self.state.a.copy_from_slice(&a);
+        }
+        self.write_sensors_initial(settings);
+        observer(
+            self,
+            Progress {
+                time: ti.start_time,
+                start_time: ti.start_time,
+                end_time: ti.end_time,
+                steps: 0,
+            },
+        );
         Ok(())
     }
 
