@@ -17,24 +17,77 @@ pub(crate) struct Tableau {
 }
 
 impl Tableau {
+    /// A tableau from the rows of its strictly lower triangle `a` (ragged), its nodes `c`,
+    /// weights `b` and embedded weights `b_hat`.
+    fn from_rows(
+        rows: &[&[f64]],
+        c: &[f64],
+        b: &[f64],
+        b_hat: Option<Vec<f64>>,
+        order: f64,
+    ) -> Tableau {
+        let stages = c.len();
+        let mut a = vec![0.0; stages * stages];
+        for (i, row) in rows.iter().enumerate() {
+            a[i * stages..i * stages + row.len()].copy_from_slice(row);
+        }
+        Tableau {
+            stages,
+            a,
+            c: c.to_vec(),
+            b: b.to_vec(),
+            b_hat,
+            order,
+        }
+    }
+
+    /// Butcher's 7-stage, sixth-order method (RK67).
+    fn rk67() -> Tableau {
+        let s5 = 5f64.sqrt();
+        let lo = 1. / 2. - 1. / 10. * s5;
+        let hi = 1. / 2. + 1. / 10. * s5;
+        Tableau::from_rows(
+            &[
+                &[],
+                &[lo],
+                &[-1. / 10. * s5, 1. / 2. + 1. / 5. * s5],
+                &[
+                    7. / 20. * s5 - 3. / 4.,
+                    1. / 4. * s5 - 1. / 4.,
+                    3. / 2. - 7. / 10. * s5,
+                ],
+                &[
+                    1. / 12. - 1. / 60. * s5,
+                    0.,
+                    1. / 6.,
+                    7. / 60. * s5 + 1. / 4.,
+                ],
+                &[
+                    1. / 60. * s5 + 1. / 12.,
+                    0.,
+                    3. / 4. - 5. / 12. * s5,
+                    1. / 6.,
+                    -1. / 2. + 3. / 10. * s5,
+                ],
+                &[
+                    1. / 6.,
+                    0.,
+                    -55. / 12. + 25. / 12. * s5,
+                    -7. / 12. * s5 - 25. / 12.,
+                    5. - 2. * s5,
+                    5. / 2. + 1. / 2. * s5,
+                ],
+            ],
+            &[0., lo, hi, lo, hi, lo, 1.],
+            &[1. / 12., 0., 0., 0., 5. / 12., 5. / 12., 1. / 12.],
+            None,
+            6.0,
+        )
+    }
+
     /// The tableau Exudyn runs for an explicit `DynamicSolverType` (None for the implicit ones).
     pub(crate) fn of(t: DynamicSolverType) -> Option<Tableau> {
-        let s5 = 5f64.sqrt();
-        let tableau = |rows: &[&[f64]], c: &[f64], b: &[f64], b_hat: Option<Vec<f64>>, order| {
-            let stages = c.len();
-            let mut a = vec![0.0; stages * stages];
-            for (i, row) in rows.iter().enumerate() {
-                a[i * stages..i * stages + row.len()].copy_from_slice(row);
-            }
-            Tableau {
-                stages,
-                a,
-                c: c.to_vec(),
-                b: b.to_vec(),
-                b_hat,
-                order,
-            }
-        };
+        let tableau = Tableau::from_rows;
         Some(match t {
             DynamicSolverType::GeneralizedAlpha | DynamicSolverType::TrapezoidalIndex2 => {
                 return None;
@@ -66,47 +119,7 @@ impl Tableau {
                 4.0,
             ),
             // Butcher (1964), "On Runge-Kutta processes of high order", J. Austral. Math. Soc. 4
-            DynamicSolverType::RK67 => {
-                let lo = 1. / 2. - 1. / 10. * s5;
-                let hi = 1. / 2. + 1. / 10. * s5;
-                tableau(
-                    &[
-                        &[],
-                        &[lo],
-                        &[-1. / 10. * s5, 1. / 2. + 1. / 5. * s5],
-                        &[
-                            7. / 20. * s5 - 3. / 4.,
-                            1. / 4. * s5 - 1. / 4.,
-                            3. / 2. - 7. / 10. * s5,
-                        ],
-                        &[
-                            1. / 12. - 1. / 60. * s5,
-                            0.,
-                            1. / 6.,
-                            7. / 60. * s5 + 1. / 4.,
-                        ],
-                        &[
-                            1. / 60. * s5 + 1. / 12.,
-                            0.,
-                            3. / 4. - 5. / 12. * s5,
-                            1. / 6.,
-                            -1. / 2. + 3. / 10. * s5,
-                        ],
-                        &[
-                            1. / 6.,
-                            0.,
-                            -55. / 12. + 25. / 12. * s5,
-                            -7. / 12. * s5 - 25. / 12.,
-                            5. - 2. * s5,
-                            5. / 2. + 1. / 2. * s5,
-                        ],
-                    ],
-                    &[0., lo, hi, lo, hi, lo, 1.],
-                    &[1. / 12., 0., 0., 0., 5. / 12., 5. / 12., 1. / 12.],
-                    None,
-                    6.0,
-                )
-            }
+            DynamicSolverType::RK67 => Tableau::rk67(),
             // Bogacki–Shampine 3(2); the embedded weights are b − δ with Exudyn's δ
             DynamicSolverType::ODE23 => {
                 let b = [2. / 9., 1. / 3., 4. / 9., 0.];
