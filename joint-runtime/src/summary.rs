@@ -96,6 +96,49 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
             .map(|c| c.rows)
             .sum::<usize>()
     );
+    write_solve(&mut s, model, topo.n_ae);
+    let mut kernels: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for j in &topo.joints {
+        let name = j.kernel_name();
+        kernels.entry(name).or_default().push(j.object);
+    }
+    for c in &topo.coordinate_vectors {
+        // loops over the markers' run-time coordinate vectors
+        let name = format!("{} (coordinate vectors)", c.definition.module);
+        kernels.entry(name).or_default().push(c.object);
+    }
+    if kernels.is_empty() {
+        let _ = writeln!(s, "generated joint kernels: none");
+    } else {
+        let _ = writeln!(s, "generated joint kernels:");
+        for (k, objects) in kernels {
+            let list: Vec<String> = objects.iter().map(|o| format!("objects[{o}]")).collect();
+            let _ = writeln!(s, "  {k}: {}", list.join(", "));
+        }
+    }
+    let mut kinds: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, m) in topo.markers.iter().enumerate() {
+        kinds.entry(m.kinematics_name()).or_default().push(i);
+    }
+    let _ = writeln!(s, "generated marker kinematics:");
+    for (k, markers) in kinds {
+        let list: Vec<String> = markers.iter().map(|m| format!("markers[{m}]")).collect();
+        if k == "coordinates" {
+            // MarkerNodeCoordinates, MarkerObjectODE2Coordinates: the coordinates themselves
+            let _ = writeln!(
+                s,
+                "  coordinate vectors (no kinematics): {}",
+                list.join(", ")
+            );
+        } else {
+            let _ = writeln!(s, "  marker_kinematics::{k}: {}", list.join(", "));
+        }
+    }
+    s
+}
+
+/// The summary's line on the solve the model asks for: the integrator, its steps and settings.
+fn write_solve(s: &mut String, model: &Model, n_ae: usize) {
     let settings = &model.settings;
     match model.solve {
         SolveKind::Dynamic if settings.time_integration.solver_type.is_explicit() => {
@@ -120,7 +163,7 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
                 ti.number_of_steps,
                 ti.start_time,
                 ti.end_time,
-                match (topo.n_ae, ti.explicit.eliminate_constraints) {
+                match (n_ae, ti.explicit.eliminate_constraints) {
                     (0, _) => "",
                     (_, true) => {
                         ", coordinates fixed to ground eliminated, other constraints refused (eliminateConstraints)"
@@ -163,42 +206,4 @@ pub fn summary(model: &Model, sim: &Simulation) -> String {
             let _ = writeln!(s, "solve: static, {} load steps", ss.number_of_load_steps);
         }
     }
-    let mut kernels: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for j in &topo.joints {
-        let name = j.kernel_name();
-        kernels.entry(name).or_default().push(j.object);
-    }
-    for c in &topo.coordinate_vectors {
-        // loops over the markers' run-time coordinate vectors
-        let name = format!("{} (coordinate vectors)", c.definition.module);
-        kernels.entry(name).or_default().push(c.object);
-    }
-    if kernels.is_empty() {
-        let _ = writeln!(s, "generated joint kernels: none");
-    } else {
-        let _ = writeln!(s, "generated joint kernels:");
-        for (k, objects) in kernels {
-            let list: Vec<String> = objects.iter().map(|o| format!("objects[{o}]")).collect();
-            let _ = writeln!(s, "  {k}: {}", list.join(", "));
-        }
-    }
-    let mut kinds: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, m) in topo.markers.iter().enumerate() {
-        kinds.entry(m.kinematics_name()).or_default().push(i);
-    }
-    let _ = writeln!(s, "generated marker kinematics:");
-    for (k, markers) in kinds {
-        let list: Vec<String> = markers.iter().map(|m| format!("markers[{m}]")).collect();
-        if k == "coordinates" {
-            // MarkerNodeCoordinates, MarkerObjectODE2Coordinates: the coordinates themselves
-            let _ = writeln!(
-                s,
-                "  coordinate vectors (no kinematics): {}",
-                list.join(", ")
-            );
-        } else {
-            let _ = writeln!(s, "  marker_kinematics::{k}: {}", list.join(", "));
-        }
-    }
-    s
 }

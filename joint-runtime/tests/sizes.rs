@@ -82,7 +82,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         "run_static",
         212,
     ),
-    ("joint-runtime/src/summary.rs", "summary", 181),
     (
         "tests/joint_dual_oracles/comparisons.rs",
         "check_pairing",
