@@ -71,7 +71,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         "add_body_jacobians_fd",
         229,
     ),
-    ("joint-runtime/src/scene/glb.rs", "to_glb", 188),
     (
         "joint-runtime/src/solver/dynamic/mod.rs",
         "run_dynamic",

@@ -100,26 +100,8 @@ fn f32x3(v: [f64; 3]) -> [f32; 3] {
 /// The scene as a `.glb` file.
 pub fn to_glb(scene: &Scene) -> Vec<u8> {
     let mut buffers = Buffers::default();
-    let mut materials: Vec<Value> = Vec::new();
-    let mut material_keys: Vec<([u32; 4], bool)> = Vec::new();
-    let mut material = |color: [f32; 4], double_sided: bool| -> usize {
-        let key = (color.map(f32::to_bits), double_sided);
-        if let Some(i) = material_keys.iter().position(|k| *k == key) {
-            return i;
-        }
-        let mut m = json!({
-            "pbrMetallicRoughness": {"baseColorFactor": color, "metallicFactor": 0.0, "roughnessFactor": 0.6},
-        });
-        if color[3] < 1.0 {
-            m["alphaMode"] = json!("BLEND");
-        }
-        if double_sided {
-            m["doubleSided"] = json!(true);
-        }
-        materials.push(m);
-        material_keys.push(key);
-        materials.len() - 1
-    };
+    let mut materials = Materials::default();
+    let mut material = |color: [f32; 4], double_sided: bool| materials.index(color, double_sided);
 
     // meshes; those with nothing to draw get no glTF mesh
     let mut meshes = Vec::new();
@@ -240,7 +222,7 @@ pub fn to_glb(scene: &Scene) -> Vec<u8> {
     });
     if !meshes.is_empty() {
         gltf["meshes"] = json!(meshes);
-        gltf["materials"] = json!(materials);
+        gltf["materials"] = json!(materials.values);
     }
     if !channels.is_empty() {
         gltf["animations"] =
@@ -262,29 +244,7 @@ pub fn to_glb(scene: &Scene) -> Vec<u8> {
             .remove("nodes");
     }
 
-    let mut text = serde_json::to_vec(&gltf).expect("a JSON value serializes");
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let bin_chunk = if buffers.bin.is_empty() {
-        0
-    } else {
-        8 + buffers.bin.len()
-    };
-    let total = 12 + 8 + text.len() + bin_chunk;
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    if bin_chunk > 0 {
-        out.extend_from_slice(&(buffers.bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&buffers.bin);
-    }
-    out
+    container(&gltf, &buffers.bin)
 }
 
 fn nodes_is_empty(gltf: &Value) -> bool {
@@ -323,4 +283,57 @@ pub fn split_glb(bytes: &[u8]) -> Result<(Value, &[u8]), String> {
         .get(at + 8..at + 8 + bin_len)
         .ok_or("truncated BIN chunk")?;
     Ok((gltf, bin))
+}
+
+/// The GLB container: its header, the JSON chunk (padded with spaces to 4 bytes) and the
+/// binary chunk, if any.
+fn container(gltf: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = serde_json::to_vec(gltf).expect("a JSON value serializes");
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let bin_chunk = if bin.is_empty() { 0 } else { 8 + bin.len() };
+    let total = 12 + 8 + text.len() + bin_chunk;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    if bin_chunk > 0 {
+        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&bin);
+    }
+    out
+}
+
+/// The scene's materials, one per color and sidedness.
+#[derive(Default)]
+struct Materials {
+    values: Vec<Value>,
+    keys: Vec<([u32; 4], bool)>,
+}
+
+impl Materials {
+    /// The material of `color` (double-sided or not), added if new.
+    fn index(&mut self, color: [f32; 4], double_sided: bool) -> usize {
+        let key = (color.map(f32::to_bits), double_sided);
+        if let Some(i) = self.keys.iter().position(|k| *k == key) {
+            return i;
+        }
+        let mut m = json!({
+            "pbrMetallicRoughness": {"baseColorFactor": color, "metallicFactor": 0.0, "roughnessFactor": 0.6},
+        });
+        if color[3] < 1.0 {
+            m["alphaMode"] = json!("BLEND");
+        }
+        if double_sided {
+            m["doubleSided"] = json!(true);
+        }
+        self.values.push(m);
+        self.keys.push(key);
+        self.values.len() - 1
+    }
 }
