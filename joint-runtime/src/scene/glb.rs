@@ -304,7 +304,7 @@ fn container(gltf: &Value, bin: &[u8]) -> Vec<u8> {
     if bin_chunk > 0 {
         out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
         out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
+        out.extend_from_slice(bin);
     }
     out
 }
