@@ -219,6 +219,35 @@ impl<'a> MarkerState<'a> {
         self.kinematics().rotation_jacobian(self.at, out);
     }
 
+    /// `scale·Jᵀx` over the marker's columns into `out[..columns]` (added to it with `add`), J
+    /// its rotation Jacobian (`rotation`) or its position Jacobian; `jac` is scratch of 3 ×
+    /// columns. How connectors apply a force or a torque to a marker.
+    pub fn jacobian_t_times(
+        &self,
+        rotation: bool,
+        x: &Vector3<f64>,
+        scale: f64,
+        add: bool,
+        jac: &mut [f64],
+        out: &mut [f64],
+    ) {
+        let n = self.marker.columns.len();
+        let jac = &mut jac[..3 * n];
+        if rotation {
+            self.rotation_jacobian(jac);
+        } else {
+            self.position_jacobian(jac);
+        }
+        for col in 0..n {
+            let val: f64 = (0..3).map(|r| jac[r * n + col] * x[r]).sum();
+            if add {
+                out[col] += scale * val;
+            } else {
+                out[col] = scale * val;
+            }
+        }
+    }
+
     /// [`MarkerState::rotation_jacobian`], zero for a built-in kind without orientation (other
     /// models give their own).
     pub fn rotation_jacobian_or_zero(&self, out: &mut [f64]) {

@@ -164,20 +164,15 @@ impl Topology {
             if n == 0 {
                 continue;
             }
-            let jac = &mut jac[..3 * n];
-            let state = MarkerState::new(marker, qt, v);
-            match which {
-                Jacobian::Position => state.position_jacobian(jac),
-                Jacobian::Rotation => state.rotation_jacobian(jac),
-            }
-            for col in 0..n {
-                let val: f64 = (0..3).map(|r| jac[r * n + col] * x[r]).sum();
-                if add {
-                    out[offset + col] += s * val;
-                } else {
-                    out[offset + col] = s * val;
-                }
-            }
+            let rotation = matches!(which, Jacobian::Rotation);
+            MarkerState::new(marker, qt, v).jacobian_t_times(
+                rotation,
+                x,
+                s,
+                add,
+                jac,
+                &mut out[offset..],
+            );
             offset += n;
         }
     }

@@ -317,18 +317,10 @@ impl ConnectorFamily for ContactSphereSphere {
                 continue;
             }
             let state = MarkerState::new(m[k], qt, v);
-            let jac = &mut jac[..3 * n];
-            state.position_jacobian(jac);
-            for col in 0..n {
-                out[offset + col] =
-                    sign * (0..3).map(|r| jac[r * n + col] * c.force[r]).sum::<f64>();
-            }
+            let out = &mut out[offset..];
+            state.jacobian_t_times(false, &c.force, sign, false, jac, out);
             if self.friction != 0.0 {
-                let torque = arms[k].cross(&c.force);
-                state.rotation_jacobian(jac);
-                for col in 0..n {
-                    out[offset + col] += (0..3).map(|r| jac[r * n + col] * torque[r]).sum::<f64>();
-                }
+                state.jacobian_t_times(true, &arms[k].cross(&c.force), 1.0, true, jac, out);
             }
             offset += n;
         }

@@ -201,12 +201,14 @@ impl ConnectorFamily for TorsionalSpringDamper {
             if n == 0 {
                 continue;
             }
-            let jac = &mut jac[..3 * n];
-            MarkerState::new(m[k], qt, v).rotation_jacobian(jac);
-            for col in 0..n {
-                let val: f64 = (0..3).map(|r| jac[r * n + col] * t[r]).sum();
-                out[offset + col] = s * val;
-            }
+            MarkerState::new(m[k], qt, v).jacobian_t_times(
+                true,
+                &t,
+                s,
+                false,
+                jac,
+                &mut out[offset..],
+            );
             offset += n;
         }
     }
