@@ -1,7 +1,7 @@
 //! Sensor recording at Exudyn's write times (spec/items.md §7).
 
 use crate::error::{Error, Result};
-use crate::output::{OutputMarkers, Outputs};
+use crate::output::Outputs;
 use crate::settings::SimulationSettings;
 use crate::simulation::Simulation;
 use crate::storage::human_bytes;
@@ -26,20 +26,15 @@ pub fn planned_rows(duration: f64, period: f64, steps: usize, adaptive: bool) ->
     rows.saturating_add(1)
 }
 
-/// What recording a row needs, prepared before the run: total coordinates and each sensor's
-/// markers.
+/// What recording a row needs, prepared before the run: the buffer of total coordinates.
 pub(crate) struct SensorRecorder {
     qt: Vec<f64>,
-    markers: Vec<OutputMarkers>,
 }
 
 impl SensorRecorder {
     fn new(sim: &Simulation) -> Self {
         SensorRecorder {
             qt: vec![0.0; sim.topology.n_ode2],
-            markers: (0..sim.mbs.sensors.len())
-                .map(|i| sim.outputs().sensor_output_markers(i))
-                .collect(),
         }
     }
 }
@@ -201,8 +196,7 @@ impl Simulation {
                 topology: &self.topology,
                 state: &self.state,
             };
-            let recorded =
-                outputs.sensor_values(i, &recorder.qt, &recorder.markers[i], &mut rows.data);
+            let recorded = outputs.sensor_values(i, &recorder.qt, &mut rows.data);
             if recorded.is_err() || rows.data.len() != len + rows.width {
                 debug_assert!(recorded.is_err(), "sensor {i}: row width changed");
                 rows.data.truncate(len);

@@ -39,19 +39,9 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         204,
     ),
     (
-        "joint-runtime/src/assemble/markers.rs",
-        "resolve_marker",
-        504,
-    ),
-    (
         "joint-runtime/src/assemble/objects.rs",
         "joints_and_connectors",
         290,
-    ),
-    (
-        "joint-runtime/src/assemble/super_element_markers.rs",
-        "resolve_super_element",
-        248,
     ),
     ("joint-runtime/src/model/read/mod.rs", "types", 160),
     (

@@ -3,7 +3,8 @@
 //! pairing kernel — with every check the items allow before anything runs.
 //!
 //! `Topology::build` runs the passes in Exudyn's item order: `nodes` (layout), `bodies`,
-//! `markers` (with `super_element_markers` and `kinematic_tree`), `objects` (joints through
+//! `markers` (one file per family of marker items; the outputs resolve their node and body
+//! markers through the same `MarkerResolver`), `objects` (joints through
 //! `joints`, connectors), `ode1` (first-order systems), `loads`, then the sensors' references
 //! (`checks`).
 
@@ -18,10 +19,10 @@ mod nodes;
 mod objects;
 mod ode1;
 mod states;
-mod super_element_markers;
 
 use nalgebra::{DMatrix, Matrix3, Matrix6, Vector6};
 
+pub(crate) use markers::{MarkerResolver, OutputMarkers};
 pub use states::{ItemStates, StateOwner};
 
 use crate::error::{ItemRef, Result};
@@ -273,6 +274,8 @@ pub struct Topology {
     /// Per object, what it became: resolved once, so that outputs and sensors index instead of
     /// searching.
     pub objects: Vec<ObjectTopology>,
+    /// Per sensor, the markers its output reads (resolved here, once).
+    pub(crate) sensor_markers: Vec<OutputMarkers>,
     /// The items with states (`state NAME = …;`), their data coordinates after the nodes'.
     pub item_states: Vec<ItemStates>,
 }
@@ -315,7 +318,18 @@ impl Topology {
         } = nodes::node_layout(mbs)?;
         let n_ode2 = reference.len();
         let (bodies, object_body) = bodies::bodies(mbs, &node_ode2)?;
-        let markers = markers::resolve_markers(mbs, &node_ode2, &object_body, &bodies)?;
+        let mut objects: Vec<ObjectTopology> = object_body
+            .iter()
+            .map(|b| b.map_or(ObjectTopology::None, ObjectTopology::Body))
+            .collect();
+        let markers = MarkerResolver {
+            mbs,
+            node_ode2: &node_ode2,
+            objects: &objects,
+            bodies: &bodies,
+        }
+        .resolve_all()?;
+
         let (joints, connectors, coordinate_vectors) =
             objects::joints_and_connectors(mbs, &markers, &node_data, &mut ae_owner)?;
         let ode1_systems = ode1::ode1_systems(mbs, &node_ode1)?;
@@ -365,10 +379,6 @@ impl Topology {
             .chain(coordinate_vectors.iter().map(|c| c.rows))
             .max()
             .unwrap_or(0);
-        let mut objects: Vec<ObjectTopology> = object_body
-            .iter()
-            .map(|b| b.map_or(ObjectTopology::None, ObjectTopology::Body))
-            .collect();
         for (k, j) in joints.iter().enumerate() {
             objects[j.object] = ObjectTopology::Joint(k);
         }
@@ -381,6 +391,13 @@ impl Topology {
         for (k, c) in ode1_systems.iter().enumerate() {
             objects[c.object] = ObjectTopology::Ode1System(k);
         }
+        let sensor_markers = (MarkerResolver {
+            mbs,
+            node_ode2: &node_ode2,
+            objects: &objects,
+            bodies: &bodies,
+        })
+        .sensor_markers()?;
         let lie_nodes = mbs
             .nodes
             .iter()
@@ -413,6 +430,7 @@ impl Topology {
             max_columns,
             max_kernel_rows,
             objects,
+            sensor_markers,
             constant_loads: Vec::new(),
             item_states: Vec::new(),
         };

@@ -7,13 +7,11 @@ mod kinematic_tree;
 mod markers;
 mod nodes;
 mod objects;
-mod output_markers;
 mod super_element;
 
-use crate::assemble::Topology;
+use crate::assemble::{MarkerResolver, OutputMarkers, Topology};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::{OutputVariable, SensorIndex, SensorTarget};
-use crate::markers::ResolvedMarker;
 use crate::state::State;
 use crate::system::MultibodySystem;
 
@@ -39,17 +37,6 @@ fn entry<'t, T>(
         .ok_or_else(|| Error::item(item(), key, format!("no such {what}")))
 }
 
-/// The markers a node or body output needs that the topology does not hold: built per call by
-/// the `*_output` functions, once per solve for the sensors (so that recording a row allocates
-/// nothing).
-#[derive(Clone, Debug, Default)]
-pub struct OutputMarkers {
-    /// The node's marker (nodes with a position), or a body's node's.
-    node: Option<ResolvedMarker>,
-    /// A rigid body's marker at the local position.
-    point: Option<ResolvedMarker>,
-}
-
 /// The outputs of a system at a state: what the `*_output` functions and the sensors read, and
 /// all they read (the items, the topology and the state). [`crate::Simulation::outputs`]
 /// gives the view of a simulation.
@@ -69,7 +56,9 @@ impl Outputs<'_> {
     /// it in the current configuration.
     pub fn output(&self, target: &SensorTarget, var: OutputVariable) -> Result<Vec<f64>> {
         let mut out = Vec::new();
-        let markers = self.target_markers(target);
+        let markers = self
+            .resolver()
+            .output_markers(&self.target_item(target), target)?;
         self.target_values(target, var, &self.total(), &markers, &mut out)?;
         Ok(out)
     }
@@ -102,22 +91,40 @@ impl Outputs<'_> {
         }
     }
 
+    /// The item `target` names, for the errors of its markers.
+    fn target_item(&self, target: &SensorTarget) -> ItemRef {
+        match target {
+            SensorTarget::Node(n) => self.mbs.node_ref(n.0),
+            SensorTarget::Body { body: o, .. }
+            | SensorTarget::SuperElement { body: o, .. }
+            | SensorTarget::Object(o)
+            | SensorTarget::KinematicTree { object: o, .. } => self.mbs.object_ref(o.0),
+            SensorTarget::Marker(m) => self.mbs.marker_ref(m.0),
+            SensorTarget::Load(l) => self.mbs.load_ref(l.0),
+        }
+    }
+
+    /// The marker resolver of the assembly, over these items and their topology.
+    fn resolver(&self) -> MarkerResolver<'_> {
+        MarkerResolver {
+            mbs: self.mbs,
+            node_ode2: &self.topology.node_ode2,
+            objects: &self.topology.objects,
+            bodies: &self.topology.bodies,
+        }
+    }
+
     /// [`Outputs::sensor_value`] appended to `out`, at total coordinates `qt`, with the
-    /// markers of [`Outputs::sensor_output_markers`]: allocates nothing once `out` has room.
-    pub(crate) fn sensor_values(
-        &self,
-        i: usize,
-        qt: &[f64],
-        markers: &OutputMarkers,
-        out: &mut Vec<f64>,
-    ) -> Result<()> {
+    /// markers the assembly resolved: allocates nothing once `out` has room.
+    pub(crate) fn sensor_values(&self, i: usize, qt: &[f64], out: &mut Vec<f64>) -> Result<()> {
         let s = &self.mbs.sensors[i];
+        let markers = &self.topology.sensor_markers[i];
         self.target_values(&s.target, s.output, qt, markers, out)
             .map_err(|e| self.sensor_error(i, e))
     }
 
-    /// [`Outputs::output`] appended to `out`, at total coordinates `qt`, with the markers of
-    /// [`Outputs::target_markers`].
+    /// [`Outputs::output`] appended to `out`, at total coordinates `qt`, with the markers
+    /// `target` reads.
     fn target_values(
         &self,
         target: &SensorTarget,
