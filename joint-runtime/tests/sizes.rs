@@ -32,16 +32,10 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         221,
     ),
     ("joint-macros/src/definition/model.rs", "from_input", 388),
-    ("joint-runtime/src/assemble/bodies.rs", "bodies", 387),
     (
         "joint-runtime/src/assemble/joints.rs",
         "assemble_joint",
         204,
-    ),
-    (
-        "joint-runtime/src/assemble/objects.rs",
-        "joints_and_connectors",
-        290,
     ),
     ("joint-runtime/src/model/read/mod.rs", "types", 160),
     (

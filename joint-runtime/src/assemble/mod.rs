@@ -11,6 +11,7 @@
 mod bodies;
 mod checks;
 mod connector_families;
+mod force_connectors;
 mod joints;
 mod kinematic_tree;
 mod loads;
@@ -104,28 +105,6 @@ pub enum BodyTopology {
 
 #[derive(Clone, Debug)]
 pub enum ConnectorKind {
-    SpringDamper {
-        reference_length: f64,
-        stiffness: f64,
-        damping: f64,
-        force: f64,
-        velocity_offset: f64,
-    },
-    CartesianSpringDamper {
-        stiffness: [f64; 3],
-        damping: [f64; 3],
-        offset: [f64; 3],
-    },
-    /// About joint frame 0's z axis; frames `A_i·rotation_i`.
-    /// Along `A_0·axis`.
-    LinearSpringDamper {
-        stiffness: f64,
-        damping: f64,
-        axis: [f64; 3],
-        offset: f64,
-        velocity_offset: f64,
-        force: f64,
-    },
     /// A 6 × 6 spring-damper between joint frames `A_i·rotation_i`.
     RigidBodySpringDamper {
         stiffness: Box<Matrix6<f64>>,
@@ -136,13 +115,15 @@ pub enum ConnectorKind {
         /// The SE(3)-logarithm formulation in the mid frame (`useIntrinsicFormulation`).
         intrinsic: bool,
     },
-    /// Newton's gravitation; `factor` = G·m₀·m₁.
-    Gravity { factor: f64, min_distance: f64 },
-    /// A force element defined with `joint!`: its force and derivatives from its kernels.
+    /// A force element defined with `joint!` — a user's, or one of Exudyn's built-in force
+    /// connectors (`kernels`): its force and derivatives from its kernels, its parameters
+    /// flattened once here.
     Defined {
         definition: &'static joint_core::ForceDefinition,
         /// Its parameter values, in the definition's flat layout.
         parameters: Box<[f64]>,
+        /// What a built-in connector adds to its definition.
+        hook: ForceHook,
     },
     /// Between two coordinate markers (each one column, or none on a ground node).
     /// A connector of a family of `items/connectors/`, with its data node's coordinates.
@@ -150,6 +131,18 @@ pub enum ConnectorKind {
         family: std::sync::Arc<dyn crate::items::connectors::ConnectorFamily>,
         data: std::ops::Range<usize>,
     },
+}
+
+/// What an Exudyn force connector adds to its force definition.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ForceHook {
+    /// Nothing: the definition is all (a user's force element, LinearSpringDamper, Gravity).
+    None,
+    /// ObjectConnectorSpringDamper: at zero length, where the direction Δp/L is undefined,
+    /// Exudyn's convention (along Δv, derivatives zero; `physics::connectors`).
+    ZeroLength,
+    /// ObjectConnectorCartesianSpringDamper: its displacement output is Δp − offset.
+    DisplacementOffset([f64; 3]),
 }
 
 #[derive(Clone, Debug)]

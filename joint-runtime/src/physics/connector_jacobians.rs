@@ -7,10 +7,8 @@ use joint_core::ForceJacobian;
 use super::ForwardDifference;
 use super::Scratch;
 use super::connectors::*;
-use crate::assemble::{ConnectorKind, Topology};
-use crate::kernels::{
-    cartesian_spring_damper, gravity, linear_spring_damper, rigid_body_spring_damper, spring_damper,
-};
+use crate::assemble::{ConnectorKind, ForceHook, Topology};
+use crate::kernels::rigid_body_spring_damper;
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 
@@ -176,7 +174,7 @@ impl Topology {
     }
 
     /// The derivatives of connector `c`'s force by its markers' quantities, from its force
-    /// definition (SpringDamper, CartesianSpringDamper: `kernels`), and per marker whether its
+    /// definition (a user's force element or a built-in one of `kernels`), and per marker whether its
     /// rotation enters them; `None` if the connector is inactive or differentiated otherwise.
     pub fn connector_force_jacobian(
         &self,
@@ -191,38 +189,12 @@ impl Topology {
         let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
         let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
         match &con.kind {
-            ConnectorKind::SpringDamper { .. } if (m1.position() - m0.position()).norm() == 0.0 => {
+            ConnectorKind::Defined {
+                hook: ForceHook::ZeroLength,
+                ..
+            } if (m1.position() - m0.position()).norm() == 0.0 => {
                 // the direction is undefined there; Exudyn's convention (`connector_force`)
                 Some((ForceJacobian::default(), [false; 2]))
-            }
-            ConnectorKind::SpringDamper { .. } => {
-                let p = spring_damper_parameters(&con.kind);
-                let j =
-                    spring_damper::marker_level::jacobian(&p, &m0.quantities(), &m1.quantities());
-                Some((j, [false; 2]))
-            }
-            ConnectorKind::CartesianSpringDamper { .. } => {
-                let p = cartesian_spring_damper_parameters(&con.kind);
-                let j = cartesian_spring_damper::marker_level::jacobian(
-                    &p,
-                    &m0.quantities(),
-                    &m1.quantities(),
-                );
-                Some((j, [false; 2]))
-            }
-            ConnectorKind::LinearSpringDamper { .. } => {
-                let p = linear_spring_damper_parameters(&con.kind).expect("a linear spring");
-                let j = linear_spring_damper::marker_level::jacobian(
-                    &p,
-                    &m0.quantities(),
-                    &m1.quantities(),
-                );
-                Some((j, [true, false]))
-            }
-            ConnectorKind::Gravity { .. } => {
-                let p = gravity_parameters(&con.kind).expect("a gravity connector");
-                let j = gravity::marker_level::jacobian(&p, &m0.quantities(), &m1.quantities());
-                Some((j, [false; 2]))
             }
             ConnectorKind::RigidBodySpringDamper {
                 intrinsic: false, ..
@@ -239,6 +211,7 @@ impl Topology {
             ConnectorKind::Defined {
                 definition,
                 parameters,
+                ..
             } => {
                 let mut j = ForceJacobian::default();
                 (definition.jacobian)(parameters, &m0.quantities(), &m1.quantities(), &mut j)

@@ -10,11 +10,10 @@ use joint_core::MarkerQuantities;
 use nalgebra::{Matrix3, Matrix6, Vector3};
 
 use super::{Scratch, v3};
-use crate::assemble::{ConnectorKind, Topology};
-use crate::kernels::{
-    cartesian_spring_damper, gravity, linear_spring_damper, rigid_body_spring_damper, spring_damper,
-};
+use crate::assemble::{ConnectorKind, ForceHook, Topology};
+use crate::kernels::{rigid_body_spring_damper, spring_damper};
 use crate::markers::MarkerState;
+use joint_core::JointParameters;
 
 /// A linear spring-damper's state: the displacement and velocity along marker 0's turned axis
 /// `A_0·a`, and the force.
@@ -31,21 +30,44 @@ impl Topology {
     /// (force 0 when inactive), from its force definition's outputs.
     pub fn linear_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<LinearSpring> {
         let con = &self.connectors[c];
-        let p = linear_spring_damper_parameters(&con.kind)?;
+        let output = |name| self.defined_output(c, name, qt, v);
+        Some(LinearSpring {
+            displacement: output("axial_displacement")?,
+            velocity: output("axial_velocity")?,
+            force: if con.active { output("tension")? } else { 0.0 },
+        })
+    }
+
+    /// The first value of named output `name` of connector `c`'s force definition (`None`:
+    /// not a defined force, or no such output).
+    pub(crate) fn defined_output(
+        &self,
+        c: usize,
+        name: &str,
+        qt: &[f64],
+        v: &[f64],
+    ) -> Option<f64> {
+        let con = &self.connectors[c];
+        let ConnectorKind::Defined {
+            definition,
+            parameters,
+            ..
+        } = &con.kind
+        else {
+            return None;
+        };
+        let output = definition.outputs.iter().find(|o| o.name == name)?;
         let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
         let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
-        let (q0, q1) = (m0.quantities(), m1.quantities());
-        let lsd = |f: fn(_, _, _) -> [f64; 1]| f(&p, &q0, &q1)[0];
-        use linear_spring_damper::marker_level as kernels;
-        Some(LinearSpring {
-            displacement: lsd(kernels::output_axial_displacement),
-            velocity: lsd(kernels::output_axial_velocity),
-            force: if con.active {
-                lsd(kernels::output_tension)
-            } else {
-                0.0
-            },
-        })
+        let mut out = [0.0; 3];
+        (output.evaluate)(
+            parameters,
+            &m0.quantities(),
+            &m1.quantities(),
+            &mut out[..output.len],
+        )
+        .expect(PARAMETERS_CHECKED);
+        Some(out[0])
     }
 
     /// Connector force on marker 1 (global), or None if inactive (or a coordinate connector,
@@ -60,66 +82,32 @@ impl Topology {
         let dp = m1.position() - m0.position();
         let dv = m1.velocity() - m0.velocity();
         Some(match &con.kind {
-            ConnectorKind::SpringDamper { .. } if dp.norm() == 0.0 => {
-                let (e, tension) = spring_damper_at_zero_length(&con.kind, &dv);
+            ConnectorKind::Defined {
+                hook: ForceHook::ZeroLength,
+                parameters,
+                ..
+            } if dp.norm() == 0.0 => {
+                let (e, tension) = spring_damper_at_zero_length(parameters, &dv);
                 ConnectorForce {
                     force: e * tension,
                     delta_p: dp,
                     delta_v: dv,
                 }
             }
-            ConnectorKind::SpringDamper { .. } => {
-                let p = spring_damper_parameters(&con.kind);
-                let (q0, q1) = (m0.quantities(), m1.quantities());
-                ConnectorForce {
-                    force: Vector3::from(spring_damper::marker_level::force(&p, &q0, &q1)),
-                    delta_p: dp,
-                    delta_v: dv,
-                }
-            }
-            ConnectorKind::CartesianSpringDamper { offset, .. } => {
-                let p = cartesian_spring_damper_parameters(&con.kind);
-                let force = Vector3::from(cartesian_spring_damper::marker_level::force(
-                    &p,
-                    &m0.quantities(),
-                    &m1.quantities(),
-                ));
-                ConnectorForce {
-                    force,
-                    delta_p: dp - v3(*offset),
-                    delta_v: dv,
-                }
-            }
             ConnectorKind::Defined {
                 definition,
                 parameters,
+                hook,
             } => {
                 let mut f = [0.0; 3];
                 (definition.force)(parameters, &m0.quantities(), &m1.quantities(), &mut f)
                     .expect(PARAMETERS_CHECKED);
                 ConnectorForce {
                     force: Vector3::from(f),
-                    delta_p: dp,
-                    delta_v: dv,
-                }
-            }
-            ConnectorKind::Gravity { .. } => {
-                let p = gravity_parameters(&con.kind).expect("a gravity connector");
-                let f = gravity::marker_level::force(&p, &m0.quantities(), &m1.quantities());
-                ConnectorForce {
-                    force: Vector3::from(f),
-                    delta_p: dp,
-                    delta_v: dv,
-                }
-            }
-            ConnectorKind::LinearSpringDamper { .. } => {
-                // Exudyn: along A_0·a, through the position Jacobians only (the turning axis
-                // applies no torque to marker 0)
-                let p = linear_spring_damper_parameters(&con.kind).expect("a linear spring");
-                let (q0, q1) = (m0.quantities(), m1.quantities());
-                ConnectorForce {
-                    force: Vector3::from(linear_spring_damper::marker_level::force(&p, &q0, &q1)),
-                    delta_p: dp,
+                    delta_p: match hook {
+                        ForceHook::DisplacementOffset(offset) => dp - v3(*offset),
+                        _ => dp,
+                    },
                     delta_v: dv,
                 }
             }
@@ -230,6 +218,7 @@ impl Topology {
             ConnectorKind::Defined {
                 definition,
                 parameters,
+                ..
             } => {
                 let torque = definition.torque.as_ref()?;
                 Some(defined(torque, parameters, &quantities(0), &quantities(1)))
@@ -323,11 +312,17 @@ impl Topology {
         }
         let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
         let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
-        if (m1.position() - m0.position()).norm() == 0.0 {
-            return spring_damper_at_zero_length(&con.kind, &(m1.velocity() - m0.velocity())).1;
+        if (m1.position() - m0.position()).norm() == 0.0
+            && let ConnectorKind::Defined {
+                hook: ForceHook::ZeroLength,
+                parameters,
+                ..
+            } = &con.kind
+        {
+            return spring_damper_at_zero_length(parameters, &(m1.velocity() - m0.velocity())).1;
         }
-        let p = spring_damper_parameters(&con.kind);
-        spring_damper::marker_level::output_tension(&p, &m0.quantities(), &m1.quantities())[0]
+        self.defined_output(c, "tension", qt, v)
+            .expect("a SpringDamper's definition has the output tension")
     }
 }
 
@@ -350,21 +345,6 @@ pub struct ConnectorForce {
 
 /// Why a defined element's kernel cannot refuse its parameter slice.
 pub(super) const PARAMETERS_CHECKED: &str = "parameter count checked at assemble";
-
-/// A Gravity connector's parameters as its force definition takes them (`None`: another kind).
-pub(super) fn gravity_parameters(kind: &ConnectorKind) -> Option<gravity::Parameters> {
-    let ConnectorKind::Gravity {
-        factor,
-        min_distance,
-    } = *kind
-    else {
-        return None;
-    };
-    Some(gravity::Parameters {
-        factor,
-        min_distance,
-    })
-}
 
 /// A RigidBodySpringDamper's parameters as its force definition takes them (K and D by
 /// 3 × 3 blocks); `None` for another kind or the intrinsic formulation, which has none.
@@ -404,83 +384,18 @@ pub(super) fn rigid_body_spring_damper_parameters(
     })
 }
 
-/// A LinearSpringDamper's parameters as its force definition takes them (`None`: another
-/// kind).
-pub(super) fn linear_spring_damper_parameters(
-    kind: &ConnectorKind,
-) -> Option<linear_spring_damper::Parameters> {
-    let ConnectorKind::LinearSpringDamper {
-        stiffness,
-        damping,
-        axis,
-        offset,
-        velocity_offset,
-        force,
-    } = *kind
-    else {
-        return None;
-    };
-    Some(linear_spring_damper::Parameters {
-        stiffness,
-        damping,
-        axis,
-        offset,
-        velocity_offset,
-        force_offset: force,
-    })
-}
-
 /// A SpringDamper's direction and tension at zero length, Exudyn's convention where Δp/L is
 /// undefined: along Δv (zero if Δv is zero too); its derivatives are taken as zero.
+/// `parameters`: its definition's (`kernels::spring_damper`).
 pub(super) fn spring_damper_at_zero_length(
-    kind: &ConnectorKind,
+    parameters: &[f64],
     dv: &Vector3<f64>,
 ) -> (Vector3<f64>, f64) {
-    let p = spring_damper_parameters(kind);
+    let p = spring_damper::Parameters::from_values(parameters).expect(PARAMETERS_CHECKED);
     let nv = dv.norm();
     let e = if nv != 0.0 { dv / nv } else { *dv };
     let tension = p.stiffness * (0.0 - p.reference_length)
         + p.damping * (dv.dot(&e) - p.velocity_offset)
         + p.force_offset;
     (e, tension)
-}
-
-/// A SpringDamper's parameters as its force definition (`kernels::SpringDamper`) takes them.
-pub(super) fn spring_damper_parameters(kind: &ConnectorKind) -> spring_damper::Parameters {
-    let ConnectorKind::SpringDamper {
-        reference_length,
-        stiffness,
-        damping,
-        force,
-        velocity_offset,
-    } = *kind
-    else {
-        unreachable!("a SpringDamper connector")
-    };
-    spring_damper::Parameters {
-        reference_length,
-        stiffness,
-        damping,
-        force_offset: force,
-        velocity_offset,
-    }
-}
-
-/// A CartesianSpringDamper's parameters as its force definition takes them.
-pub(super) fn cartesian_spring_damper_parameters(
-    kind: &ConnectorKind,
-) -> cartesian_spring_damper::Parameters {
-    let ConnectorKind::CartesianSpringDamper {
-        stiffness,
-        damping,
-        offset,
-    } = *kind
-    else {
-        unreachable!("a CartesianSpringDamper connector")
-    };
-    cartesian_spring_damper::Parameters {
-        stiffness,
-        damping,
-        offset,
-    }
 }

@@ -99,6 +99,7 @@ impl Topology {
                 let ConnectorKind::Defined {
                     definition,
                     parameters,
+                    ..
                 } = &self.connectors[k].kind
                 else {
                     unreachable!("states belong to force elements defined with joint!");
