@@ -1,10 +1,8 @@
 //! The force connectors: a user's force element (`Object::Force`) and Exudyn's built-in ones
-//! (SpringDamper, CartesianSpringDamper, LinearSpringDamper, Gravity) all become one
-//! [`ConnectorKind::Defined`] — a force definition of `kernels` with its parameters flattened
-//! here, once, and the [`ForceHook`] of what the built-in adds. RigidBodySpringDamper keeps its
-//! own kind for its intrinsic formulation.
-
-use nalgebra::{Matrix3, Matrix6, Vector6};
+//! (SpringDamper, CartesianSpringDamper, LinearSpringDamper, Gravity, RigidBodySpringDamper)
+//! all become one [`ConnectorKind::Defined`] — a force definition (the built-ins' from
+//! `kernels`) with its parameters flattened here, once, and the [`ForceHook`] of what the
+//! built-in adds.
 
 use super::checks::finite;
 use super::joints::{check_coordinate_markers, check_orientation_markers, check_position_markers};
@@ -12,7 +10,9 @@ use super::{ConnectorKind, ConnectorTopology, ForceHook};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::Object;
 use crate::items::joints::ForceObject;
-use crate::kernels::{cartesian_spring_damper, gravity, linear_spring_damper, spring_damper};
+use crate::kernels::{
+    cartesian_spring_damper, gravity, linear_spring_damper, rigid_body_spring_damper, spring_damper,
+};
 use crate::markers::{MarkerModel, ResolvedMarker};
 use crate::system::MultibodySystem;
 use joint_core::{Capability, ForceDefinition, JointParameters};
@@ -246,22 +246,38 @@ fn rigid_body_spring_damper(
     finite(item, "offset", offset)?;
     finite(item, "rotationMarker0", rotation_marker0.as_flattened())?;
     finite(item, "rotationMarker1", rotation_marker1.as_flattened())?;
+    // K and D by 3 × 3 blocks, as the definition takes them
+    let block = |m: &[[f64; 6]; 6], r: usize, c: usize| -> [[f64; 3]; 3] {
+        std::array::from_fn(|i| std::array::from_fn(|j| m[r + i][c + j]))
+    };
+    let p = rigid_body_spring_damper::Parameters {
+        stiffness_pp: block(stiffness, 0, 0),
+        stiffness_pr: block(stiffness, 0, 3),
+        stiffness_rp: block(stiffness, 3, 0),
+        stiffness_rr: block(stiffness, 3, 3),
+        damping_pp: block(damping, 0, 0),
+        damping_pr: block(damping, 0, 3),
+        damping_rp: block(damping, 3, 0),
+        damping_rr: block(damping, 3, 3),
+        offset_p: [offset[0], offset[1], offset[2]],
+        offset_r: [offset[3], offset[4], offset[5]],
+        rotation_marker0: *rotation_marker0,
+        rotation_marker1: *rotation_marker1,
+    };
     Ok(ConnectorTopology {
         object: i,
         markers: idx,
-        kind: ConnectorKind::RigidBodySpringDamper {
-            stiffness: Box::new(Matrix6::from_row_slice(stiffness.as_flattened())),
-            damping: Box::new(Matrix6::from_row_slice(damping.as_flattened())),
-            offset: Vector6::from_row_slice(offset),
-            rotation0: Matrix3::from_row_slice(rotation_marker0.as_flattened()),
-            rotation1: Matrix3::from_row_slice(rotation_marker1.as_flattened()),
-            intrinsic: *intrinsic,
+        kind: ConnectorKind::Defined {
+            definition: &rigid_body_spring_damper::DEFINITION,
+            parameters: p.to_values().into_boxed_slice(),
+            hook: ForceHook::RigidBodySpring {
+                intrinsic: *intrinsic,
+            },
         },
         active: *active,
         // Exudyn differentiates the default formulation analytically (here: its force
-        // definition's derivatives, kernels::RigidBodySpringDamper) where every marker
-        // provides the Jacobian's derivative, the intrinsic one by object-wise forward
-        // differences
+        // definition's derivatives) where every marker provides the Jacobian's derivative,
+        // the intrinsic one by object-wise forward differences
         analytic_jacobian: !*intrinsic && analytic_connector_jacobian(idx, markers),
         derived_jacobian: false,
     })

@@ -21,7 +21,7 @@ mod objects;
 mod ode1;
 mod states;
 
-use nalgebra::{DMatrix, Matrix3, Matrix6, Vector6};
+use nalgebra::{DMatrix, Matrix3};
 
 pub(crate) use markers::{MarkerResolver, OutputMarkers};
 pub use states::{ItemStates, StateOwner};
@@ -105,16 +105,6 @@ pub enum BodyTopology {
 
 #[derive(Clone, Debug)]
 pub enum ConnectorKind {
-    /// A 6 × 6 spring-damper between joint frames `A_i·rotation_i`.
-    RigidBodySpringDamper {
-        stiffness: Box<Matrix6<f64>>,
-        damping: Box<Matrix6<f64>>,
-        offset: Vector6<f64>,
-        rotation0: Matrix3<f64>,
-        rotation1: Matrix3<f64>,
-        /// The SE(3)-logarithm formulation in the mid frame (`useIntrinsicFormulation`).
-        intrinsic: bool,
-    },
     /// A force element defined with `joint!` — a user's, or one of Exudyn's built-in force
     /// connectors (`kernels`): its force and derivatives from its kernels, its parameters
     /// flattened once here.
@@ -143,6 +133,10 @@ pub enum ForceHook {
     ZeroLength,
     /// ObjectConnectorCartesianSpringDamper: its displacement output is Δp − offset.
     DisplacementOffset([f64; 3]),
+    /// ObjectConnectorRigidBodySpringDamper: its outputs (`physics/rigid_body_spring_damper.rs`)
+    /// and, with `useIntrinsicFormulation`, its forces, which replace the definition's (the
+    /// SE(3) logarithm in the mid frame, differentiated numerically as Exudyn does).
+    RigidBodySpring { intrinsic: bool },
 }
 
 #[derive(Clone, Debug)]

@@ -8,7 +8,6 @@ use super::ForwardDifference;
 use super::Scratch;
 use super::connectors::*;
 use crate::assemble::{ConnectorKind, ForceHook, Topology};
-use crate::kernels::rigid_body_spring_damper;
 use crate::linear::MatrixAccumulator;
 use crate::markers::MarkerState;
 
@@ -21,17 +20,11 @@ impl Topology {
         qt: &[f64],
         v: &[f64],
     ) -> Option<ForceJacobian> {
-        self.with_torque_kernels(
-            c,
-            qt,
-            v,
-            rigid_body_spring_damper::marker_level::torque_jacobian,
-            |t, parameters, q0, q1| {
-                let mut j = ForceJacobian::default();
-                (t.jacobian)(parameters, q0, q1, &mut j).expect(PARAMETERS_CHECKED);
-                j
-            },
-        )
+        self.with_torque_kernels(c, qt, v, |t, parameters, q0, q1| {
+            let mut j = ForceJacobian::default();
+            (t.jacobian)(parameters, q0, q1, &mut j).expect(PARAMETERS_CHECKED);
+            j
+        })
     }
 
     /// Add `factor_k`·K + `factor_d`·D of the connectors (K = ∂LHS/∂q, D = ∂LHS/∂v) into the
@@ -196,18 +189,11 @@ impl Topology {
                 // the direction is undefined there; Exudyn's convention (`connector_force`)
                 Some((ForceJacobian::default(), [false; 2]))
             }
-            ConnectorKind::RigidBodySpringDamper {
-                intrinsic: false, ..
-            } => {
-                let p =
-                    rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
-                let j = rigid_body_spring_damper::marker_level::jacobian(
-                    &p,
-                    &m0.quantities(),
-                    &m1.quantities(),
-                );
-                Some((j, [true, true]))
-            }
+            // the intrinsic formulation is differentiated numerically
+            ConnectorKind::Defined {
+                hook: ForceHook::RigidBodySpring { intrinsic: true },
+                ..
+            } => None,
             ConnectorKind::Defined {
                 definition,
                 parameters,

@@ -1,17 +1,18 @@
-//! Connectors (SpringDamper, CartesianSpringDamper, LinearSpringDamper, Gravity,
-//! TorsionalSpringDamper; RigidBodySpringDamper in its own file; the connector families of
-//! `items/connectors/` through their own forces):
+//! Connectors — the force connectors through their force definitions (a user's, or Exudyn's
+//! built-in ones of `kernels`, with their hooks; RigidBodySpringDamper's outputs and intrinsic
+//! formulation in its own file), the connector families of `items/connectors/` through their
+//! own forces:
 //! their forces (torques) from
 //! the markers' relative motion, and their Jacobians — analytic from the force's derivatives
 //! where Exudyn takes them so, by forward differences where its markers give no Jacobian
 //! derivative.
 
 use joint_core::MarkerQuantities;
-use nalgebra::{Matrix3, Matrix6, Vector3};
+use nalgebra::Vector3;
 
 use super::{Scratch, v3};
 use crate::assemble::{ConnectorKind, ForceHook, Topology};
-use crate::kernels::{rigid_body_spring_damper, spring_damper};
+use crate::kernels::spring_damper;
 use crate::markers::MarkerState;
 use joint_core::JointParameters;
 
@@ -82,6 +83,11 @@ impl Topology {
         let dp = m1.position() - m0.position();
         let dv = m1.velocity() - m0.velocity();
         Some(match &con.kind {
+            // the intrinsic formulation has no force of its own (`rigid_body_spring_lhs`)
+            ConnectorKind::Defined {
+                hook: ForceHook::RigidBodySpring { intrinsic: true },
+                ..
+            } => return None,
             ConnectorKind::Defined {
                 hook: ForceHook::ZeroLength,
                 parameters,
@@ -111,23 +117,7 @@ impl Topology {
                     delta_v: dv,
                 }
             }
-            ConnectorKind::RigidBodySpringDamper {
-                intrinsic: false, ..
-            } => {
-                let p =
-                    rigid_body_spring_damper_parameters(&con.kind).expect("default formulation");
-                let (q0, q1) = (m0.quantities(), m1.quantities());
-                ConnectorForce {
-                    force: Vector3::from(rigid_body_spring_damper::marker_level::force(
-                        &p, &q0, &q1,
-                    )),
-                    delta_p: dp,
-                    delta_v: dv,
-                }
-            }
-            ConnectorKind::Family { .. } | ConnectorKind::RigidBodySpringDamper { .. } => {
-                return None;
-            }
+            ConnectorKind::Family { .. } => return None,
         })
     }
 
@@ -169,33 +159,22 @@ impl Topology {
     /// force definition has one (RigidBodySpringDamper's default formulation, a defined force
     /// element with `torque = …;`); `None` otherwise or if inactive.
     pub fn connector_torque(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<Vector3<f64>> {
-        self.with_torque_kernels(
-            c,
-            qt,
-            v,
-            |p, q0, q1| rigid_body_spring_damper::marker_level::torque(p, q0, q1).into(),
-            |t, parameters, q0, q1| {
-                let mut out = [0.0; 3];
-                (t.torque)(parameters, q0, q1, &mut out).expect(PARAMETERS_CHECKED);
-                out.into()
-            },
-        )
+        self.with_torque_kernels(c, qt, v, |t, parameters, q0, q1| {
+            let mut out = [0.0; 3];
+            (t.torque)(parameters, q0, q1, &mut out).expect(PARAMETERS_CHECKED);
+            out.into()
+        })
     }
 
-    /// `built_in` (RigidBodySpringDamper's typed kernels) or `defined` (a defined force
-    /// element's torque kernels) applied to active connector `c`'s marker quantities; `None`
-    /// if it is inactive or has no torque.
+    /// `kernels` (a defined force element's torque kernels) applied to active connector `c`'s
+    /// parameters and marker quantities; `None` if it is inactive or has no torque (the
+    /// intrinsic RigidBodySpringDamper's is in its LHS).
     pub(super) fn with_torque_kernels<R>(
         &self,
         c: usize,
         qt: &[f64],
         v: &[f64],
-        built_in: impl FnOnce(
-            &rigid_body_spring_damper::Parameters,
-            &MarkerQuantities,
-            &MarkerQuantities,
-        ) -> R,
-        defined: impl FnOnce(
+        kernels: impl FnOnce(
             &joint_core::TorqueDefinition,
             &[f64],
             &MarkerQuantities,
@@ -206,25 +185,21 @@ impl Topology {
         if !con.active {
             return None;
         }
+        let ConnectorKind::Defined {
+            definition,
+            parameters,
+            hook,
+        } = &con.kind
+        else {
+            return None;
+        };
+        if *hook == (ForceHook::RigidBodySpring { intrinsic: true }) {
+            return None;
+        }
+        let torque = definition.torque.as_ref()?;
         let quantities =
             |k: usize| MarkerState::new(&self.markers[con.markers[k]], qt, v).quantities();
-        match &con.kind {
-            ConnectorKind::RigidBodySpringDamper {
-                intrinsic: false, ..
-            } => {
-                let p = rigid_body_spring_damper_parameters(&con.kind)?;
-                Some(built_in(&p, &quantities(0), &quantities(1)))
-            }
-            ConnectorKind::Defined {
-                definition,
-                parameters,
-                ..
-            } => {
-                let torque = definition.torque.as_ref()?;
-                Some(defined(torque, parameters, &quantities(0), &quantities(1)))
-            }
-            _ => None,
-        }
+        Some(kernels(torque, parameters, &quantities(0), &quantities(1)))
     }
 
     /// The LHS of connector `c` over its markers' columns, marker 0's then marker 1's
@@ -254,8 +229,9 @@ impl Topology {
             family.lhs(m, qt, q, v, &data[range.clone()], out, jac);
             return true;
         }
-        if let ConnectorKind::RigidBodySpringDamper {
-            intrinsic: true, ..
+        if let ConnectorKind::Defined {
+            hook: ForceHook::RigidBodySpring { intrinsic: true },
+            ..
         } = con.kind
             && let Some(spring) = self.rigid_body_spring(c, qt, v)
         {
@@ -345,44 +321,6 @@ pub struct ConnectorForce {
 
 /// Why a defined element's kernel cannot refuse its parameter slice.
 pub(super) const PARAMETERS_CHECKED: &str = "parameter count checked at assemble";
-
-/// A RigidBodySpringDamper's parameters as its force definition takes them (K and D by
-/// 3 × 3 blocks); `None` for another kind or the intrinsic formulation, which has none.
-pub(super) fn rigid_body_spring_damper_parameters(
-    kind: &ConnectorKind,
-) -> Option<rigid_body_spring_damper::Parameters> {
-    let ConnectorKind::RigidBodySpringDamper {
-        stiffness,
-        damping,
-        offset,
-        rotation0,
-        rotation1,
-        intrinsic: false,
-    } = kind
-    else {
-        return None;
-    };
-    let block = |m: &Matrix6<f64>, r: usize, c: usize| -> [[f64; 3]; 3] {
-        std::array::from_fn(|i| std::array::from_fn(|j| m[(r + i, c + j)]))
-    };
-    let rows = |m: &Matrix3<f64>| -> [[f64; 3]; 3] {
-        std::array::from_fn(|i| std::array::from_fn(|j| m[(i, j)]))
-    };
-    Some(rigid_body_spring_damper::Parameters {
-        stiffness_pp: block(stiffness, 0, 0),
-        stiffness_pr: block(stiffness, 0, 3),
-        stiffness_rp: block(stiffness, 3, 0),
-        stiffness_rr: block(stiffness, 3, 3),
-        damping_pp: block(damping, 0, 0),
-        damping_pr: block(damping, 0, 3),
-        damping_rp: block(damping, 3, 0),
-        damping_rr: block(damping, 3, 3),
-        offset_p: [offset[0], offset[1], offset[2]],
-        offset_r: [offset[3], offset[4], offset[5]],
-        rotation_marker0: rows(rotation0),
-        rotation_marker1: rows(rotation1),
-    })
-}
 
 /// A SpringDamper's direction and tension at zero length, Exudyn's convention where Δp/L is
 /// undefined: along Δv (zero if Δv is zero too); its derivatives are taken as zero.

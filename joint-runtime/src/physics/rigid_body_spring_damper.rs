@@ -10,9 +10,11 @@
 //! position Jacobians and ±A_j τ (plus, intrinsic, the moment of the force about the frames'
 //! midpoint) through their rotation Jacobians.
 
-use nalgebra::{Matrix3, Vector3, Vector6};
+use joint_core::JointParameters;
+use nalgebra::{Matrix3, Matrix6, Vector3, Vector6};
 
-use crate::assemble::{ConnectorKind, Topology};
+use crate::assemble::{ConnectorKind, ForceHook, Topology};
+use crate::kernels::rigid_body_spring_damper;
 use crate::markers::MarkerState;
 use crate::markers::rotation_vector::rotation_matrix_to_rot_xyz;
 use crate::markers::rotation_vector::{exp_so3, log_so3, t_exp_so3_inv};
@@ -45,17 +47,33 @@ impl Topology {
     /// The state of connector `c` if it is a RigidBodySpringDamper.
     pub fn rigid_body_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<RigidBodySpring> {
         let con = &self.connectors[c];
-        let ConnectorKind::RigidBodySpringDamper {
-            stiffness,
-            damping,
-            offset,
-            rotation0,
-            rotation1,
-            intrinsic,
+        let ConnectorKind::Defined {
+            parameters,
+            hook: ForceHook::RigidBodySpring { intrinsic },
+            ..
         } = &con.kind
         else {
             return None;
         };
+        let p = rigid_body_spring_damper::Parameters::from_values(parameters)
+            .expect("a RigidBodySpringDamper's parameters, laid out at assembly");
+        let stiffness = six_by_six(&[
+            p.stiffness_pp,
+            p.stiffness_pr,
+            p.stiffness_rp,
+            p.stiffness_rr,
+        ]);
+        let damping = six_by_six(&[p.damping_pp, p.damping_pr, p.damping_rp, p.damping_rr]);
+        let offset = Vector6::new(
+            p.offset_p[0],
+            p.offset_p[1],
+            p.offset_p[2],
+            p.offset_r[0],
+            p.offset_r[1],
+            p.offset_r[2],
+        );
+        let rotation0 = Matrix3::from_row_slice(p.rotation_marker0.as_flattened());
+        let rotation1 = Matrix3::from_row_slice(p.rotation_marker1.as_flattened());
         let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
         let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
         let (a0, a1) = (m0.rotation(), m1.rotation());
@@ -97,8 +115,8 @@ impl Topology {
                 angular_velocity_local[1],
                 angular_velocity_local[2],
             );
-            let spring = **stiffness * u;
-            (spring + **damping * rate, 0.5 * u.dot(&spring))
+            let spring = stiffness * u;
+            (spring + damping * rate, 0.5 * u.dot(&spring))
         } else {
             (Vector6::zeros(), 0.0)
         };
@@ -135,8 +153,9 @@ impl Topology {
         let force = spring.frame * Vector3::new(f[0], f[1], f[2]);
         let torque = spring.frame * Vector3::new(f[3], f[4], f[5]);
         let moment = match con.kind {
-            ConnectorKind::RigidBodySpringDamper {
-                intrinsic: true, ..
+            ConnectorKind::Defined {
+                hook: ForceHook::RigidBodySpring { intrinsic: true },
+                ..
             } => (spring.frame * (-0.5 * spring.displacement_local)).cross(&force),
             _ => Vector3::zeros(),
         };
@@ -163,4 +182,9 @@ impl Topology {
             offset += n;
         }
     }
+}
+
+/// A 6 × 6 matrix from its 3 × 3 blocks `[pp, pr, rp, rr]` (the definition's layout of K and D).
+fn six_by_six(blocks: &[[[f64; 3]; 3]; 4]) -> Matrix6<f64> {
+    Matrix6::from_fn(|i, j| blocks[2 * (i / 3) + j / 3][i % 3][j % 3])
 }
