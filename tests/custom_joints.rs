@@ -241,3 +241,57 @@ fn a_joints_rows_go_by_their_names() {
     let force = sim.object_output(joint, OutputVariable::Force).unwrap();
     assert!(force[axis::Z] < 0.0, "{force:?}");
 }
+
+/// A joint type's own outputs (`JointType::outputs`) read the joint through `JointOutputs`'
+/// accessors: its marker's position is the marker's own output, its multipliers the built-in
+/// joint's `Force` (the same bits, above), its parameters the item's.
+#[test]
+fn a_joint_types_own_outputs_read_the_joint_through_its_accessors() {
+    use joint::runtime::joints::JointOutputs;
+    use joint::runtime::{MarkerIndex, ObjectIndex};
+    fn own(joint: &JointOutputs, var: OutputVariable, out: &mut Vec<f64>) -> Option<()> {
+        match var {
+            OutputVariable::Position => out.extend(joint.marker(1).position),
+            OutputVariable::Force => out.extend(joint.lambda().iter().map(|l| -l)),
+            OutputVariable::Distance => out.push(joint.parameters().len() as f64),
+            _ => return None,
+        }
+        Some(())
+    }
+    let run = |own_outputs: bool| {
+        let (mut mbs, _) = pendulum::build();
+        let joint = mbs.objects.len() - 1;
+        let Object::Joint(custom) = &mut mbs.objects[joint] else {
+            panic!("the last object is the joint");
+        };
+        let markers: [MarkerIndex; 2] = custom.markers;
+        let parameter_count = custom.parameters.len();
+        if own_outputs {
+            custom.joint_type.outputs = Some(own);
+        } else {
+            mbs.objects[joint] = Object::joint_spherical(markers);
+        }
+        let mut sim = mbs.assemble().unwrap();
+        sim.solve_dynamic(&pendulum::settings()).unwrap();
+        (sim, ObjectIndex(joint), markers, parameter_count)
+    };
+    let (sim, joint, markers, parameter_count) = run(true);
+    let (built_in, ..) = run(false);
+    let out = |var| sim.object_output(joint, var).unwrap();
+    assert_eq!(
+        out(OutputVariable::Position),
+        sim.marker_output(markers[1], OutputVariable::Position)
+            .unwrap()
+    );
+    let force = built_in
+        .object_output(joint, OutputVariable::Force)
+        .unwrap();
+    assert_eq!(force.len(), 3);
+    assert!(
+        force.iter().any(|f| f.abs() > 1.0),
+        "the joint carries the pendulum: {force:?}"
+    );
+    let negated: Vec<f64> = force.iter().map(|f| -f).collect();
+    assert_eq!(out(OutputVariable::Force), negated);
+    assert_eq!(out(OutputVariable::Distance), [parameter_count as f64]);
+}

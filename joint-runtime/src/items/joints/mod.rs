@@ -34,10 +34,8 @@ mod spherical;
 mod topology;
 
 pub use coordinate::{CONNECTOR_COORDINATE, CONNECTOR_COORDINATE_VELOCITY};
-pub(crate) use coordinate_vector::with_views;
-pub use coordinate_vector::{
-    CoordinateVectorObject, CoordinateVectorTopology, DynValue, MAX_DYN_PARAMETERS,
-};
+pub use coordinate_vector::{CoordinateVectorObject, DynValue, MAX_DYN_PARAMETERS};
+pub(crate) use coordinate_vector::{CoordinateVectorTopology, with_views};
 pub use distance::CONNECTOR_DISTANCE;
 pub use force_object::ForceObject;
 pub use generic::{JOINT_GENERIC, generic_joint_rows};
@@ -52,7 +50,8 @@ pub use revolute_2d::JOINT_REVOLUTE_2D;
 pub use revolute_z::JOINT_REVOLUTE_Z;
 pub use rolling_disc::JOINT_ROLLING_DISC;
 pub use spherical::JOINT_SPHERICAL;
-pub use topology::{ConstraintLevel, JointKernel, JointTopology};
+pub use topology::ConstraintLevel;
+pub(crate) use topology::{JointKernel, JointTopology};
 pub(crate) use topology::{SIZES_CHECKED, joint_kernel_rows};
 
 use joint_core::{

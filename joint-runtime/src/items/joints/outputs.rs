@@ -7,22 +7,48 @@ use super::topology::{ConstraintLevel, JointTopology, joint_kernel_rows};
 use crate::items::OutputVariable;
 use crate::markers::MarkerState;
 
-/// One joint at one state, for its outputs.
+/// One joint at one state, for its outputs ([`JointType::outputs`](super::JointType)): its
+/// parameters, its markers' quantities, its multipliers, its residual and named outputs.
 pub struct JointOutputs<'a> {
     /// The object's parameters as the item gives them (the topology's may have the markers'
     /// local rotations folded in).
-    pub parameters: &'a [f64],
+    pub(crate) parameters: &'a [f64],
     /// The joint as assembled.
-    pub topology: &'a JointTopology,
+    pub(crate) topology: &'a JointTopology,
     /// Marker 0 at the state.
-    pub m0: MarkerState<'a>,
+    pub(crate) m0: MarkerState<'a>,
     /// Marker 1 at the state.
-    pub m1: MarkerState<'a>,
+    pub(crate) m1: MarkerState<'a>,
     /// λ of the joint's AE rows.
-    pub lambda: &'a [f64],
+    pub(crate) lambda: &'a [f64],
 }
 
 impl JointOutputs<'_> {
+    /// The joint's parameters as the item gives them, in its definition's flat layout.
+    pub fn parameters(&self) -> &[f64] {
+        self.parameters
+    }
+
+    /// λ of the joint's AE rows (its `Force` output).
+    pub fn lambda(&self) -> &[f64] {
+        self.lambda
+    }
+
+    /// Marker `k`'s (0 or 1) position, velocity, rotation and angular velocity, global, as the
+    /// marker-level kernels read them.
+    pub fn marker(&self, k: usize) -> MarkerQuantities {
+        if k == 0 {
+            self.m0.quantities()
+        } else {
+            self.m1.quantities()
+        }
+    }
+
+    /// Whether the joint is written at velocity level (it then has no position residual).
+    pub fn velocity_level(&self) -> bool {
+        self.topology.velocity_level()
+    }
+
     /// Append the joint's residual at `level` per AE row to `out` (a free row of an item that
     /// selects its equations, which has no kernel row, reads 0). Allocates nothing once `out`
     /// has room: sensors call it every step.
