@@ -39,17 +39,11 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ),
     ("joint-runtime/src/model/read/mod.rs", "types", 160),
     (
-        "joint-runtime/src/model/read/objects.rs",
-        "read_object",
-        284,
-    ),
-    (
         "joint-runtime/src/model/visualization.rs",
         "graphics_data",
         176,
     ),
     ("joint-runtime/src/output/bodies.rs", "body_values", 198),
-    ("joint-runtime/src/output/objects.rs", "object_values", 276),
     (
         "joint-runtime/src/physics/body_jacobians.rs",
         "add_body_jacobians_fd",

@@ -3,6 +3,7 @@
 //! [`Outputs`] view (items, topology, state).
 
 mod bodies;
+mod connectors;
 mod kinematic_tree;
 mod markers;
 mod nodes;

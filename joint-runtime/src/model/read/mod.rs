@@ -4,6 +4,7 @@
 //! superelement and kinematic-tree data, and the shared frame keys and lists; here the
 //! opening of an item: its dictionary, its type string and its strict accessor.
 
+mod built_in_connectors;
 mod connectors;
 mod forces;
 mod frames;

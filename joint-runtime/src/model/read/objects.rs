@@ -2,16 +2,17 @@
 
 use serde_json::Value;
 
+use super::built_in_connectors::read_built_in_connector;
 use super::forces::{read_coordinate_vector, read_force};
 use super::frames::{IDENTITY3, f64_aliased, same_matrix, same_vector, split_ht, vec_aliased};
 use super::joints::read_joint;
 use super::kinematic_tree::read_kinematic_tree;
 use super::super_element::read_ffrf;
-use super::{List, object_type, open_item_with};
+use super::{Dict, List, object_type, open_item_with};
 use crate::error::Result;
 use crate::items::beam::Beam2D;
-use crate::items::joints::{CoordinateVectorObject, DynValue, JointRegistry};
-use crate::items::{MarkerIndex, NodeIndex, Object};
+use crate::items::joints::JointRegistry;
+use crate::items::{NodeIndex, Object};
 
 /// An object of a registered type (joints, force elements, coordinate-vector joints) or of a
 /// connector family, each read by its own reader; `None` for the other built-in objects.
@@ -41,34 +42,7 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
     let (t, mut d) = open_item_with(List::Objects, index, value, Some(registry))?;
     let name = d.name()?;
     let object = match t {
-        "Ground" => {
-            let position = d.opt_vec::<3>("referencePosition")?;
-            let rotation = d.opt_matrix::<3, 3>("referenceRotation")?;
-            let (reference_position, reference_rotation) = match d
-                .opt_matrix::<4, 4>("referenceHT")?
-            {
-                None => (position.unwrap_or([0.0; 3]), rotation.unwrap_or(IDENTITY3)),
-                Some(ht) => {
-                    let (r, p) = split_ht(&d, "referenceHT", &ht)?;
-                    let position = position.unwrap_or(p);
-                    let rotation = rotation.unwrap_or(r);
-                    if !same_vector(&position, &p) || !same_matrix(&rotation, &r) {
-                        return Err(d.err(
-                            "referenceHT",
-                            format!(
-                                "must agree with referencePosition {position:?} and referenceRotation {rotation:?}, found {ht:?}"
-                            ),
-                        ));
-                    }
-                    (position, rotation)
-                }
-            };
-            Object::Ground {
-                name,
-                reference_position,
-                reference_rotation,
-            }
-        }
+        "Ground" => read_ground(&mut d, name)?,
         "MassPoint" => Object::MassPoint {
             name,
             mass: f64_aliased(&mut d, "mass", "physicsMass")?,
@@ -139,133 +113,12 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 node,
             }
         }
-        "ConnectorSpringDamper" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            d.no_user_function("springForceUserFunction")?;
-            Object::ConnectorSpringDamper {
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                reference_length: d.f64_or("referenceLength", 0.0)?,
-                stiffness: d.f64_or("stiffness", 0.0)?,
-                damping: d.f64_or("damping", 0.0)?,
-                force: d.f64_or("force", 0.0)?,
-                velocity_offset: d.f64_or("velocityOffset", 0.0)?,
-                active: d.bool_or("activeConnector", true)?,
-            }
-        }
-        "ConnectorCartesianSpringDamper" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            d.no_user_function("springForceUserFunction")?;
-            Object::ConnectorCartesianSpringDamper {
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                stiffness: d.vec_or("stiffness", [0.0; 3])?,
-                damping: d.vec_or("damping", [0.0; 3])?,
-                offset: d.vec_or("offset", [0.0; 3])?,
-                active: d.bool_or("activeConnector", true)?,
-            }
-        }
-        "ConnectorCoordinateVector" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            d.no_user_function("constraintUserFunction")?;
-            d.no_user_function("jacobianUserFunction")?;
-            let matrix = |d: &mut crate::model::fields::Dict, key: &'static str| {
-                Ok::<_, crate::error::Error>(match d.opt_dmatrix(key)? {
-                    Some(m) => DynValue {
-                        rows: m.nrows(),
-                        columns: m.ncols(),
-                        // row-major
-                        values: m.transpose().as_slice().to_vec(),
-                    },
-                    None => DynValue::default(),
-                })
-            };
-            let scaling = [
-                matrix(&mut d, "scalingMarker0")?,
-                matrix(&mut d, "scalingMarker1")?,
-            ];
-            let quadratic = [
-                matrix(&mut d, "quadraticTermMarker0")?,
-                matrix(&mut d, "quadraticTermMarker1")?,
-            ];
-            let offset = DynValue::vector(&d.opt_dvec("offset")?.unwrap_or_default());
-            let velocity_level = d.bool_or("velocityLevel", false)?;
-            Object::CoordinateVector(
-                CoordinateVectorObject::exudyn(
-                    [MarkerIndex(m0), MarkerIndex(m1)],
-                    scaling,
-                    quadratic,
-                    offset,
-                    velocity_level,
-                )
-                .named(&name)
-                .with_active(d.bool_or("activeConnector", true)?),
-            )
-        }
-        "ConnectorLinearSpringDamper" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            d.no_user_function("springForceUserFunction")?;
-            Object::ConnectorLinearSpringDamper {
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                stiffness: d.f64_or("stiffness", 0.0)?,
-                damping: d.f64_or("damping", 0.0)?,
-                axis_marker0: d.vec_or("axisMarker0", [1.0, 0.0, 0.0])?,
-                offset: d.f64_or("offset", 0.0)?,
-                velocity_offset: d.f64_or("velocityOffset", 0.0)?,
-                force: d.f64_or("force", 0.0)?,
-                active: d.bool_or("activeConnector", true)?,
-            }
-        }
-        "ConnectorRigidBodySpringDamper" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            d.no_user_function("springForceTorqueUserFunction")?;
-            d.no_user_function("postNewtonStepUserFunction")?;
-            // the NodeGenericData of the post-Newton user function, which cannot travel in a
-            // file: Exudyn does not use it without one
-            d.opt_f64("nodeNumber")?;
-            let intrinsic = match (
-                d.opt_bool("useIntrinsicFormulation")?,
-                d.opt_bool("intrinsicFormulation")?,
-            ) {
-                (Some(a), Some(b)) if a != b => {
-                    return Err(d.err(
-                        "intrinsicFormulation",
-                        format!(
-                            "the deprecated name of useIntrinsicFormulation, given as {b} where useIntrinsicFormulation is {a}"
-                        ),
-                    ));
-                }
-                (a, b) => a.or(b).unwrap_or(false),
-            };
-            Object::ConnectorRigidBodySpringDamper {
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                stiffness: Box::new(d.opt_matrix::<6, 6>("stiffness")?.unwrap_or([[0.0; 6]; 6])),
-                damping: Box::new(d.opt_matrix::<6, 6>("damping")?.unwrap_or([[0.0; 6]; 6])),
-                rotation_marker0: d
-                    .opt_matrix::<3, 3>("rotationMarker0")?
-                    .unwrap_or(IDENTITY3),
-                rotation_marker1: d
-                    .opt_matrix::<3, 3>("rotationMarker1")?
-                    .unwrap_or(IDENTITY3),
-                offset: d.vec_or("offset", [0.0; 6])?,
-                intrinsic,
-                active: d.bool_or("activeConnector", true)?,
-            }
-        }
-        "ConnectorGravity" => {
-            let [m0, m1] = d.indices::<2>("markerNumbers")?;
-            Object::ConnectorGravity {
-                name,
-                markers: [MarkerIndex(m0), MarkerIndex(m1)],
-                gravitational_constant: d.f64_or("gravitationalConstant", 6.67430e-11)?,
-                mass0: d.f64_or("mass0", 0.0)?,
-                mass1: d.f64_or("mass1", 0.0)?,
-                min_distance_regularization: d.f64_or("minDistanceRegularization", 0.0)?,
-                active: d.bool_or("activeConnector", true)?,
-            }
-        }
+        "ConnectorSpringDamper"
+        | "ConnectorCartesianSpringDamper"
+        | "ConnectorCoordinateVector"
+        | "ConnectorLinearSpringDamper"
+        | "ConnectorRigidBodySpringDamper"
+        | "ConnectorGravity" => read_built_in_connector(t, &mut d, name)?,
         "GenericODE2" => {
             let nodes = d.opt_index_list("nodeNumbers")?.unwrap_or_default();
             for key in [
@@ -317,4 +170,33 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
     };
     d.finish()?;
     Ok(object)
+}
+
+/// ObjectGround: its reference position and rotation, given apart or as `referenceHT` (which
+/// must then agree with them).
+fn read_ground(d: &mut Dict, name: String) -> Result<Object> {
+    let position = d.opt_vec::<3>("referencePosition")?;
+    let rotation = d.opt_matrix::<3, 3>("referenceRotation")?;
+    let (reference_position, reference_rotation) = match d.opt_matrix::<4, 4>("referenceHT")? {
+        None => (position.unwrap_or([0.0; 3]), rotation.unwrap_or(IDENTITY3)),
+        Some(ht) => {
+            let (r, p) = split_ht(d, "referenceHT", &ht)?;
+            let position = position.unwrap_or(p);
+            let rotation = rotation.unwrap_or(r);
+            if !same_vector(&position, &p) || !same_matrix(&rotation, &r) {
+                return Err(d.err(
+                    "referenceHT",
+                    format!(
+                        "must agree with referencePosition {position:?} and referenceRotation {rotation:?}, found {ht:?}"
+                    ),
+                ));
+            }
+            (position, rotation)
+        }
+    };
+    Ok(Object::Ground {
+        name,
+        reference_position,
+        reference_rotation,
+    })
 }
