@@ -43,12 +43,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         "graphics_data",
         176,
     ),
-    ("joint-runtime/src/output/bodies.rs", "body_values", 198),
-    (
-        "joint-runtime/src/physics/body_jacobians.rs",
-        "add_body_jacobians_fd",
-        229,
-    ),
     (
         "joint-runtime/src/solver/dynamic/mod.rs",
         "run_dynamic",

@@ -50,7 +50,6 @@ impl Topology {
                             );
                         }
                     }
-                    continue;
                 }
                 BodyTopology::Ffrf {
                     frame, modal, data, ..
@@ -58,7 +57,6 @@ impl Topology {
                     self.add_ffrf_jacobian_fd(
                         *frame, *modal, data, q, qt, v, factor_k, factor_d, fd, m, scratch,
                     );
-                    continue;
                 }
                 BodyTopology::Beam2D { columns, beam } => {
                     // Exudyn differentiates the beam's LHS automatically: exact
@@ -75,176 +73,231 @@ impl Topology {
                             m.add(ci, cj, jac[i * 6 + j]);
                         }
                     }
-                    continue;
                 }
-                BodyTopology::Rigid2D {
-                    ode2,
-                    mass,
-                    center_of_mass,
-                    ..
-                } => {
-                    // Exudyn has no Jacobian for a body centred at its node (its LHS is 0)
-                    // and differentiates the LHS numerically otherwise
-                    if *center_of_mass == [0.0, 0.0] {
-                        continue;
-                    }
-                    let o = *ode2;
-                    let lhs = |c: &[f64; 3], w: &[f64; 3]| {
-                        rigid_2d_lhs(*mass, *center_of_mass, c[2], w[2])
-                    };
-                    let coords = [qt[o], qt[o + 1], qt[o + 2]];
-                    let vels = [v[o], v[o + 1], v[o + 2]];
-                    let base = lhs(&coords, &vels);
-                    for (which, factor) in [(0, factor_k), (1, factor_d)] {
-                        if factor == 0.0 {
-                            continue;
-                        }
-                        for i in 0..3 {
-                            let c = o + i;
-                            let (mut c2, mut v2) = (coords, vels);
-                            let x = if which == 0 { q[c] } else { v[c] };
-                            let eps = fd.increment(x);
-                            if which == 0 {
-                                c2[i] = self.reference[c] + (x + eps);
-                            } else {
-                                v2[i] = x + eps;
-                            }
-                            let out = lhs(&c2, &v2);
-                            for row in 0..3 {
-                                m.add(o + row, c, factor * (out[row] - base[row]) / eps);
-                            }
-                        }
-                    }
-                    continue;
+                BodyTopology::Rigid2D { .. } => {
+                    self.add_rigid_2d_jacobian_fd(body, q, qt, v, factor_k, factor_d, fd, m);
                 }
-                BodyTopology::KinematicTree { start, data, .. } => {
-                    // Exudyn differentiates the tree's LHS numerically, object-wise
-                    let n = data.links();
-                    let r = *start..*start + n;
-                    let (cq, cv) = (&mut scratch.fd_q[..n], &mut scratch.fd_v[..n]);
-                    cq.copy_from_slice(&qt[r.clone()]);
-                    cv.copy_from_slice(&v[r]);
-                    let (base, out) = (&mut scratch.fd_base[..n], &mut scratch.fd_out[..n]);
-                    data.lhs(cq, cv, base);
-                    for (which, factor) in [(0, factor_k), (1, factor_d)] {
-                        if factor == 0.0 {
-                            continue;
-                        }
-                        for i in 0..n {
-                            let c = start + i;
-                            let x = if which == 0 { q[c] } else { v[c] };
-                            let eps = fd.increment(x);
-                            if which == 0 {
-                                cq[i] = self.reference[c] + (x + eps);
-                            } else {
-                                cv[i] = x + eps;
-                            }
-                            data.lhs(cq, cv, out);
-                            cq[i] = qt[c];
-                            cv[i] = v[c];
-                            for row in 0..n {
-                                m.add(start + row, c, factor * (out[row] - base[row]) / eps);
-                            }
-                        }
-                    }
-                    continue;
+                BodyTopology::KinematicTree { .. } => {
+                    self.add_tree_jacobian_fd(body, q, qt, v, factor_k, factor_d, fd, m, scratch);
                 }
+                BodyTopology::Rigid { .. } => self.add_rigid_jacobian(
+                    body, q, qt, v, factor_k, factor_d, fd, derived, m, scratch,
+                ),
+                // a mass point has no LHS
                 _ => {}
             }
-            let BodyTopology::Rigid {
-                ode2,
-                rotation,
-                mass,
-                inertia,
-                center_of_mass,
-            } = body
-            else {
-                continue; // a mass point has no LHS
-            };
-            let n = ode2.len();
-            let r = ode2.clone();
-            let lie = *rotation == Rotation::RotationVectorLieGroup;
-            if derived && !lie {
-                if factor_k == 0.0 && factor_d == 0.0 {
-                    continue;
-                }
-                let block = rigid_lhs_derivatives(
-                    *rotation,
-                    *mass,
-                    inertia,
-                    center_of_mass,
-                    &qt[r.clone()],
-                    &v[r.clone()],
-                );
-                add_rigid_block(&block, r.start, n, factor_k, factor_d, m);
+        }
+    }
+
+    /// A planar rigid body: Exudyn has no Jacobian for one centred at its node (its LHS is 0)
+    /// and differentiates the LHS numerically otherwise.
+    #[allow(clippy::too_many_arguments)]
+    fn add_rigid_2d_jacobian_fd(
+        &self,
+        body: &BodyTopology,
+        q: &[f64],
+        qt: &[f64],
+        v: &[f64],
+        factor_k: f64,
+        factor_d: f64,
+        fd: ForwardDifference,
+        m: &mut impl MatrixAccumulator,
+    ) {
+        let BodyTopology::Rigid2D {
+            ode2,
+            mass,
+            center_of_mass,
+            ..
+        } = body
+        else {
+            unreachable!("called for planar rigid bodies")
+        };
+        if *center_of_mass == [0.0, 0.0] {
+            return;
+        }
+        let o = *ode2;
+        let lhs = |c: &[f64; 3], w: &[f64; 3]| rigid_2d_lhs(*mass, *center_of_mass, c[2], w[2]);
+        let coords = [qt[o], qt[o + 1], qt[o + 2]];
+        let vels = [v[o], v[o + 1], v[o + 2]];
+        let base = lhs(&coords, &vels);
+        for (which, factor) in [(0, factor_k), (1, factor_d)] {
+            if factor == 0.0 {
                 continue;
             }
-            let base = &mut scratch.lhs[..n];
-            rigid_lhs(
+            for i in 0..3 {
+                let c = o + i;
+                let (mut c2, mut v2) = (coords, vels);
+                let x = if which == 0 { q[c] } else { v[c] };
+                let eps = fd.increment(x);
+                if which == 0 {
+                    c2[i] = self.reference[c] + (x + eps);
+                } else {
+                    v2[i] = x + eps;
+                }
+                let out = lhs(&c2, &v2);
+                for row in 0..3 {
+                    m.add(o + row, c, factor * (out[row] - base[row]) / eps);
+                }
+            }
+        }
+    }
+
+    /// A kinematic tree: Exudyn differentiates its LHS numerically, object-wise.
+    #[allow(clippy::too_many_arguments)]
+    fn add_tree_jacobian_fd(
+        &self,
+        body: &BodyTopology,
+        q: &[f64],
+        qt: &[f64],
+        v: &[f64],
+        factor_k: f64,
+        factor_d: f64,
+        fd: ForwardDifference,
+        m: &mut impl MatrixAccumulator,
+        scratch: &mut Scratch,
+    ) {
+        let BodyTopology::KinematicTree { start, data, .. } = body else {
+            unreachable!("called for kinematic trees")
+        };
+        let n = data.links();
+        let r = *start..*start + n;
+        let (cq, cv) = (&mut scratch.fd_q[..n], &mut scratch.fd_v[..n]);
+        cq.copy_from_slice(&qt[r.clone()]);
+        cv.copy_from_slice(&v[r]);
+        let (base, out) = (&mut scratch.fd_base[..n], &mut scratch.fd_out[..n]);
+        data.lhs(cq, cv, base);
+        for (which, factor) in [(0, factor_k), (1, factor_d)] {
+            if factor == 0.0 {
+                continue;
+            }
+            for i in 0..n {
+                let c = start + i;
+                let x = if which == 0 { q[c] } else { v[c] };
+                let eps = fd.increment(x);
+                if which == 0 {
+                    cq[i] = self.reference[c] + (x + eps);
+                } else {
+                    cv[i] = x + eps;
+                }
+                data.lhs(cq, cv, out);
+                cq[i] = qt[c];
+                cv[i] = v[c];
+                for row in 0..n {
+                    m.add(start + row, c, factor * (out[row] - base[row]) / eps);
+                }
+            }
+        }
+    }
+
+    /// A rigid body: forward differences of its LHS (a Lie node's perturbed by composition), or
+    /// with `derived` and a parametrization the compiler differentiates, its exact derivatives.
+    #[allow(clippy::too_many_arguments)]
+    fn add_rigid_jacobian(
+        &self,
+        body: &BodyTopology,
+        q: &[f64],
+        qt: &[f64],
+        v: &[f64],
+        factor_k: f64,
+        factor_d: f64,
+        fd: ForwardDifference,
+        derived: bool,
+        m: &mut impl MatrixAccumulator,
+        scratch: &mut Scratch,
+    ) {
+        let BodyTopology::Rigid {
+            ode2,
+            rotation,
+            mass,
+            inertia,
+            center_of_mass,
+        } = body
+        else {
+            unreachable!("called for rigid bodies")
+        };
+        let n = ode2.len();
+        let r = ode2.clone();
+        let lie = *rotation == Rotation::RotationVectorLieGroup;
+        if derived && !lie {
+            if factor_k == 0.0 && factor_d == 0.0 {
+                return;
+            }
+            let block = rigid_lhs_derivatives(
                 *rotation,
                 *mass,
                 inertia,
                 center_of_mass,
                 &qt[r.clone()],
                 &v[r.clone()],
-                base,
             );
-            let base: [f64; 7] = {
-                let mut b = [0.0; 7];
-                b[..n].copy_from_slice(&scratch.lhs[..n]);
-                b
-            };
-            let mut coords = [0.0; 7];
-            let mut vels = [0.0; 7];
-            coords[..n].copy_from_slice(&qt[r.clone()]);
-            vels[..n].copy_from_slice(&v[r.clone()]);
-            // A rigid body's LHS (quadratic velocity terms) reads neither the position nor the
-            // translational velocity: perturbing them would return `base` to the bit, so it is not
-            // evaluated. The differences (zeros) are still added, so the pattern is unchanged.
-            for (which, factor) in [(0, factor_k), (1, factor_d)] {
-                if factor == 0.0 {
-                    continue;
+            add_rigid_block(&block, r.start, n, factor_k, factor_d, m);
+            return;
+        }
+        let base = &mut scratch.lhs[..n];
+        rigid_lhs(
+            *rotation,
+            *mass,
+            inertia,
+            center_of_mass,
+            &qt[r.clone()],
+            &v[r.clone()],
+            base,
+        );
+        let base: [f64; 7] = {
+            let mut b = [0.0; 7];
+            b[..n].copy_from_slice(&scratch.lhs[..n]);
+            b
+        };
+        let mut coords = [0.0; 7];
+        let mut vels = [0.0; 7];
+        coords[..n].copy_from_slice(&qt[r.clone()]);
+        vels[..n].copy_from_slice(&v[r.clone()]);
+        // A rigid body's LHS (quadratic velocity terms) reads neither the position nor the
+        // translational velocity: perturbing them would return `base` to the bit, so it is not
+        // evaluated. The differences (zeros) are still added, so the pattern is unchanged.
+        for (which, factor) in [(0, factor_k), (1, factor_d)] {
+            if factor == 0.0 {
+                continue;
+            }
+            for i in 0..n {
+                let x = if which == 0 {
+                    q[r.start + i]
+                } else {
+                    v[r.start + i]
+                };
+                let eps = fd.increment(x);
+                let out = &mut scratch.lhs2[..n];
+                // a Lie node's position column moves its rotation vector by round-off
+                if i < 3 && !(lie && which == 0) {
+                    out.copy_from_slice(&base[..n]);
+                } else {
+                    let mut c2 = coords;
+                    let mut v2 = vels;
+                    if which == 0 && lie {
+                        // q ∘ (ε·e_i), as Exudyn perturbs a Lie node
+                        self.lie_perturbed_totals(q, r.start, i, eps, &mut c2[..6]);
+                    } else if which == 0 {
+                        // perturb the displacement, as Exudyn does, then form the total
+                        c2[i] = self.reference[r.start + i] + (x + eps);
+                    } else {
+                        v2[i] = x + eps;
+                    }
+                    rigid_lhs(
+                        *rotation,
+                        *mass,
+                        inertia,
+                        center_of_mass,
+                        &c2[..n],
+                        &v2[..n],
+                        out,
+                    );
                 }
-                for i in 0..n {
-                    let x = if which == 0 {
-                        q[r.start + i]
-                    } else {
-                        v[r.start + i]
-                    };
-                    let eps = fd.increment(x);
-                    let out = &mut scratch.lhs2[..n];
-                    // a Lie node's position column moves its rotation vector by round-off
-                    if i < 3 && !(lie && which == 0) {
-                        out.copy_from_slice(&base[..n]);
-                    } else {
-                        let mut c2 = coords;
-                        let mut v2 = vels;
-                        if which == 0 && lie {
-                            // q ∘ (ε·e_i), as Exudyn perturbs a Lie node
-                            self.lie_perturbed_totals(q, r.start, i, eps, &mut c2[..6]);
-                        } else if which == 0 {
-                            // perturb the displacement, as Exudyn does, then form the total
-                            c2[i] = self.reference[r.start + i] + (x + eps);
-                        } else {
-                            v2[i] = x + eps;
-                        }
-                        rigid_lhs(
-                            *rotation,
-                            *mass,
-                            inertia,
-                            center_of_mass,
-                            &c2[..n],
-                            &v2[..n],
-                            out,
-                        );
-                    }
-                    for row in 0..n {
-                        m.add(
-                            r.start + row,
-                            r.start + i,
-                            factor * (out[row] - base[row]) / eps,
-                        );
-                    }
+                for row in 0..n {
+                    m.add(
+                        r.start + row,
+                        r.start + i,
+                        factor * (out[row] - base[row]) / eps,
+                    );
                 }
             }
         }
