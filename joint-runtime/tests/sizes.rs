@@ -31,18 +31,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         "from_input",
         221,
     ),
-    ("joint-macros/src/definition/model.rs", "from_input", 388),
-    (
-        "joint-runtime/src/assemble/joints.rs",
-        "assemble_joint",
-        204,
-    ),
-    ("joint-runtime/src/model/read/mod.rs", "types", 160),
-    (
-        "joint-runtime/src/model/visualization.rs",
-        "graphics_data",
-        176,
-    ),
     (
         "joint-runtime/src/solver/dynamic/mod.rs",
         "run_dynamic",

@@ -4,6 +4,7 @@
 //! against the derived one (`velocity_check`), and the one error collector (`errors`).
 
 pub mod check;
+mod collect;
 pub mod coordinate_vector;
 pub mod errors;
 pub mod lower;

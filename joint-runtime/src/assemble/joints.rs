@@ -137,6 +137,34 @@ pub(super) fn assemble_joint(
     joint: &JointObject,
     markers: &[ResolvedMarker],
 ) -> Result<JointTopology> {
+    let definition = joint.joint_type.definition;
+    let idx = joint_markers(mbs, item, joint, markers)?;
+    check_joint_parameters(item, joint)?;
+    let equations = joint_equations(item, joint)?;
+    let (kernel, parameters) = joint_kernel(item, joint, idx, markers)?;
+    let rows_are_kernel_rows =
+        JointTopology::equations_are_kernel_rows(&equations, definition.rows());
+    Ok(JointTopology {
+        object,
+        markers: idx,
+        definition,
+        kernel,
+        parameters,
+        ae: 0,
+        equations,
+        active: joint.active,
+        rows_are_kernel_rows,
+    })
+}
+
+/// A joint's two markers against its definition's capabilities (coordinate, position,
+/// rigid): their indices.
+fn joint_markers(
+    mbs: &MultibodySystem,
+    item: &ItemRef,
+    joint: &JointObject,
+    markers: &[ResolvedMarker],
+) -> Result<[usize; 2]> {
     let jt = &joint.joint_type;
     let definition = jt.definition;
     let coordinate = |k: usize| definition.markers[k].capability == Capability::Coordinate;
@@ -188,7 +216,14 @@ pub(super) fn assemble_joint(
             ));
         }
     }
-    // parameters: their count, finite values, the type's own checks
+    Ok(idx)
+}
+
+/// A joint's parameters: their count, finite values, the type's own checks, and its drawing's
+/// size.
+fn check_joint_parameters(item: &ItemRef, joint: &JointObject) -> Result<()> {
+    let jt = &joint.joint_type;
+    let definition = jt.definition;
     let expected = definition.parameter_len();
     if joint.parameters.len() != expected {
         let list: Vec<String> = definition
@@ -242,8 +277,15 @@ pub(super) fn assemble_joint(
             "expected a finite size",
         ));
     }
-    // rows
-    let equations: Vec<Option<usize>> = match jt.axes {
+    Ok(())
+}
+
+/// Per AE row of a joint, the kernel row that is its equation (`None`: a free row), from its
+/// type's axes and the item's `constrainedAxes`.
+fn joint_equations(item: &ItemRef, joint: &JointObject) -> Result<Vec<Option<usize>>> {
+    let jt = &joint.joint_type;
+    let definition = jt.definition;
+    Ok(match jt.axes {
         Axes::Fixed => (0..definition.rows()).map(Some).collect(),
         Axes::Mask | Axes::Flags(_) | Axes::Select { .. } => {
             let count = jt.axes_count();
@@ -268,8 +310,19 @@ pub(super) fn assemble_joint(
                     .collect(),
             }
         }
-    };
-    // kernel, and the local rotations of the markers
+    })
+}
+
+/// A joint's kernel by its markers' kinds, and its parameters as the kernel takes them (the
+/// markers' local rotations folded into the frame parameters of an unrolled pairing).
+fn joint_kernel(
+    item: &ItemRef,
+    joint: &JointObject,
+    idx: [usize; 2],
+    markers: &[ResolvedMarker],
+) -> Result<(JointKernel, Vec<f64>)> {
+    let jt = &joint.joint_type;
+    let definition = jt.definition;
     let mut parameters = joint.parameters.clone();
     let kinds = (markers[idx[0]].kind(), markers[idx[1]].kind());
     let local = [
@@ -320,17 +373,5 @@ pub(super) fn assemble_joint(
             }
         }
     }
-    let rows_are_kernel_rows =
-        JointTopology::equations_are_kernel_rows(&equations, definition.rows());
-    Ok(JointTopology {
-        object,
-        markers: idx,
-        definition,
-        kernel,
-        parameters,
-        ae: 0,
-        equations,
-        active: joint.active,
-        rows_are_kernel_rows,
-    })
+    Ok((kernel, parameters))
 }

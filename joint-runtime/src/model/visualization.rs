@@ -530,54 +530,7 @@ fn graphics_data(map: &Map<String, Value>) -> std::result::Result<GraphicsData, 
     }
     let get = |k: &str| map.get(k).ok_or_else(|| format!("{ty}: missing `{k}`"));
     match ty {
-        "TriangleList" => {
-            let points = rows::<3>(ty, "points", get("points")?)?;
-            let n = points.len();
-            let colors = match map.get("colors") {
-                None => Vec::new(),
-                Some(c) => rows::<4>(ty, "colors", c)?,
-            };
-            if !colors.is_empty() && colors.len() != n {
-                return Err(format!(
-                    "TriangleList: {} colors for {n} points (one per point expected)",
-                    colors.len()
-                ));
-            }
-            let normals = match map.get("normals") {
-                None => Vec::new(),
-                Some(v) => rows::<3>(ty, "normals", v)?,
-            };
-            if !normals.is_empty() && normals.len() != n {
-                return Err(format!(
-                    "TriangleList: {} normals for {n} points (none or one per point expected)",
-                    normals.len()
-                ));
-            }
-            let mut triangles = Vec::new();
-            if let Some(t) = map.get("triangles") {
-                triangles.extend(indices::<3>(ty, "triangles", t, n)?);
-            }
-            if let Some(t) = map.get("triangles6") {
-                // quadratic triangles [c0, c1, c2, m01, m12, m20]: four linear ones
-                for [c0, c1, c2, m01, m12, m20] in indices::<6>(ty, "triangles6", t, n)? {
-                    triangles.extend([
-                        [c0, m01, m20],
-                        [m01, c1, m12],
-                        [m20, m12, c2],
-                        [m01, m12, m20],
-                    ]);
-                }
-            }
-            if map.get("triangles").is_none() && map.get("triangles6").is_none() {
-                return Err("TriangleList: missing `triangles` (or `triangles6`)".into());
-            }
-            Ok(GraphicsData::Triangles {
-                points,
-                colors,
-                normals,
-                triangles,
-            })
-        }
+        "TriangleList" => triangle_list(map),
         "Lines" => {
             let points = rows::<3>(ty, "points", get("points")?)?;
             let colors = rows::<4>(ty, "colors", get("colors")?)?;
@@ -598,40 +551,7 @@ fn graphics_data(map: &Map<String, Value>) -> std::result::Result<GraphicsData, 
                 points,
             })
         }
-        "Spheres" => {
-            let points = rows::<3>(ty, "points", get("points")?)?;
-            let radii = rows::<1>(ty, "radii", get("radii")?)?
-                .into_iter()
-                .map(|[r]| r)
-                .collect::<Vec<_>>();
-            let colors = rows::<4>(ty, "colors", get("colors")?)?;
-            if radii.len() != points.len() || colors.len() != points.len() {
-                return Err(format!(
-                    "Spheres: {} points, {} radii and {} colors (one each expected)",
-                    points.len(),
-                    radii.len(),
-                    colors.len()
-                ));
-            }
-            if let Some(r) = radii.iter().find(|r| !(**r > 0.0)) {
-                return Err(format!("Spheres: radius {r} (expected > 0)"));
-            }
-            let resolution = match map.get("resolution") {
-                None => 8,
-                Some(v) => v.as_u64().filter(|&r| r >= 2).ok_or_else(|| {
-                    format!(
-                        "Spheres: `resolution` must be an integer ≥ 2, found {}",
-                        describe(v)
-                    )
-                })? as usize,
-            };
-            Ok(GraphicsData::Spheres {
-                points,
-                radii,
-                colors,
-                resolution,
-            })
-        }
+        "Spheres" => spheres(map),
         "Circle" => {
             let radius = one::<1>(ty, "radius", get("radius")?)?[0];
             if !(radius > 0.0) {
@@ -755,4 +675,95 @@ fn indices<const N: usize>(
         out.push(t);
     }
     Ok(out)
+}
+
+/// TriangleList: points, optional colors and normals (one per point), linear or quadratic
+/// triangles.
+fn triangle_list(map: &Map<String, Value>) -> std::result::Result<GraphicsData, String> {
+    let ty = "TriangleList";
+    let get = |k: &str| map.get(k).ok_or_else(|| format!("{ty}: missing `{k}`"));
+    let points = rows::<3>(ty, "points", get("points")?)?;
+    let n = points.len();
+    let colors = match map.get("colors") {
+        None => Vec::new(),
+        Some(c) => rows::<4>(ty, "colors", c)?,
+    };
+    if !colors.is_empty() && colors.len() != n {
+        return Err(format!(
+            "TriangleList: {} colors for {n} points (one per point expected)",
+            colors.len()
+        ));
+    }
+    let normals = match map.get("normals") {
+        None => Vec::new(),
+        Some(v) => rows::<3>(ty, "normals", v)?,
+    };
+    if !normals.is_empty() && normals.len() != n {
+        return Err(format!(
+            "TriangleList: {} normals for {n} points (none or one per point expected)",
+            normals.len()
+        ));
+    }
+    let mut triangles = Vec::new();
+    if let Some(t) = map.get("triangles") {
+        triangles.extend(indices::<3>(ty, "triangles", t, n)?);
+    }
+    if let Some(t) = map.get("triangles6") {
+        // quadratic triangles [c0, c1, c2, m01, m12, m20]: four linear ones
+        for [c0, c1, c2, m01, m12, m20] in indices::<6>(ty, "triangles6", t, n)? {
+            triangles.extend([
+                [c0, m01, m20],
+                [m01, c1, m12],
+                [m20, m12, c2],
+                [m01, m12, m20],
+            ]);
+        }
+    }
+    if map.get("triangles").is_none() && map.get("triangles6").is_none() {
+        return Err("TriangleList: missing `triangles` (or `triangles6`)".into());
+    }
+    Ok(GraphicsData::Triangles {
+        points,
+        colors,
+        normals,
+        triangles,
+    })
+}
+
+/// Spheres: points with their radii (> 0) and colors, and the tessellation's resolution.
+fn spheres(map: &Map<String, Value>) -> std::result::Result<GraphicsData, String> {
+    let ty = "Spheres";
+    let get = |k: &str| map.get(k).ok_or_else(|| format!("{ty}: missing `{k}`"));
+    let points = rows::<3>(ty, "points", get("points")?)?;
+    let radii = rows::<1>(ty, "radii", get("radii")?)?
+        .into_iter()
+        .map(|[r]| r)
+        .collect::<Vec<_>>();
+    let colors = rows::<4>(ty, "colors", get("colors")?)?;
+    if radii.len() != points.len() || colors.len() != points.len() {
+        return Err(format!(
+            "Spheres: {} points, {} radii and {} colors (one each expected)",
+            points.len(),
+            radii.len(),
+            colors.len()
+        ));
+    }
+    if let Some(r) = radii.iter().find(|r| !(**r > 0.0)) {
+        return Err(format!("Spheres: radius {r} (expected > 0)"));
+    }
+    let resolution = match map.get("resolution") {
+        None => 8,
+        Some(v) => v.as_u64().filter(|&r| r >= 2).ok_or_else(|| {
+            format!(
+                "Spheres: `resolution` must be an integer ≥ 2, found {}",
+                describe(v)
+            )
+        })? as usize,
+    };
+    Ok(GraphicsData::Spheres {
+        points,
+        radii,
+        colors,
+        resolution,
+    })
 }

@@ -40,6 +40,175 @@ pub(crate) enum List {
     Sensors,
 }
 
+/// An item list's types: (canonical name, every spelling model files use).
+type TypeTable = &'static [(&'static str, &'static [&'static str])];
+
+/// Node types: the canonical name and every spelling model files use.
+const NODE_TYPES: TypeTable = &[
+    ("Point", &["Point", "NodePoint"]),
+    (
+        "RigidBodyEP",
+        &["RigidBodyEP", "NodeRigidBodyEP", "RigidEP"],
+    ),
+    (
+        "RigidBodyRxyz",
+        &["RigidBodyRxyz", "NodeRigidBodyRxyz", "RigidRxyz"],
+    ),
+    (
+        "RigidBodyRotVecLG",
+        &[
+            "RigidBodyRotVecLG",
+            "NodeRigidBodyRotVecLG",
+            "RigidRotVecLG",
+        ],
+    ),
+    ("GenericODE2", &["GenericODE2", "NodeGenericODE2"]),
+    ("Point2D", &["Point2D", "NodePoint2D"]),
+    (
+        "RigidBody2D",
+        &["RigidBody2D", "NodeRigidBody2D", "Rigid2D"],
+    ),
+    ("1D", &["1D", "Node1D"]),
+    ("PointGround", &["PointGround", "NodePointGround"]),
+    ("GenericData", &["GenericData", "NodeGenericData"]),
+    ("GenericODE1", &["GenericODE1", "NodeGenericODE1"]),
+];
+
+/// Object types: the canonical name and every spelling model files use.
+const OBJECT_TYPES: TypeTable = &[
+    ("Ground", &["Ground", "ObjectGround"]),
+    ("MassPoint", &["MassPoint", "ObjectMassPoint"]),
+    ("RigidBody", &["RigidBody", "ObjectRigidBody"]),
+    ("GenericODE2", &["GenericODE2", "ObjectGenericODE2"]),
+    ("GenericODE1", &["GenericODE1", "ObjectGenericODE1"]),
+    ("KinematicTree", &["KinematicTree", "ObjectKinematicTree"]),
+    (
+        "FFRFreducedOrder",
+        &["FFRFreducedOrder", "ObjectFFRFreducedOrder"],
+    ),
+    (
+        "ConnectorSpringDamper",
+        &[
+            "ConnectorSpringDamper",
+            "ObjectConnectorSpringDamper",
+            "SpringDamper",
+        ],
+    ),
+    (
+        "ConnectorCartesianSpringDamper",
+        &[
+            "ConnectorCartesianSpringDamper",
+            "ObjectConnectorCartesianSpringDamper",
+            "CartesianSpringDamper",
+        ],
+    ),
+    ("MassPoint2D", &["MassPoint2D", "ObjectMassPoint2D"]),
+    ("RigidBody2D", &["RigidBody2D", "ObjectRigidBody2D"]),
+    (
+        "BeamGeometricallyExact2D",
+        &[
+            "BeamGeometricallyExact2D",
+            "ObjectBeamGeometricallyExact2D",
+            "Beam2D",
+        ],
+    ),
+    ("Mass1D", &["Mass1D", "ObjectMass1D"]),
+    (
+        "RotationalMass1D",
+        &["RotationalMass1D", "ObjectRotationalMass1D", "Rotor1D"],
+    ),
+    (
+        "ConnectorLinearSpringDamper",
+        &[
+            "ConnectorLinearSpringDamper",
+            "ObjectConnectorLinearSpringDamper",
+            "LinearSpringDamper",
+        ],
+    ),
+    (
+        "ConnectorRigidBodySpringDamper",
+        &[
+            "ConnectorRigidBodySpringDamper",
+            "ObjectConnectorRigidBodySpringDamper",
+            "RigidBodySpringDamper",
+        ],
+    ),
+    (
+        "ConnectorGravity",
+        &["ConnectorGravity", "ObjectConnectorGravity"],
+    ),
+    (
+        "ConnectorCoordinateVector",
+        &[
+            "ConnectorCoordinateVector",
+            "ObjectConnectorCoordinateVector",
+            "CoordinateVectorConstraint",
+        ],
+    ),
+];
+
+/// Marker types: the canonical name and every spelling model files use.
+const MARKER_TYPES: TypeTable = &[
+    ("BodyMass", &["BodyMass", "MarkerBodyMass"]),
+    ("BodyPosition", &["BodyPosition", "MarkerBodyPosition"]),
+    ("BodyRigid", &["BodyRigid", "MarkerBodyRigid"]),
+    ("NodePosition", &["NodePosition", "MarkerNodePosition"]),
+    ("NodeRigid", &["NodeRigid", "MarkerNodeRigid"]),
+    (
+        "NodeCoordinate",
+        &["NodeCoordinate", "MarkerNodeCoordinate"],
+    ),
+    (
+        "NodeRotationCoordinate",
+        &["NodeRotationCoordinate", "MarkerNodeRotationCoordinate"],
+    ),
+    (
+        "NodeCoordinates",
+        &["NodeCoordinates", "MarkerNodeCoordinates"],
+    ),
+    (
+        "ObjectODE2Coordinates",
+        &["ObjectODE2Coordinates", "MarkerObjectODE2Coordinates"],
+    ),
+    (
+        "KinematicTreeRigid",
+        &["KinematicTreeRigid", "MarkerKinematicTreeRigid"],
+    ),
+    (
+        "SuperElementPosition",
+        &["SuperElementPosition", "MarkerSuperElementPosition"],
+    ),
+    (
+        "SuperElementRigid",
+        &["SuperElementRigid", "MarkerSuperElementRigid"],
+    ),
+];
+
+/// Load types: the canonical name and every spelling model files use.
+const LOAD_TYPES: TypeTable = &[
+    (
+        "MassProportional",
+        &["MassProportional", "LoadMassProportional", "Gravity"],
+    ),
+    ("ForceVector", &["ForceVector", "LoadForceVector", "Force"]),
+    (
+        "TorqueVector",
+        &["TorqueVector", "LoadTorqueVector", "Torque"],
+    ),
+    ("Coordinate", &["Coordinate", "LoadCoordinate"]),
+];
+
+/// Sensor types: the canonical name and every spelling model files use.
+const SENSOR_TYPES: TypeTable = &[
+    ("Node", &["Node", "SensorNode"]),
+    ("Object", &["Object", "SensorObject"]),
+    ("Body", &["Body", "SensorBody"]),
+    ("Marker", &["Marker", "SensorMarker"]),
+    ("Load", &["Load", "SensorLoad"]),
+    ("KinematicTree", &["KinematicTree", "SensorKinematicTree"]),
+    ("SuperElement", &["SuperElement", "SensorSuperElement"]),
+];
+
 impl List {
     pub(crate) fn name(self) -> &'static str {
         match self {
@@ -62,164 +231,13 @@ impl List {
     }
 
     /// (canonical short type name, accepted spellings).
-    fn types(self) -> &'static [(&'static str, &'static [&'static str])] {
+    fn types(self) -> TypeTable {
         match self {
-            List::Nodes => &[
-                ("Point", &["Point", "NodePoint"]),
-                (
-                    "RigidBodyEP",
-                    &["RigidBodyEP", "NodeRigidBodyEP", "RigidEP"],
-                ),
-                (
-                    "RigidBodyRxyz",
-                    &["RigidBodyRxyz", "NodeRigidBodyRxyz", "RigidRxyz"],
-                ),
-                (
-                    "RigidBodyRotVecLG",
-                    &[
-                        "RigidBodyRotVecLG",
-                        "NodeRigidBodyRotVecLG",
-                        "RigidRotVecLG",
-                    ],
-                ),
-                ("GenericODE2", &["GenericODE2", "NodeGenericODE2"]),
-                ("Point2D", &["Point2D", "NodePoint2D"]),
-                (
-                    "RigidBody2D",
-                    &["RigidBody2D", "NodeRigidBody2D", "Rigid2D"],
-                ),
-                ("1D", &["1D", "Node1D"]),
-                ("PointGround", &["PointGround", "NodePointGround"]),
-                ("GenericData", &["GenericData", "NodeGenericData"]),
-                ("GenericODE1", &["GenericODE1", "NodeGenericODE1"]),
-            ],
-            List::Objects => &[
-                ("Ground", &["Ground", "ObjectGround"]),
-                ("MassPoint", &["MassPoint", "ObjectMassPoint"]),
-                ("RigidBody", &["RigidBody", "ObjectRigidBody"]),
-                ("GenericODE2", &["GenericODE2", "ObjectGenericODE2"]),
-                ("GenericODE1", &["GenericODE1", "ObjectGenericODE1"]),
-                ("KinematicTree", &["KinematicTree", "ObjectKinematicTree"]),
-                (
-                    "FFRFreducedOrder",
-                    &["FFRFreducedOrder", "ObjectFFRFreducedOrder"],
-                ),
-                (
-                    "ConnectorSpringDamper",
-                    &[
-                        "ConnectorSpringDamper",
-                        "ObjectConnectorSpringDamper",
-                        "SpringDamper",
-                    ],
-                ),
-                (
-                    "ConnectorCartesianSpringDamper",
-                    &[
-                        "ConnectorCartesianSpringDamper",
-                        "ObjectConnectorCartesianSpringDamper",
-                        "CartesianSpringDamper",
-                    ],
-                ),
-                ("MassPoint2D", &["MassPoint2D", "ObjectMassPoint2D"]),
-                ("RigidBody2D", &["RigidBody2D", "ObjectRigidBody2D"]),
-                (
-                    "BeamGeometricallyExact2D",
-                    &[
-                        "BeamGeometricallyExact2D",
-                        "ObjectBeamGeometricallyExact2D",
-                        "Beam2D",
-                    ],
-                ),
-                ("Mass1D", &["Mass1D", "ObjectMass1D"]),
-                (
-                    "RotationalMass1D",
-                    &["RotationalMass1D", "ObjectRotationalMass1D", "Rotor1D"],
-                ),
-                (
-                    "ConnectorLinearSpringDamper",
-                    &[
-                        "ConnectorLinearSpringDamper",
-                        "ObjectConnectorLinearSpringDamper",
-                        "LinearSpringDamper",
-                    ],
-                ),
-                (
-                    "ConnectorRigidBodySpringDamper",
-                    &[
-                        "ConnectorRigidBodySpringDamper",
-                        "ObjectConnectorRigidBodySpringDamper",
-                        "RigidBodySpringDamper",
-                    ],
-                ),
-                (
-                    "ConnectorGravity",
-                    &["ConnectorGravity", "ObjectConnectorGravity"],
-                ),
-                (
-                    "ConnectorCoordinateVector",
-                    &[
-                        "ConnectorCoordinateVector",
-                        "ObjectConnectorCoordinateVector",
-                        "CoordinateVectorConstraint",
-                    ],
-                ),
-            ],
-            List::Markers => &[
-                ("BodyMass", &["BodyMass", "MarkerBodyMass"]),
-                ("BodyPosition", &["BodyPosition", "MarkerBodyPosition"]),
-                ("BodyRigid", &["BodyRigid", "MarkerBodyRigid"]),
-                ("NodePosition", &["NodePosition", "MarkerNodePosition"]),
-                ("NodeRigid", &["NodeRigid", "MarkerNodeRigid"]),
-                (
-                    "NodeCoordinate",
-                    &["NodeCoordinate", "MarkerNodeCoordinate"],
-                ),
-                (
-                    "NodeRotationCoordinate",
-                    &["NodeRotationCoordinate", "MarkerNodeRotationCoordinate"],
-                ),
-                (
-                    "NodeCoordinates",
-                    &["NodeCoordinates", "MarkerNodeCoordinates"],
-                ),
-                (
-                    "ObjectODE2Coordinates",
-                    &["ObjectODE2Coordinates", "MarkerObjectODE2Coordinates"],
-                ),
-                (
-                    "KinematicTreeRigid",
-                    &["KinematicTreeRigid", "MarkerKinematicTreeRigid"],
-                ),
-                (
-                    "SuperElementPosition",
-                    &["SuperElementPosition", "MarkerSuperElementPosition"],
-                ),
-                (
-                    "SuperElementRigid",
-                    &["SuperElementRigid", "MarkerSuperElementRigid"],
-                ),
-            ],
-            List::Loads => &[
-                (
-                    "MassProportional",
-                    &["MassProportional", "LoadMassProportional", "Gravity"],
-                ),
-                ("ForceVector", &["ForceVector", "LoadForceVector", "Force"]),
-                (
-                    "TorqueVector",
-                    &["TorqueVector", "LoadTorqueVector", "Torque"],
-                ),
-                ("Coordinate", &["Coordinate", "LoadCoordinate"]),
-            ],
-            List::Sensors => &[
-                ("Node", &["Node", "SensorNode"]),
-                ("Object", &["Object", "SensorObject"]),
-                ("Body", &["Body", "SensorBody"]),
-                ("Marker", &["Marker", "SensorMarker"]),
-                ("Load", &["Load", "SensorLoad"]),
-                ("KinematicTree", &["KinematicTree", "SensorKinematicTree"]),
-                ("SuperElement", &["SuperElement", "SensorSuperElement"]),
-            ],
+            List::Nodes => NODE_TYPES,
+            List::Objects => OBJECT_TYPES,
+            List::Markers => MARKER_TYPES,
+            List::Loads => LOAD_TYPES,
+            List::Sensors => SENSOR_TYPES,
         }
     }
 
