@@ -38,9 +38,11 @@ impl Outputs<'_> {
             Object::MassPoint { node, .. } if markers.node.is_none() => {
                 self.grounded_mass_point_values(body, *node, local, var, out)
             }
-            Object::MassPoint { .. } => self.mass_point_values(body, local, var, qt, markers, out),
+            Object::MassPoint { .. } => {
+                self.mass_point_values(body, false, local, var, qt, markers, out)
+            }
             Object::MassPoint2D { .. } => {
-                self.mass_point_2d_values(body, local, var, qt, markers, out)
+                self.mass_point_values(body, true, local, var, qt, markers, out)
             }
             Object::Mass1D {
                 node,
@@ -141,11 +143,12 @@ impl Outputs<'_> {
         Ok(())
     }
 
-    /// A MassPoint on its node.
+    /// A MassPoint on its node or a MassPoint2D (`planar`) on its NodePoint2D.
     #[allow(clippy::too_many_arguments)]
     fn mass_point_values(
         &self,
         body: usize,
+        planar: bool,
         local: [f64; 3],
         var: OutputVariable,
         qt: &[f64],
@@ -158,49 +161,19 @@ impl Outputs<'_> {
         let m = markers
             .node
             .as_ref()
-            .expect("checked at assemble: mass points have a position node");
+            .expect("checked at assemble: a mass point has a position node");
         let ms = MarkerState::new(m, qt, &st.v);
         let s = m.columns[0];
+        let point = |x: &[f64]| {
+            let z = if planar { 0.0 } else { x[s + 2] };
+            [x[s], x[s + 1], z]
+        };
         match var {
             O::Position => put3(out, ms.position() + Vector3::from(local)),
-            O::Displacement => out.extend_from_slice(&st.q[s..s + 3]),
+            O::Displacement => out.extend_from_slice(&point(&st.q)),
+            O::Velocity if planar => out.extend_from_slice(&point(&st.v)),
             O::Velocity => put3(out, ms.velocity()),
-            O::Acceleration => out.extend_from_slice(&st.a[s..s + 3]),
-            O::RotationMatrix => put_row_major(out, &Matrix3::identity()),
-            O::Rotation | O::AngularVelocity | O::AngularVelocityLocal => {
-                out.extend_from_slice(&[0.0; 3]);
-            }
-            other => return Err(unsupported(item(), other)),
-        }
-        Ok(())
-    }
-
-    /// A MassPoint2D on its NodePoint2D.
-    #[allow(clippy::too_many_arguments)]
-    fn mass_point_2d_values(
-        &self,
-        body: usize,
-        local: [f64; 3],
-        var: OutputVariable,
-        qt: &[f64],
-        markers: &OutputMarkers,
-        out: &mut Vec<f64>,
-    ) -> Result<()> {
-        let item = || self.mbs.object_ref(body);
-        use OutputVariable as O;
-        let st = &self.state;
-        let m = markers
-            .node
-            .as_ref()
-            .expect("checked at assemble: a 2-D mass point has a NodePoint2D");
-        let ms = MarkerState::new(m, qt, &st.v);
-        let s = m.columns[0];
-        let planar = |x: &[f64]| [x[s], x[s + 1], 0.0];
-        match var {
-            O::Position => put3(out, ms.position() + Vector3::from(local)),
-            O::Displacement => out.extend_from_slice(&planar(&st.q)),
-            O::Velocity => out.extend_from_slice(&planar(&st.v)),
-            O::Acceleration => out.extend_from_slice(&planar(&st.a)),
+            O::Acceleration => out.extend_from_slice(&point(&st.a)),
             O::RotationMatrix => put_row_major(out, &Matrix3::identity()),
             O::Rotation | O::AngularVelocity | O::AngularVelocityLocal => {
                 out.extend_from_slice(&[0.0; 3]);

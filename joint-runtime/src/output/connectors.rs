@@ -4,14 +4,22 @@
 use nalgebra::Vector3;
 
 use super::{Outputs, unsupported};
-use crate::assemble::ObjectTopology;
-use crate::error::{Error, Result};
+use crate::assemble::{ConnectorKind, ObjectTopology};
+use crate::error::Result;
 use crate::items::output_variable::put3;
 use crate::items::{Object, OutputVariable};
 use crate::markers::MarkerState;
 use crate::physics::ConnectorForce;
 
 impl Outputs<'_> {
+    /// The connector topology index of connector object `object`.
+    fn connector_index(&self, object: usize) -> usize {
+        let ObjectTopology::Connector(c) = self.topology.objects[object] else {
+            unreachable!("every connector object has a connector topology");
+        };
+        c
+    }
+
     /// Output `var` of a connector of a family (its own `output`), appended to `out`.
     pub(super) fn family_output(
         &self,
@@ -21,9 +29,7 @@ impl Outputs<'_> {
         qt: &[f64],
         out: &mut Vec<f64>,
     ) -> Option<()> {
-        let ObjectTopology::Connector(c) = self.topology.objects[object] else {
-            unreachable!("every connector object has a connector topology");
-        };
+        let c = self.connector_index(object);
         let con = &self.topology.connectors[c];
         let crate::assemble::ConnectorKind::Family { data, .. } = &con.kind else {
             unreachable!("a family connector's topology");
@@ -45,9 +51,7 @@ impl Outputs<'_> {
     ) -> Result<()> {
         let item = || self.mbs.object_ref(object);
         use OutputVariable as O;
-        let ObjectTopology::Connector(c) = self.topology.objects[object] else {
-            unreachable!("every connector object has a connector topology");
-        };
+        let c = self.connector_index(object);
         let spring = self
             .topology
             .linear_spring(c, qt, &self.state.v)
@@ -71,9 +75,7 @@ impl Outputs<'_> {
     ) -> Result<()> {
         let item = || self.mbs.object_ref(object);
         use OutputVariable as O;
-        let ObjectTopology::Connector(c) = self.topology.objects[object] else {
-            unreachable!("every connector object has a connector topology");
-        };
+        let c = self.connector_index(object);
         let spring = self
             .topology
             .rigid_body_spring(c, qt, &self.state.v)
@@ -111,9 +113,7 @@ impl Outputs<'_> {
     ) -> Result<()> {
         let item = || self.mbs.object_ref(object);
         use OutputVariable as O;
-        let ObjectTopology::Connector(c) = self.topology.objects[object] else {
-            unreachable!("every connector object has a connector topology");
-        };
+        let c = self.connector_index(object);
         let cf = self
             .topology
             .connector_force(c, qt, &self.state.v)
@@ -149,34 +149,28 @@ impl Outputs<'_> {
     pub(super) fn force_element_values(
         &self,
         object: usize,
-        force: &crate::items::joints::ForceObject,
         var: OutputVariable,
         qt: &[f64],
         out: &mut Vec<f64>,
     ) -> Result<()> {
         let item = || self.mbs.object_ref(object);
         use OutputVariable as O;
-        let ObjectTopology::Connector(c) = self.topology.objects[object] else {
-            unreachable!("every force element has a connector topology");
-        };
+        let c = self.connector_index(object);
         let con = &self.topology.connectors[c];
         let state =
             |k: usize| MarkerState::new(&self.topology.markers[con.markers[k]], qt, &self.state.v);
         let (m0, m1) = (state(0), state(1));
         let (q0, q1) = (m0.quantities(), m1.quantities());
-        let definition = force.definition;
-        let missing = || {
-            Error::item(
-                item(),
-                "parameters",
-                format!(
-                    "{} takes {} parameter values, found {}",
-                    definition.name,
-                    definition.parameter_len(),
-                    force.parameters.len()
-                ),
-            )
+        // the parameters as assembly laid them out (their count checked there)
+        let ConnectorKind::Defined {
+            definition,
+            parameters,
+            ..
+        } = &con.kind
+        else {
+            unreachable!("a force element is a defined connector");
         };
+        let checked = "parameter count checked at assemble";
         // between coordinates the force and the coordinates' difference are scalars
         let scalar = m0.marker.is_coordinate();
         let (dq, dv) = (
@@ -188,7 +182,7 @@ impl Outputs<'_> {
                 // an inactive force element applies no force
                 let mut f = [0.0; 3];
                 if con.active {
-                    (definition.force)(&force.parameters, &q0, &q1, &mut f).ok_or_else(missing)?;
+                    (definition.force)(parameters, &q0, &q1, &mut f).expect(checked);
                 }
                 out.extend(if scalar { &f[..1] } else { &f[..] });
             }
@@ -201,7 +195,7 @@ impl Outputs<'_> {
                 let o = definition.output(name).expect("checked");
                 let start = out.len();
                 out.resize(start + o.len, 0.0);
-                (o.evaluate)(&force.parameters, &q0, &q1, &mut out[start..]).ok_or_else(missing)?;
+                (o.evaluate)(parameters, &q0, &q1, &mut out[start..]).expect(checked);
             }
             other => return Err(unsupported(item(), other)),
         }

@@ -63,7 +63,7 @@ impl Outputs<'_> {
             Object::ConnectorSpringDamper { .. }
             | Object::ConnectorCartesianSpringDamper { .. }
             | Object::ConnectorGravity { .. } => self.spring_values(object, o, var, qt, out)?,
-            Object::Force(force) => self.force_element_values(object, force, var, qt, out)?,
+            Object::Force(_) => self.force_element_values(object, var, qt, out)?,
             Object::GenericODE1 { .. } => self.ode1_values(object, var, out)?,
             _ => {
                 return Err(Error::item(
