@@ -25,31 +25,10 @@ const LONG_FILES: &[(&str, usize, &str)] = &[(
 /// Functions over the limit: (file, function, its lines today).
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("joint-macros/src/codegen/joint/pairing.rs", "module", 248),
-    ("joint-macros/src/codegen/kinematics.rs", "kind_module", 290),
-    (
-        "joint-macros/src/definition/coordinate_vector.rs",
-        "from_input",
-        221,
-    ),
-    (
-        "joint-runtime/src/solver/dynamic/mod.rs",
-        "run_dynamic",
-        225,
-    ),
-    (
-        "joint-runtime/src/solver/static_solver.rs",
-        "run_static",
-        212,
-    ),
     (
         "tests/joint_dual_oracles/comparisons.rs",
         "check_pairing",
         246,
-    ),
-    (
-        "tests/kernel_jacobians/marker_kinds.rs",
-        "check_marker",
-        200,
     ),
 ];
 

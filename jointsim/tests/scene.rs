@@ -547,3 +547,55 @@ fn every_reference_model_gives_a_valid_scene() {
     }
     assert!(count > 70, "{count} models");
 }
+
+/// ObjectContactSphereSphere drawn as Exudyn draws it: a sphere of each radius at its marker,
+/// only where the item's `Vshow` and `contact.showSpheres` are set, at `contact.tilingSpheres`,
+/// in its `Vcolor` or else `contact.colorSpheres`.
+#[test]
+fn contact_spheres_are_drawn_where_exudyn_draws_them() {
+    let dir = scratch("contact");
+    let text = std::fs::read_to_string(format!(
+        "{CASES}/own_cases/contact_sphere_sphere_bounce.json"
+    ))
+    .unwrap();
+    let mut m: Value = serde_json::from_str(&text).unwrap();
+    let out = dir.join("a.glb");
+    let name = |k: usize| format!("objects[2] (ContactSphereSphere) marker {k} sphere");
+    // as exported: Vshow False; then shown, but showSpheres is off by default
+    for vshow in [false, true] {
+        m["objects"][2]["Vshow"] = json!(vshow);
+        let glb = Glb::new(&scene(&write_model(&dir, &m), &out, &[]));
+        assert!(glb.node(&name(0)).is_none() && glb.node(&name(1)).is_none());
+    }
+    m["visualizationSettings"] = json!({"contact": {"showSpheres": true, "tilingSpheres": 8}});
+    for (vcolor, want) in [
+        ([0.7, 0.7, 0.7, 1.0], [0.7, 0.7, 0.7, 1.0]),
+        ([-1.0, 0.0, 0.0, 1.0], [0.8, 0.5, 0.2, 1.0]),
+    ] {
+        m["objects"][2]["Vcolor"] = json!(vcolor);
+        let glb = Glb::new(&scene(&write_model(&dir, &m), &out, &[]));
+        validate(&out);
+        for (k, radius) in [(0, 0.3), (1, 0.1)] {
+            let (_, node) = glb
+                .node(&name(k))
+                .unwrap_or_else(|| panic!("{} is drawn", name(k)));
+            let (positions, color) = glb.primitive(node);
+            assert_eq!(positions.len(), 2 + 8 * 3, "tilingSpheres 8");
+            assert!(
+                close(
+                    &[color[0] as f32, color[1] as f32, color[2] as f32],
+                    &want[..3],
+                    1e-6
+                ),
+                "{color:?}"
+            );
+            for p in &positions {
+                let r = p.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+                assert!(
+                    (r - radius).abs() < 1e-6,
+                    "sphere {k}: radius {r}, expected {radius}"
+                );
+            }
+        }
+    }
+}

@@ -54,51 +54,7 @@ pub(super) fn check_marker(kind: MarkerKind, m: &MarkerState, on_manifold: bool)
         });
     }
 
-    // ∂(J_posᵀ·f)/∂q against central differences of the generated J_posᵀ·f.
-    // A force that varies with the state.
-    let f = [
-        0.6 - 0.2 * position[1],
-        -1.1 + 0.1 * position[0],
-        0.4 + 0.2 * position[2],
-    ];
-    // J_posᵀ·f by the reverse-sweep kernel against the formed Jacobian's product.
-    let mut jtf = vec![f64::NAN; n];
-    marker_kinematics::position_jacobian_t_times(k, p, q, &f, &mut jtf)
-        .unwrap_or_else(|| panic!("{name}: position_jacobian_t_times rejected correct slices"));
-    let formed: Vec<f64> = (0..n)
-        .map(|c| (0..3).map(|r| jpos[r * n + c] * f[r]).sum())
-        .collect();
-    check_slice(&jtf, &formed, 1e-12, || {
-        format!("{name}: position_jacobian_t_times vs J_posᵀ·f")
-    });
-    let mut dq = vec![f64::NAN; n * n];
-    marker_kinematics::position_jacobian_t_times_vector_q(k, p, q, &f, &mut dq).unwrap_or_else(
-        || panic!("{name}: position_jacobian_t_times_vector_q rejected correct slices"),
-    );
-    let jt_f = |q: &[f64]| -> Vec<f64> {
-        let mut j = vec![0.0; 3 * n];
-        marker_kinematics::position_jacobian(k, p, q, &mut j).expect("position_jacobian");
-        (0..n)
-            .map(|c| (0..3).map(|r| j[r * n + c] * f[r]).sum())
-            .collect()
-    };
-    for c in 0..n {
-        let column = central_difference(
-            |h| {
-                let mut qh = q.to_vec();
-                qh[c] += h;
-                jt_f(&qh)
-            },
-            1e-6,
-        );
-        for (r, want) in column.iter().enumerate() {
-            check(dq[r * n + c], *want, 1e-6, || {
-                format!(
-                    "{name}: position_jacobian_t_times_vector_q entry ({r},{c}) vs central differences"
-                )
-            });
-        }
-    }
+    check_force_terms(k, p, q, &name, &position, &jpos);
 
     // Orientation.
     let rotation = marker_kinematics::rotation(k, p, q);
@@ -185,30 +141,7 @@ pub(super) fn check_marker(kind: MarkerKind, m: &MarkerState, on_manifold: bool)
     check_slice(&rate_local, &spec_rate_local, 1e-12, || {
         format!("{name}: angular_acceleration_local_rate_part vs the spec's Ḡ_t·θ̇")
     });
-    // Finite differences of ω and ω̄ along q̇ at constant velocities.
-    let along = |h: f64| -> Vec<f64> { q.iter().zip(v).map(|(q, v)| q + h * v).collect() };
-    let fd = central_difference(
-        |h| {
-            marker_kinematics::angular_velocity(k, p, &along(h), v)
-                .expect("ω")
-                .to_vec()
-        },
-        1e-6,
-    );
-    check_slice(&rate, &fd, 1e-6, || {
-        format!("{name}: angular_acceleration_rate_part vs finite differences of ω along q̇")
-    });
-    let fd_local = central_difference(
-        |h| {
-            marker_kinematics::angular_velocity_local(k, p, &along(h), v)
-                .expect("ω̄")
-                .to_vec()
-        },
-        1e-6,
-    );
-    check_slice(&rate_local, &fd_local, 1e-6, || {
-        format!("{name}: angular_acceleration_local_rate_part vs finite differences of ω̄ along q̇")
-    });
+    check_rates_against_differences(k, (p, q, v), &name, &rate, &rate_local);
 }
 
 /// The oracle itself: A orthogonal with det 1 on the manifold, ω = A·ω̄ (G = A·Ḡ), and the
@@ -360,4 +293,86 @@ pub(super) fn dispatch_agrees_with_the_kind_modules() {
     assert_eq!(mk::ground_point::PARAMETERS, 15);
     assert_eq!(mk::node_rxyz::COORDINATES, 6);
     assert_eq!(mk::node_rxyz::PARAMETERS, 0);
+}
+
+/// ∂(J_posᵀ·f)/∂q against central differences of the generated J_posᵀ·f, for a force that
+/// varies with the state; J_posᵀ·f by the reverse-sweep kernel against the formed Jacobian's.
+fn check_force_terms(k: usize, p: &[f64], q: &[f64], name: &str, position: &[f64], jpos: &[f64]) {
+    let n = jpos.len() / 3;
+    let f = [
+        0.6 - 0.2 * position[1],
+        -1.1 + 0.1 * position[0],
+        0.4 + 0.2 * position[2],
+    ];
+    let mut jtf = vec![f64::NAN; n];
+    marker_kinematics::position_jacobian_t_times(k, p, q, &f, &mut jtf)
+        .unwrap_or_else(|| panic!("{name}: position_jacobian_t_times rejected correct slices"));
+    let formed: Vec<f64> = (0..n)
+        .map(|c| (0..3).map(|r| jpos[r * n + c] * f[r]).sum())
+        .collect();
+    check_slice(&jtf, &formed, 1e-12, || {
+        format!("{name}: position_jacobian_t_times vs J_posᵀ·f")
+    });
+    let mut dq = vec![f64::NAN; n * n];
+    marker_kinematics::position_jacobian_t_times_vector_q(k, p, q, &f, &mut dq).unwrap_or_else(
+        || panic!("{name}: position_jacobian_t_times_vector_q rejected correct slices"),
+    );
+    let jt_f = |q: &[f64]| -> Vec<f64> {
+        let mut j = vec![0.0; 3 * n];
+        marker_kinematics::position_jacobian(k, p, q, &mut j).expect("position_jacobian");
+        (0..n)
+            .map(|c| (0..3).map(|r| j[r * n + c] * f[r]).sum())
+            .collect()
+    };
+    for c in 0..n {
+        let column = central_difference(
+            |h| {
+                let mut qh = q.to_vec();
+                qh[c] += h;
+                jt_f(&qh)
+            },
+            1e-6,
+        );
+        for (r, want) in column.iter().enumerate() {
+            check(dq[r * n + c], *want, 1e-6, || {
+                format!(
+                    "{name}: position_jacobian_t_times_vector_q entry ({r},{c}) vs central differences"
+                )
+            });
+        }
+    }
+}
+
+/// The angular acceleration's rate parts against finite differences of ω and ω̄ along q̇ at
+/// constant velocities.
+fn check_rates_against_differences(
+    k: usize,
+    (p, q, v): (&[f64], &[f64], &[f64]),
+    name: &str,
+    rate: &[f64],
+    rate_local: &[f64],
+) {
+    let along = |h: f64| -> Vec<f64> { q.iter().zip(v).map(|(q, v)| q + h * v).collect() };
+    let fd = central_difference(
+        |h| {
+            marker_kinematics::angular_velocity(k, p, &along(h), v)
+                .expect("ω")
+                .to_vec()
+        },
+        1e-6,
+    );
+    check_slice(rate, &fd, 1e-6, || {
+        format!("{name}: angular_acceleration_rate_part vs finite differences of ω along q̇")
+    });
+    let fd_local = central_difference(
+        |h| {
+            marker_kinematics::angular_velocity_local(k, p, &along(h), v)
+                .expect("ω̄")
+                .to_vec()
+        },
+        1e-6,
+    );
+    check_slice(rate_local, &fd_local, 1e-6, || {
+        format!("{name}: angular_acceleration_local_rate_part vs finite differences of ω̄ along q̇")
+    });
 }

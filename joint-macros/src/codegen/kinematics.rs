@@ -8,7 +8,7 @@ use quote::quote;
 use std::collections::HashMap;
 
 use super::util::{ArrayArg, ident, lit, used_variables};
-use crate::kinematics::MarkerKind;
+use crate::kinematics::{Kinematics, MarkerKind};
 use crate::symbolic::diff::{derivative_memo, weighted_gradient};
 use crate::symbolic::emit::emit;
 use crate::symbolic::{Graph, Id};
@@ -88,16 +88,6 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
     let mut g = Graph::new();
     let kin = kind.build(&mut g, "");
     let n = kind.coordinate_count();
-    let jac = |g: &mut Graph, vector: [Id; 3], by: &[Id]| -> Vec<Id> {
-        let mut out = vec![g.zero(); 3 * by.len()];
-        for (c, &v) in by.iter().enumerate() {
-            let mut memo = HashMap::new();
-            for r in 0..3 {
-                out[r * by.len() + c] = derivative_memo(g, vector[r], v, &mut memo);
-            }
-        }
-        out
-    };
     let mut funcs = vec![
         Func {
             name: "position",
@@ -119,7 +109,7 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
         },
     ];
     if n > 0 {
-        let jp = jac(&mut g, kin.velocity, &kin.velocities);
+        let jp = jacobian(&mut g, kin.velocity, &kin.velocities);
         // ∂(J_posᵀ f)/∂q: J_posᵀ f is a vector over the coordinates; differentiate each entry.
         let f: [Id; 3] = ["f0", "f1", "f2"].map(|s| g.var(s));
         let mut jtf = Vec::with_capacity(n);
@@ -153,6 +143,85 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
             entries: dq,
         });
     }
+    rotation_funcs(&mut g, &kin, n, &mut funcs);
+    if n > 0 {
+        // J_posᵀ·f itself by a reverse sweep over the velocity (linear in q̇), last: the nodes
+        // it adds come after every other function's, which therefore emit as before
+        let f: [Id; 3] = ["f0", "f1", "f2"].map(|s| g.var(s));
+        let jtf = weighted_gradient(&mut g, &kin.velocity, &f, &kin.velocities);
+        funcs.push(Func {
+            name: "position_jacobian_t_times",
+            doc: format!(
+                "J_posᵀ·f, the generalized force of a force f at the marker point ({n} entries), without forming J_pos"
+            ),
+            with_velocities: false,
+            with_force: true,
+            rows: n,
+            columns: 0,
+            entries: jtf,
+        });
+    }
+    if let (true, Some(w)) = (n > 0, kin.angular_velocity) {
+        // ∂(J_rotᵀ·τ)/∂q for a constant torque τ (a force element's torque), last for the
+        // same reason: J_rotᵀ·τ = ∂(ω·τ)/∂q̇, then each entry by each coordinate
+        let t: [Id; 3] = ["f0", "f1", "f2"].map(|s| g.var(s));
+        let jtt = weighted_gradient(&mut g, &w, &t, &kin.velocities);
+        let mut dq = vec![g.zero(); n * n];
+        for (c, &q) in kin.coordinates.iter().enumerate() {
+            let mut memo = HashMap::new();
+            for r in 0..n {
+                dq[r * n + c] = derivative_memo(&mut g, jtt[r], q, &mut memo);
+            }
+        }
+        funcs.push(Func {
+            name: "rotation_jacobian_t_times_vector_q",
+            doc: format!("∂(J_rotᵀ·τ)/∂q for a constant torque τ (in `f0..f2`), {n} × {n}"),
+            with_velocities: false,
+            with_force: true,
+            rows: n,
+            columns: n,
+            entries: dq,
+        });
+    }
+    rate_funcs(&mut g, &kin, n, &mut funcs);
+    let fns: Vec<TokenStream> = funcs.iter().map(|f| function_tokens(&g, kind, f)).collect();
+    let module = ident(kind.snake_name());
+    let doc = format!(" {}: {}.", kind.name(), kind.description());
+    let np = lit(kind.parameter_count());
+    let nq = lit(n);
+    let params: Vec<&str> = kind.parameter_names().to_vec();
+    let coords: Vec<&str> = kind.coordinate_names().to_vec();
+    quote! {
+        #[doc = #doc]
+        pub mod #module {
+            /// Number of coordinates of the marker's node.
+            pub const COORDINATES: usize = #nq;
+            /// Names of the coordinates.
+            pub const COORDINATE_NAMES: [&str; #nq] = [#(#coords),*];
+            /// Number of constant parameters.
+            pub const PARAMETERS: usize = #np;
+            /// Names of the parameters.
+            pub const PARAMETER_NAMES: [&str; #np] = [#(#params),*];
+            #(#fns)*
+        }
+    }
+}
+
+/// ∂`vector`/∂`by` (3 × `by.len()`, row-major).
+fn jacobian(g: &mut Graph, vector: [Id; 3], by: &[Id]) -> Vec<Id> {
+    let mut out = vec![g.zero(); 3 * by.len()];
+    for (c, &v) in by.iter().enumerate() {
+        let mut memo = HashMap::new();
+        for r in 0..3 {
+            out[r * by.len() + c] = derivative_memo(g, vector[r], v, &mut memo);
+        }
+    }
+    out
+}
+
+/// The rotation functions of a kind with an orientation: the rotation, angular velocities and
+/// their Jacobians.
+fn rotation_funcs(g: &mut Graph, kin: &Kinematics, n: usize, funcs: &mut Vec<Func>) {
     if let (Some(rot), Some(w), Some(wl)) = (
         kin.rotation,
         kin.angular_velocity,
@@ -201,8 +270,8 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
                 }
                 out
             };
-            let wt = rate_part(&mut g, w);
-            let wlt = rate_part(&mut g, wl);
+            let wt = rate_part(g, w);
+            let wlt = rate_part(g, wl);
             funcs.push(Func {
                 name: "angular_acceleration_rate_part",
                 doc: "Velocity part of the global angular acceleration, G_t·θ̇".into(),
@@ -221,7 +290,7 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
                 columns: 0,
                 entries: wlt.to_vec(),
             });
-            let jrl = jac(&mut g, wl, &kin.velocities);
+            let jrl = jacobian(g, wl, &kin.velocities);
             funcs.push(Func {
                 name: "rotation_jacobian_local",
                 doc: format!("Local rotation Jacobian ∂ω̄/∂q̇, 3 × {n}"),
@@ -231,7 +300,7 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
                 columns: n,
                 entries: jrl,
             });
-            let jr = jac(&mut g, w, &kin.velocities);
+            let jr = jacobian(g, w, &kin.velocities);
             funcs.push(Func {
                 name: "rotation_jacobian",
                 doc: format!("Rotation Jacobian ∂ω/∂q̇, 3 × {n}"),
@@ -243,45 +312,11 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
             });
         }
     }
-    if n > 0 {
-        // J_posᵀ·f itself by a reverse sweep over the velocity (linear in q̇), last: the nodes
-        // it adds come after every other function's, which therefore emit as before
-        let f: [Id; 3] = ["f0", "f1", "f2"].map(|s| g.var(s));
-        let jtf = weighted_gradient(&mut g, &kin.velocity, &f, &kin.velocities);
-        funcs.push(Func {
-            name: "position_jacobian_t_times",
-            doc: format!(
-                "J_posᵀ·f, the generalized force of a force f at the marker point ({n} entries), without forming J_pos"
-            ),
-            with_velocities: false,
-            with_force: true,
-            rows: n,
-            columns: 0,
-            entries: jtf,
-        });
-    }
-    if let (true, Some(w)) = (n > 0, kin.angular_velocity) {
-        // ∂(J_rotᵀ·τ)/∂q for a constant torque τ (a force element's torque), last for the
-        // same reason: J_rotᵀ·τ = ∂(ω·τ)/∂q̇, then each entry by each coordinate
-        let t: [Id; 3] = ["f0", "f1", "f2"].map(|s| g.var(s));
-        let jtt = weighted_gradient(&mut g, &w, &t, &kin.velocities);
-        let mut dq = vec![g.zero(); n * n];
-        for (c, &q) in kin.coordinates.iter().enumerate() {
-            let mut memo = HashMap::new();
-            for r in 0..n {
-                dq[r * n + c] = derivative_memo(&mut g, jtt[r], q, &mut memo);
-            }
-        }
-        funcs.push(Func {
-            name: "rotation_jacobian_t_times_vector_q",
-            doc: format!("∂(J_rotᵀ·τ)/∂q for a constant torque τ (in `f0..f2`), {n} × {n}"),
-            with_velocities: false,
-            with_force: true,
-            rows: n,
-            columns: n,
-            entries: dq,
-        });
-    }
+}
+
+/// The true derivatives by the coordinates and the rates at q̈ = 0 (`joint_core::MarkerRates`),
+/// emitted last so that every function before them emits as before.
+fn rate_funcs(g: &mut Graph, kin: &Kinematics, n: usize, funcs: &mut Vec<Func>) {
     if n > 0 {
         // The true derivatives by the coordinates and the rates at q̈ = 0, last, so that the
         // functions above emit as before: what a runtime composes a joint's marker-level
@@ -307,7 +342,7 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
                 })
                 .collect()
         };
-        let pq = by_q(&mut g, &kin.position);
+        let pq = by_q(g, &kin.position);
         funcs.push(Func {
             name: "position_q",
             doc: format!("∂p/∂q, the position's own derivative (not J_pos off |θ| = 1), 3 × {n}"),
@@ -319,7 +354,7 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
         });
         let rotation: Option<Vec<Id>> = kin.rotation.map(|r| r.as_flattened().to_vec());
         if let Some(a) = &rotation {
-            let aq = by_q(&mut g, a);
+            let aq = by_q(g, a);
             funcs.push(Func {
                 name: "rotation_q",
                 doc: format!("∂A/∂q, one row per entry of A (row-major), 9 × {n}"),
@@ -330,14 +365,14 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
                 entries: aq,
             });
         }
-        let mut rates = rate(&mut g, &kin.position);
+        let mut rates = rate(g, &kin.position);
         match &rotation {
-            Some(a) => rates.extend(rate(&mut g, a)),
+            Some(a) => rates.extend(rate(g, a)),
             None => rates.extend((0..9).map(|_| g.zero())),
         }
-        rates.extend(rate(&mut g, &kin.velocity));
+        rates.extend(rate(g, &kin.velocity));
         match kin.angular_velocity {
-            Some(w) => rates.extend(rate(&mut g, &w)),
+            Some(w) => rates.extend(rate(g, &w)),
             None => rates.extend((0..3).map(|_| g.zero())),
         }
         funcs.push(Func {
@@ -351,27 +386,6 @@ fn kind_module(kind: MarkerKind) -> TokenStream {
             columns: 0,
             entries: rates,
         });
-    }
-    let fns: Vec<TokenStream> = funcs.iter().map(|f| function_tokens(&g, kind, f)).collect();
-    let module = ident(kind.snake_name());
-    let doc = format!(" {}: {}.", kind.name(), kind.description());
-    let np = lit(kind.parameter_count());
-    let nq = lit(n);
-    let params: Vec<&str> = kind.parameter_names().to_vec();
-    let coords: Vec<&str> = kind.coordinate_names().to_vec();
-    quote! {
-        #[doc = #doc]
-        pub mod #module {
-            /// Number of coordinates of the marker's node.
-            pub const COORDINATES: usize = #nq;
-            /// Names of the coordinates.
-            pub const COORDINATE_NAMES: [&str; #nq] = [#(#coords),*];
-            /// Number of constant parameters.
-            pub const PARAMETERS: usize = #np;
-            /// Names of the parameters.
-            pub const PARAMETER_NAMES: [&str; #np] = [#(#params),*];
-            #(#fns)*
-        }
     }
 }
 

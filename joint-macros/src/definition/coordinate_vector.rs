@@ -121,59 +121,8 @@ impl CoordinateVectorModel {
                     name,
                     capability,
                     kinds,
-                } => {
-                    if capability != "Coordinates" {
-                        errors.at(
-                            &capability,
-                            "a joint on `Coordinates` markers constrains whole coordinate vectors: both of its markers are `Coordinates`",
-                        );
-                    }
-                    let message = "`Coordinates` markers take no list of marker kinds (any marker with coordinates: a node's or a body's)";
-                    match &kinds {
-                        Some(crate::definition::parse::KindList::All(t)) => errors.at(t, message),
-                        Some(crate::definition::parse::KindList::Listed(k)) if !k.is_empty() => {
-                            errors.at(&k[0], message)
-                        }
-                        _ => {}
-                    }
-                    if markers.contains(&name) || params.iter().any(|p| p.name == name) {
-                        errors.at(&name, format!("duplicate marker name `{name}`"));
-                    }
-                    markers.push(name);
-                }
-                Item::Param { name, kind } => {
-                    let k = match kind.to_string().as_str() {
-                        "scalar" => DynKind::Scalar,
-                        "dvector" => DynKind::Vector,
-                        "dmatrix" => DynKind::Matrix,
-                        _ => {
-                            errors.at(
-                                &kind,
-                                format!(
-                                    "unknown parameter type `{kind}` for a joint on `Coordinates` markers: expected `scalar`, `dvector` (one value per row) or `dmatrix` (rows × a marker's coordinates)"
-                                ),
-                            );
-                            DynKind::Matrix
-                        }
-                    };
-                    if params.iter().any(|p| p.name == name) || markers.contains(&name) {
-                        errors.at(&name, format!("duplicate name `{name}`"));
-                        continue;
-                    }
-                    if params.len() == MAX_PARAMETERS {
-                        errors.at(
-                            &name,
-                            format!(
-                                "a joint on `Coordinates` markers takes at most {MAX_PARAMETERS} parameters (a runtime passes their views from the stack)"
-                            ),
-                        );
-                    }
-                    params.push(DynParam {
-                        name,
-                        kind: k,
-                        marker: None,
-                    });
-                }
+                } => coordinates_marker(name, &capability, kinds, &mut markers, &params, errors),
+                Item::Param { name, kind } => dyn_param(name, &kind, &markers, &mut params, errors),
                 Item::Axes { span_token, .. } => errors.at(
                     span_token,
                     "a joint on `Coordinates` markers has as many rows as its matrices (known at run time): leave out `axes`",
@@ -251,34 +200,7 @@ impl CoordinateVectorModel {
                 "`second_order` needs a position level: rows written at velocity level have no ∂(C_q v)/∂q",
             );
         }
-        // The functions and scalar parameters as the lowerer sees them (no markers: an
-        // element's function sees one coordinate, bound to its parameter).
-        let scope = JointModel {
-            attrs: Vec::new(),
-            vis: Visibility::Inherited,
-            kind: DefinitionKind::Joint,
-            name: input.name.clone(),
-            core: TokenStream::new(),
-            markers: Vec::new(),
-            params: params
-                .iter()
-                .filter(|p| p.kind == DynKind::Scalar)
-                .map(|p| ParamDecl {
-                    name: p.name.clone(),
-                    kind: ParamKind::Scalar,
-                    state: false,
-                })
-                .collect(),
-            axes: Vec::new(),
-            functions,
-            bindings: Vec::new(),
-            position: None,
-            velocity: None,
-            outputs: Vec::new(),
-            second_order: false,
-            force: None,
-            torque: None,
-        };
+        let scope = lowering_scope(&input.name, &params, functions);
         let mut graph = Graph::new();
         let markers = [markers[0].clone(), markers[1].clone()];
         let scalars = super::lower::parameter_values(&mut graph, &scope);
@@ -614,4 +536,105 @@ fn mentions_marker(e: &Expr, markers: &[Ident; 2]) -> bool {
     }
     walk(tokens, markers, &mut found);
     found
+}
+
+/// A `Coordinates` marker: both markers are, with no list of kinds.
+fn coordinates_marker(
+    name: Ident,
+    capability: &Ident,
+    kinds: Option<crate::definition::parse::KindList>,
+    markers: &mut Vec<Ident>,
+    params: &[DynParam],
+    errors: &mut Errors,
+) {
+    if capability != "Coordinates" {
+        errors.at(
+            capability,
+            "a joint on `Coordinates` markers constrains whole coordinate vectors: both of its markers are `Coordinates`",
+        );
+    }
+    let message = "`Coordinates` markers take no list of marker kinds (any marker with coordinates: a node's or a body's)";
+    match &kinds {
+        Some(crate::definition::parse::KindList::All(t)) => errors.at(t, message),
+        Some(crate::definition::parse::KindList::Listed(k)) if !k.is_empty() => {
+            errors.at(&k[0], message)
+        }
+        _ => {}
+    }
+    if markers.contains(&name) || params.iter().any(|p| p.name == name) {
+        errors.at(&name, format!("duplicate marker name `{name}`"));
+    }
+    markers.push(name);
+}
+
+/// A `scalar`, `dvector` or `dmatrix` parameter (at most `MAX_PARAMETERS`).
+fn dyn_param(
+    name: Ident,
+    kind: &Ident,
+    markers: &[Ident],
+    params: &mut Vec<DynParam>,
+    errors: &mut Errors,
+) {
+    let k = match kind.to_string().as_str() {
+        "scalar" => DynKind::Scalar,
+        "dvector" => DynKind::Vector,
+        "dmatrix" => DynKind::Matrix,
+        _ => {
+            errors.at(
+                kind,
+                format!(
+                    "unknown parameter type `{kind}` for a joint on `Coordinates` markers: expected `scalar`, `dvector` (one value per row) or `dmatrix` (rows × a marker's coordinates)"
+                ),
+            );
+            DynKind::Matrix
+        }
+    };
+    if params.iter().any(|p| p.name == name) || markers.contains(&name) {
+        errors.at(&name, format!("duplicate name `{name}`"));
+        return;
+    }
+    if params.len() == MAX_PARAMETERS {
+        errors.at(
+            &name,
+            format!(
+                "a joint on `Coordinates` markers takes at most {MAX_PARAMETERS} parameters (a runtime passes their views from the stack)"
+            ),
+        );
+    }
+    params.push(DynParam {
+        name,
+        kind: k,
+        marker: None,
+    });
+}
+
+/// The functions and scalar parameters as the lowerer sees them (no markers: an element's
+/// function sees one coordinate, bound to its parameter).
+fn lowering_scope(name: &Ident, params: &[DynParam], functions: Vec<FunctionDef>) -> JointModel {
+    JointModel {
+        attrs: Vec::new(),
+        vis: Visibility::Inherited,
+        kind: DefinitionKind::Joint,
+        name: name.clone(),
+        core: TokenStream::new(),
+        markers: Vec::new(),
+        params: params
+            .iter()
+            .filter(|p| p.kind == DynKind::Scalar)
+            .map(|p| ParamDecl {
+                name: p.name.clone(),
+                kind: ParamKind::Scalar,
+                state: false,
+            })
+            .collect(),
+        axes: Vec::new(),
+        functions,
+        bindings: Vec::new(),
+        position: None,
+        velocity: None,
+        outputs: Vec::new(),
+        second_order: false,
+        force: None,
+        torque: None,
+    }
 }

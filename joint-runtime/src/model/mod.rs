@@ -15,6 +15,7 @@
 //! ```
 
 mod fields;
+mod graphics_data;
 mod read;
 mod result;
 mod settings;
@@ -31,10 +32,10 @@ use crate::system::MultibodySystem;
 use fields::describe;
 use read::List;
 
+pub use graphics_data::{Color, GraphicsData};
 pub use result::result_json;
 pub use visualization::{
-    ClassSettings, Color, GraphicsData, NodeVisual, ObjectVisual, Visualization,
-    VisualizationSettings,
+    ClassSettings, ContactSettings, NodeVisual, ObjectVisual, Visualization, VisualizationSettings,
 };
 
 pub use crate::settings::SolveKind;

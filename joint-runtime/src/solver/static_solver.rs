@@ -2,7 +2,7 @@
 //! residual `f(q) + C_qᵀλ` (the sign opposite to the dynamic one), numerical load Jacobian; the
 //! ODE1 coordinates y are held.
 
-use super::dynamic::worst_clause;
+use super::dynamic::{DiscontinuousFailure, worst_clause};
 use super::newton::{NewtonOutcome, NewtonProblem, forward_difference, newton};
 use super::step_size::{Adaptive, StepSize, report_step};
 use crate::assemble::Topology;
@@ -12,7 +12,7 @@ use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_in
 use crate::physics::{ConstraintJacobian, ConstraintRowFactors};
 use crate::physics::{ForwardDifference, Scratch};
 use crate::settings::Discontinuous;
-use crate::settings::SimulationSettings;
+use crate::settings::{SimulationSettings, StaticSolverSettings};
 use crate::simulation::{Progress, Simulation};
 
 struct StaticProblem<'a> {
@@ -35,6 +35,40 @@ struct StaticProblem<'a> {
     /// The Jacobian and its factors (dense or sparse, per linearSolver.solverType).
     system: LinearSystem,
     scratch: Scratch,
+}
+
+impl<'a> StaticProblem<'a> {
+    /// The static problem of `sim` under `settings`, its linear system's pattern recorded by a
+    /// symbolic pass of the same assembly.
+    fn new(sim: &'a mut Simulation, settings: &SimulationSettings) -> Self {
+        let ss = &settings.static_solver;
+        let n2 = sim.topology.n_ode2;
+        let nae = sim.topology.n_ae;
+        let n = n2 + sim.topology.n_ode1 + nae;
+        let mut p = StaticProblem {
+            load_factor: 0.0,
+            compute_loads_jacobian: ss.compute_loads_jacobian,
+            geometric_stiffness: ss.newton.exact_constraint_jacobian,
+            fd: forward_difference(&ss.newton),
+            c_err: ss.newton.error_weight(n),
+            q_start: vec![0.0; n2],
+            lambda_start: vec![0.0; nae],
+            data_start: sim.state.data.clone(),
+            y_start: sim.state.y.clone(),
+            qt: vec![0.0; n2],
+            rhs: vec![0.0; n],
+            system: LinearSystem::dense(0),
+            scratch: Scratch::for_topology(&sim.topology),
+            sim,
+        };
+        // the symbolic pass: the same assembly, recording the positions it writes
+        p.system = LinearSystem::for_solver_type(n, settings.linear_solver, |recorder| {
+            p.assemble_jacobian(recorder)
+        });
+        p.sim.statistics.sparse_solver = p.system.is_sparse();
+        p.sim.statistics.matrix_nonzeros = p.system.nonzeros();
+        p
+    }
 }
 
 impl StaticProblem<'_> {
@@ -248,58 +282,9 @@ impl Simulation {
         };
         observer(self, initial);
 
-        let n_steps = ss.number_of_load_steps;
-        let geometric_factor = if ss.load_step_geometric && n_steps > 1 {
-            Some(
-                ss.load_step_geometric_range
-                    .powf(1.0 / (n_steps as f64 - 1.0)),
-            )
-        } else {
-            None
-        };
-        let h_max = duration / n_steps as f64;
-        let first = if geometric_factor.is_some() {
-            duration / ss.load_step_geometric_range
-        } else {
-            h_max
-        };
-        let mut step = StepSize::new(
-            first,
-            h_max,
-            Adaptive {
-                minimum: ss.minimum_step_size,
-                decrease: ss.adaptive_step_decrease,
-                increase: ss.adaptive_step_increase,
-                recovery_steps: ss.adaptive_step_recovery_steps,
-                recovery_iterations: ss.adaptive_step_recovery_iterations,
-            },
-        );
-        let n2 = self.topology.n_ode2;
-        let nae = self.topology.n_ae;
-        let n = n2 + self.topology.n_ode1 + nae;
+        let (mut step, geometric_factor) = load_steps_of(ss);
         let mut stats = self.statistics.newton;
-        let mut p = StaticProblem {
-            load_factor: 0.0,
-            compute_loads_jacobian: ss.compute_loads_jacobian,
-            geometric_stiffness: ss.newton.exact_constraint_jacobian,
-            fd: forward_difference(&ss.newton),
-            c_err: ss.newton.error_weight(n),
-            q_start: vec![0.0; n2],
-            lambda_start: vec![0.0; nae],
-            data_start: self.state.data.clone(),
-            y_start: self.state.y.clone(),
-            qt: vec![0.0; n2],
-            rhs: vec![0.0; n],
-            system: LinearSystem::dense(0),
-            scratch: Scratch::for_topology(&self.topology),
-            sim: self,
-        };
-        // the symbolic pass: the same assembly, recording the positions it writes
-        p.system = LinearSystem::for_solver_type(n, settings.linear_solver, |recorder| {
-            p.assemble_jacobian(recorder)
-        });
-        p.sim.statistics.sparse_solver = p.system.is_sparse();
-        p.sim.statistics.matrix_nonzeros = p.system.nonzeros();
+        let mut p = StaticProblem::new(self, settings);
         let mut steps = 0;
         let mut jacobian_required = true;
         let mut tau = start;
@@ -368,28 +353,11 @@ impl Simulation {
                     NewtonOutcome::Failed { .. } => {
                         // Exudyn ignores adaptiveStep with geometric load steps.
                         if !ss.adaptive_step || geometric_factor.is_some() || step.at_minimum() {
-                            let (equation, residual) = p.worst_equation();
-                            p.restore_last_good(tau);
-                            let worst = worst_clause(equation.as_deref(), residual);
-                            let what = match discontinuous_failure {
-                                Some(e) => format!(
-                                    "the discontinuous iteration did not settle at load step τ = {tau_new}: after {solves} solves the states still move their items' equations by {e} (discontinuous.iterationTolerance {}, ignoreMaxIterations off)",
-                                    ss.discontinuous.iteration_tolerance
-                                ),
-                                None => {
-                                    format!(
-                                        "static Newton did not converge at load step τ = {tau_new}"
-                                    )
-                                }
+                            let failure = DiscontinuousFailure {
+                                solves,
+                                error: discontinuous_failure,
                             };
-                            return Err(Error::solver_failed_at(
-                                format!(
-                                    "{what}{worst}; the state is the last converged load step's (τ = {tau})"
-                                ),
-                                tau_new,
-                                equation,
-                                residual,
-                            ));
+                            return Err(load_step_failure(&mut p, ss, tau, tau_new, failure));
                         }
                         p.sim.state.q.copy_from_slice(&p.q_start);
                         p.restore_data_start();
@@ -431,4 +399,65 @@ fn load_factor(use_load_factor: bool, tau: f64, start: f64, duration: f64) -> f6
     } else {
         1.0
     }
+}
+
+/// The load steps' size control: Exudyn's geometric steps (the factor between consecutive
+/// steps), or equal ones, adaptive if asked.
+fn load_steps_of(ss: &StaticSolverSettings) -> (StepSize, Option<f64>) {
+    let duration = ss.load_step_duration;
+    let n_steps = ss.number_of_load_steps;
+    let geometric_factor = if ss.load_step_geometric && n_steps > 1 {
+        Some(
+            ss.load_step_geometric_range
+                .powf(1.0 / (n_steps as f64 - 1.0)),
+        )
+    } else {
+        None
+    };
+    let h_max = duration / n_steps as f64;
+    let first = if geometric_factor.is_some() {
+        duration / ss.load_step_geometric_range
+    } else {
+        h_max
+    };
+    let step = StepSize::new(
+        first,
+        h_max,
+        Adaptive {
+            minimum: ss.minimum_step_size,
+            decrease: ss.adaptive_step_decrease,
+            increase: ss.adaptive_step_increase,
+            recovery_steps: ss.adaptive_step_recovery_steps,
+            recovery_iterations: ss.adaptive_step_recovery_iterations,
+        },
+    );
+    (step, geometric_factor)
+}
+
+/// The error of a load step that cannot be reduced further, naming the worst equation; the
+/// state goes back to the last converged load step's (τ = `tau`).
+fn load_step_failure(
+    p: &mut StaticProblem,
+    ss: &StaticSolverSettings,
+    tau: f64,
+    tau_new: f64,
+    failure: DiscontinuousFailure,
+) -> Error {
+    let (equation, residual) = p.worst_equation();
+    p.restore_last_good(tau);
+    let worst = worst_clause(equation.as_deref(), residual);
+    let solves = failure.solves;
+    let what = match failure.error {
+        Some(e) => format!(
+            "the discontinuous iteration did not settle at load step τ = {tau_new}: after {solves} solves the states still move their items' equations by {e} (discontinuous.iterationTolerance {}, ignoreMaxIterations off)",
+            ss.discontinuous.iteration_tolerance
+        ),
+        None => format!("static Newton did not converge at load step τ = {tau_new}"),
+    };
+    Error::solver_failed_at(
+        format!("{what}{worst}; the state is the last converged load step's (τ = {tau})"),
+        tau_new,
+        equation,
+        residual,
+    )
 }

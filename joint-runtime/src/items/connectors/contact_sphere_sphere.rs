@@ -423,6 +423,10 @@ impl ConnectorFamily for ContactSphereSphere {
         Some(())
     }
 
+    fn drawing(&self) -> super::FamilyDrawing {
+        super::FamilyDrawing::ContactSpheres { radii: self.radii }
+    }
+
     fn same_as(&self, other: &dyn ConnectorFamily) -> bool {
         (other as &dyn Any).downcast_ref::<Self>() == Some(self)
     }

@@ -86,6 +86,20 @@ pub enum MarkerNeed {
     Position,
 }
 
+/// How scenes draw a connector of a family.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum FamilyDrawing {
+    /// Not drawn (Exudyn draws nothing for it, or its markers have no position).
+    None,
+    /// A sphere of each radius at its marker, as Exudyn draws ObjectContactSphereSphere where
+    /// `visualizationSettings.contact.showSpheres` is set (a hollow sphere as a plain one).
+    ContactSpheres {
+        /// Marker 0's sphere's and marker 1's.
+        radii: [f64; 2],
+    },
+}
+
 /// The behaviour of one connector of a family.
 pub trait ConnectorFamily: Debug + Send + Sync + Any {
     /// Exudyn's type name.
@@ -164,6 +178,10 @@ pub trait ConnectorFamily: Debug + Send + Sync + Any {
         active: bool,
         out: &mut Vec<f64>,
     ) -> Option<()>;
+    /// How scenes draw it.
+    fn drawing(&self) -> FamilyDrawing {
+        FamilyDrawing::None
+    }
     /// Equality with another family's connector (items compare equal when their parameters do).
     fn same_as(&self, other: &dyn ConnectorFamily) -> bool;
 }

@@ -17,11 +17,13 @@ use crate::items::joints::ConstraintLevel;
 use crate::linear::{LinearSystem, MatrixAccumulator, SingularColumn, assemble_into, dot};
 use crate::markers::rotation_vector::{skew, t_exp_so3};
 use crate::physics::{ConstraintJacobian, ConstraintRowFactors, ForwardDifference, Scratch};
+use crate::sensors::SensorWriter;
 use crate::settings::Discontinuous;
 use crate::settings::{
     LinearSolverType, NewtonSettings, SimulationSettings, SolverMode, TimeIntegrationSettings,
 };
 use crate::simulation::{Progress, Simulation};
+use crate::state::NewtonStatistics;
 
 mod iteration_matrix;
 mod newton_problem;
@@ -147,9 +149,9 @@ fn compose_from_step_start(
 
 /// How far a step's discontinuous iteration got when it failed: its solves, and the error of
 /// its last PostNewton if that was why.
-struct DiscontinuousFailure {
-    solves: usize,
-    error: Option<f64>,
+pub(super) struct DiscontinuousFailure {
+    pub(super) solves: usize,
+    pub(super) error: Option<f64>,
 }
 
 /// The error of a step that could not be solved (`why`: no smaller step was allowed), naming
@@ -227,58 +229,15 @@ impl Simulation {
         observer: &mut dyn FnMut(&Simulation, Progress),
     ) -> Result<()> {
         settings.validate_dynamic()?;
-        let ga = &settings.time_integration.generalized_alpha;
-        if ga.lie_group_simplified_kinematic_relations
-            && ga.lie_group_add_tangent_operator
-            && settings.linear_solver == crate::linear::LinearSolverType::EigenSparse
-            && !self.topology.lie_nodes.is_empty()
-        {
-            return Err(Error::solver_failed(
-                "timeIntegration.generalizedAlpha.lieGroupAddTangentOperator may not be \
-                          set True with the EigenSparse linear solver (as in Exudyn): set it \
-                          False or use EXUdense",
-            ));
-        }
+        self.check_lie_tangent_operator(settings)?;
         // TrapezoidalIndex2 runs as Newmark with index-2 constraints
         let ti = &TimeIntegrationSettings {
             generalized_alpha: settings.time_integration.generalized_alpha_for_run(),
             ..settings.time_integration.clone()
         };
-        let duration = ti.end_time - ti.start_time;
-        // refused here, before the state changes, if the run would keep too much
-        self.prepare_sensor_data(
-            settings,
-            ti.number_of_steps,
-            duration,
-            ti.adaptive_step,
-            "timeIntegration.numberOfSteps",
-        )?;
-        self.statistics = Default::default();
-        self.load_item_states();
-        let started = std::time::Instant::now();
-        self.state.time = ti.start_time;
-        self.initial_accelerations(ti, settings.linear_solver)?;
-        self.write_sensors_initial(settings);
-        let initial = Progress {
-            time: ti.start_time,
-            start_time: ti.start_time,
-            end_time: ti.end_time,
-            steps: 0,
-        };
-        observer(self, initial);
+        let started = self.start_dynamic(settings, ti, observer)?;
 
-        let h_max = (ti.end_time - ti.start_time) / ti.number_of_steps as f64;
-        let mut step = StepSize::new(
-            h_max,
-            h_max,
-            Adaptive {
-                minimum: ti.minimum_step_size,
-                decrease: ti.adaptive_step_decrease,
-                increase: ti.adaptive_step_increase,
-                recovery_steps: ti.adaptive_step_recovery_steps,
-                recovery_iterations: ti.adaptive_step_recovery_iterations,
-            },
-        );
+        let mut step = steps_of(ti);
         let mut step_index: usize = 0;
         let mut jacobian_required = true;
         let mut jacobian_step = f64::NAN;
@@ -291,14 +250,9 @@ impl Simulation {
         let mut stats = self.statistics.newton;
         let mut largest_constraint: f64 = 0.0;
         let mut discontinuous_total = 0;
-        // the step size an item recommended at the last PostNewton (Exudyn's
-        // `recommendedStepSize`, which also shortens a step Newton failed on)
+        // an item's recommended step (Exudyn's `recommendedStepSize`), which shortens a failed step
         let mut recommended: Option<f64> = None;
-        let level = if ti.generalized_alpha.use_index2_constraints {
-            ConstraintLevel::Velocity
-        } else {
-            ConstraintLevel::Position
-        };
+        let level = constraint_level(ti);
         {
             let mut p = StepProblem::new(self, ti, settings.linear_solver, settings.solver_mode);
             p.sim.statistics.sparse_solver = p.system.is_sparse();
@@ -337,48 +291,33 @@ impl Simulation {
                                 jacobian_required = true;
                                 jacobian_step = step.h;
                             }
-                            match fast_newton(
+                            let newton_settings = [&ti.newton, &full_newton];
+                            fast_then_full(
                                 &mut p,
-                                &ti.newton,
+                                newton_settings,
                                 &mut jacobian_required,
                                 &mut stats,
-                            ) {
-                                NewtonOutcome::Failed { .. } => {
-                                    // before the step is reduced: Exudyn's control with full
-                                    // Newton from Exudyn's predictor
-                                    p.restart();
-                                    newton(&mut p, &full_newton, &mut jacobian_required, &mut stats)
-                                }
-                                outcome => outcome,
-                            }
+                            )
                         }
                     };
                     let outcome = match outcome {
                         NewtonOutcome::Converged { iterations } => {
-                            // Exudyn's PostNewtonStep and its discontinuous iteration
                             solves += 1;
-                            let (error, rec) =
-                                writer.post_newton(p.sim, level, Some(&p.data_n)).into();
-                            // Exudyn's recommended step size: PostNewton's, kept until the next
-                            recommended =
-                                rec.filter(|_| ti.discontinuous.use_recommended_step_size);
-                            match ti.discontinuous.decide(error, solves) {
-                                Discontinuous::Accept => break iterations,
-                                // an item asks for a shorter step: rejected, the start (a-buffer too) reset
-                                Discontinuous::Repeat
-                                    if recommended.is_some_and(|r| r < (1.0 + 1e-8) * step.h) =>
-                                {
-                                    p.restore_for_repeat();
-                                    NewtonOutcome::Failed { iterations }
-                                }
-                                Discontinuous::Repeat => {
-                                    p.restore_for_repeat();
-                                    continue;
-                                }
-                                Discontinuous::Fail => {
-                                    discontinuous_failure = Some(error);
-                                    NewtonOutcome::Failed { iterations }
-                                }
+                            let post = PostNewtonStep {
+                                ti,
+                                level,
+                                h: step.h,
+                                iterations,
+                                solves,
+                            };
+                            match post.run(
+                                &mut p,
+                                &mut writer,
+                                &mut recommended,
+                                &mut discontinuous_failure,
+                            ) {
+                                Some(outcome) => outcome,
+                                None => continue,
                             }
                         }
                         other => other,
@@ -391,17 +330,7 @@ impl Simulation {
                             return Err(e);
                         }
                         NewtonOutcome::Failed { .. } => {
-                            let why = if !ti.adaptive_step {
-                                Some("adaptiveStep is off".to_owned())
-                            } else if step.at_minimum() {
-                                Some(format!(
-                                    "with the minimum step size {}",
-                                    ti.minimum_step_size
-                                ))
-                            } else {
-                                None
-                            };
-                            if let Some(why) = why {
+                            if let Some(why) = no_smaller_step(ti, &step) {
                                 let failure = DiscontinuousFailure {
                                     solves,
                                     error: discontinuous_failure,
@@ -424,14 +353,13 @@ impl Simulation {
                 }
                 p.finalize();
                 step_index += 1;
-                let h = step.h;
                 let progress = Progress {
                     time: p.sim.state.time,
                     start_time: ti.start_time,
                     end_time: end,
                     steps: step_index,
                 };
-                report_step(p.sim, stats, h, &mut writer, observer, progress);
+                report_step(p.sim, stats, step.h, &mut writer, observer, progress);
                 // the step's last Newton iterations plus its discontinuous iterations
                 discontinuous_total += solves;
                 step.accepted(iterations + solves);
@@ -444,6 +372,166 @@ impl Simulation {
         self.statistics.discontinuous_iterations = discontinuous_total;
         self.statistics.solver_seconds = started.elapsed().as_secs_f64();
         Ok(())
+    }
+}
+
+impl Simulation {
+    /// Exudyn refuses the Lie-group tangent operator with its sparse solver on a system with
+    /// RotVecLG nodes; so does the runtime.
+    fn check_lie_tangent_operator(&self, settings: &SimulationSettings) -> Result<()> {
+        let ga = &settings.time_integration.generalized_alpha;
+        if ga.lie_group_simplified_kinematic_relations
+            && ga.lie_group_add_tangent_operator
+            && settings.linear_solver == crate::linear::LinearSolverType::EigenSparse
+            && !self.topology.lie_nodes.is_empty()
+        {
+            return Err(Error::solver_failed(
+                "timeIntegration.generalizedAlpha.lieGroupAddTangentOperator may not be \
+                          set True with the EigenSparse linear solver (as in Exudyn): set it \
+                          False or use EXUdense",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The steps' size control: equal steps, adaptive if asked.
+fn steps_of(ti: &TimeIntegrationSettings) -> StepSize {
+    let h_max = (ti.end_time - ti.start_time) / ti.number_of_steps as f64;
+    StepSize::new(
+        h_max,
+        h_max,
+        Adaptive {
+            minimum: ti.minimum_step_size,
+            decrease: ti.adaptive_step_decrease,
+            increase: ti.adaptive_step_increase,
+            recovery_steps: ti.adaptive_step_recovery_steps,
+            recovery_iterations: ti.adaptive_step_recovery_iterations,
+        },
+    )
+}
+
+/// Why a failed step cannot be reduced (`None`: it can).
+fn no_smaller_step(ti: &TimeIntegrationSettings, step: &StepSize) -> Option<String> {
+    if !ti.adaptive_step {
+        Some("adaptiveStep is off".to_owned())
+    } else if step.at_minimum() {
+        Some(format!(
+            "with the minimum step size {}",
+            ti.minimum_step_size
+        ))
+    } else {
+        None
+    }
+}
+
+/// The fast Newton of the fast and accurate modes (`settings[0]`), and where it fails, before
+/// the step is reduced, Exudyn's control with full Newton (`settings[1]`) from Exudyn's
+/// predictor.
+fn fast_then_full(
+    p: &mut StepProblem,
+    settings: [&NewtonSettings; 2],
+    jacobian_required: &mut bool,
+    stats: &mut NewtonStatistics,
+) -> NewtonOutcome {
+    match fast_newton(p, settings[0], jacobian_required, stats) {
+        NewtonOutcome::Failed { .. } => {
+            p.restart();
+            newton(p, settings[1], jacobian_required, stats)
+        }
+        outcome => outcome,
+    }
+}
+
+impl Simulation {
+    /// A dynamic run's start: its sensor rows reserved (refused here, before the state
+    /// changes, if the run would keep too much), the statistics and item states reset, the
+    /// initial accelerations, the initial sensor row and the observer's first call. Returns
+    /// when the solver's clock started.
+    fn start_dynamic(
+        &mut self,
+        settings: &SimulationSettings,
+        ti: &TimeIntegrationSettings,
+        observer: &mut dyn FnMut(&Simulation, Progress),
+    ) -> Result<std::time::Instant> {
+        let duration = ti.end_time - ti.start_time;
+        self.prepare_sensor_data(
+            settings,
+            ti.number_of_steps,
+            duration,
+            ti.adaptive_step,
+            "timeIntegration.numberOfSteps",
+        )?;
+        self.statistics = Default::default();
+        self.load_item_states();
+        let started = std::time::Instant::now();
+        self.state.time = ti.start_time;
+        self.initial_accelerations(ti, settings.linear_solver)?;
+        self.write_sensors_initial(settings);
+        let initial = Progress {
+            time: ti.start_time,
+            start_time: ti.start_time,
+            end_time: ti.end_time,
+            steps: 0,
+        };
+        observer(self, initial);
+        Ok(started)
+    }
+}
+
+/// Exudyn's PostNewtonStep after a converged solve of a step of size `h`, and its
+/// discontinuous iteration (`solves`: this step's solves so far).
+struct PostNewtonStep<'t> {
+    ti: &'t TimeIntegrationSettings,
+    level: ConstraintLevel,
+    h: f64,
+    iterations: usize,
+    solves: usize,
+}
+
+impl PostNewtonStep<'_> {
+    /// The step's outcome: converged (the states accepted), failed (an item recommends a
+    /// shorter step, or the iteration did not settle: its error into `failure`), or `None`:
+    /// solve the step again from its restored start. `recommended`: the step size an item
+    /// recommends, kept until the next PostNewton.
+    fn run(
+        &self,
+        p: &mut StepProblem,
+        writer: &mut SensorWriter,
+        recommended: &mut Option<f64>,
+        failure: &mut Option<f64>,
+    ) -> Option<NewtonOutcome> {
+        let ti = self.ti;
+        let iterations = self.iterations;
+        let (error, rec) = writer
+            .post_newton(p.sim, self.level, Some(&p.data_n))
+            .into();
+        *recommended = rec.filter(|_| ti.discontinuous.use_recommended_step_size);
+        Some(match ti.discontinuous.decide(error, self.solves) {
+            Discontinuous::Accept => NewtonOutcome::Converged { iterations },
+            // an item asks for a shorter step: rejected, the start (a-buffer too) reset
+            Discontinuous::Repeat if recommended.is_some_and(|r| r < (1.0 + 1e-8) * self.h) => {
+                p.restore_for_repeat();
+                NewtonOutcome::Failed { iterations }
+            }
+            Discontinuous::Repeat => {
+                p.restore_for_repeat();
+                return None;
+            }
+            Discontinuous::Fail => {
+                *failure = Some(error);
+                NewtonOutcome::Failed { iterations }
+            }
+        })
+    }
+}
+
+/// The level the constraints are solved at: velocity with index-2 constraints, else position.
+fn constraint_level(ti: &TimeIntegrationSettings) -> ConstraintLevel {
+    if ti.generalized_alpha.use_index2_constraints {
+        ConstraintLevel::Velocity
+    } else {
+        ConstraintLevel::Position
     }
 }
 
