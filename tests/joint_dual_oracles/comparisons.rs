@@ -132,39 +132,11 @@ pub(super) fn check_pairing(
         ))
     });
 
-    // G: reaction_forces = Cᵀλ, with C the oracle's (the reverse sweep against the forward
-    // derivatives), on and off the manifold.
-    let (mut f0, mut f1) = (vec![f64::NAN; n0], vec![f64::NAN; n1]);
-    (k.reaction_forces)(lambda, s0, s1, &mut f0, &mut f1);
-    let forces: Vec<f64> = f0.iter().chain(&f1).copied().collect();
-    let want: Vec<f64> = (0..n)
-        .map(|c| (0..rows).map(|r| lambda[r] * o.c[r * n + c]).sum())
-        .collect();
-    check_block(&forces, &want, |c| {
-        name(&format!("reaction_forces entry {c} vs Cᵀλ (hyper-dual C)"))
-    });
-
-    // The fused position_residual_and_reaction_forces: the two kernels' bits (the same
-    // expression trees, their common subexpressions shared).
-    let (mut fr, mut ff0, mut ff1) = (vec![f64::NAN; rows], vec![f64::NAN; n0], vec![f64::NAN; n1]);
-    (k.residual_and_reaction_forces)(lambda, s0, s1, &mut fr, &mut ff0, &mut ff1);
-    let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-    assert_eq!(
-        bits(&fr),
-        bits(&pos),
-        "{}",
-        name("position_residual_and_reaction_forces: residual vs position_residual")
-    );
-    assert_eq!(
-        bits(&ff0.iter().chain(&ff1).copied().collect::<Vec<_>>()),
-        bits(&forces),
-        "{}",
-        name("position_residual_and_reaction_forces: forces vs reaction_forces")
-    );
+    check_reaction_forces(k, (s0, s1), lambda, &o.c, &pos, &name);
 
     // The oracle's own consistency: its g_J is linear in q̇, g_J = (∂g_J/∂q̇)·q̇; and on the
     // manifold g_J is the velocity level.
-    let (q, v) = combined(m);
+    let (_, v) = combined(m);
     let v = &v[..];
     let cv: Vec<f64> = o.c.chunks(n).map(|row| dot(row, v)).collect();
     check_block(&cv, &o.g_j, |r| {
@@ -207,87 +179,13 @@ pub(super) fn check_pairing(
         ))
     });
 
-    // E: the link to the position level. `identical(c)`: column c of C is ∂g/∂q_c identically
-    // in q (coordinates of markers without Euler parameters, and the translation coordinates of
-    // those with).
-    let marker_of = |c: usize| usize::from(c >= n0);
-    let offsets = [0, n0];
-    let identical = |c: usize| {
-        let i = marker_of(c);
-        !is_ep(k.kinds[i]) || c - offsets[i] < 3
+    let generated = Generated {
+        jac: &jac,
+        vel: &vel,
+        convective: &convective,
+        rq: &rq,
     };
-    for c in 0..n {
-        // E1: along e_c, or its tangent projection for an EP marker's rotation coordinates.
-        if !identical(c) && !on_manifold {
-            continue;
-        }
-        let mut w = vec![0.0; n];
-        w[c] = 1.0;
-        if !identical(c) {
-            let i = marker_of(c);
-            let th = &q[offsets[i] + 3..offsets[i] + 7];
-            let tc = q[c];
-            for (e, t) in th.iter().enumerate() {
-                w[offsets[i] + 3 + e] -= tc * t;
-            }
-        }
-        let cw: Vec<f64> = (0..rows)
-            .map(|r| dot(&jac[r * n..(r + 1) * n], &w))
-            .collect();
-        let dg = oracle_position_along(k, m, &w);
-        check_block(&cw, &dg, |r| {
-            name(&format!(
-                "row {r}: jacobian·w vs ∂g/∂q·w (dual) along {} of coordinate {c}",
-                if identical(c) {
-                    "the direction"
-                } else {
-                    "the tangent projection"
-                }
-            ))
-        });
-    }
-    let no_ep = !is_ep(k.kinds[0]) && !is_ep(k.kinds[1]);
-    if on_manifold || no_ep {
-        // E2: the velocity level is d/dt of the position level along q̇ (tangent on the manifold).
-        let dg = oracle_position_along(k, m, v);
-        check_block(&vel, &dg, |r| {
-            name(&format!("velocity_residual row {r} vs d/dt g (dual)"))
-        });
-    }
-    // E3: the position Hessian, H(r, c, j) = ∂²g_r/∂q_c∂q_j, for the columns c it determines.
-    let mut hessian = Tensor::new(rows, n, f64::NAN);
-    for c in (0..n).filter(|&c| identical(c)) {
-        for j in 0..n {
-            for (r, h) in oracle_position_hessian(k, m, j, c).into_iter().enumerate() {
-                hessian.set(r, c, j, h);
-            }
-        }
-    }
-    for c in (0..n).filter(|&c| identical(c)) {
-        let got = &rq[c * n..(c + 1) * n];
-        let want: Vec<f64> = (0..n)
-            .map(|j| (0..rows).map(|r| lambda[r] * hessian.at(r, c, j)).sum())
-            .collect();
-        check_block(got, &want, |j| {
-            name(&format!(
-                "reaction_q entry ({c}, {j}) vs Σ_r λ_r ∂²g_r/∂q_c∂q_j (position Hessian)"
-            ))
-        });
-    }
-    if no_ep {
-        let want: Vec<f64> = (0..rows)
-            .map(|r| {
-                -(0..n)
-                    .map(|j| (0..n).map(|c| hessian.at(r, c, j) * v[c]).sum::<f64>() * v[j])
-                    .sum::<f64>()
-            })
-            .collect();
-        check_block(&convective, &want, |r| {
-            name(&format!(
-                "convective row {r} vs −Σ_jc ∂²g/∂q_j∂q_c·q̇_c·q̇_j (position Hessian)"
-            ))
-        });
-    }
+    check_position_link(k, m, on_manifold, lambda, &generated, &name);
 }
 
 proptest! {
@@ -392,4 +290,161 @@ pub(super) fn every_pairing_of_every_built_in_joint_is_checked() {
         }
     }
     assert_eq!(pairings.len(), 552 + 48 + 48 + 24 + 24 + 24 + 24 + 8);
+}
+
+/// The generated kernels' values that the position level is checked against.
+#[derive(Clone, Copy)]
+struct Generated<'a> {
+    /// C, rows × n.
+    jac: &'a [f64],
+    /// The velocity residual.
+    vel: &'a [f64],
+    /// The convective term.
+    convective: &'a [f64],
+    /// ∂(Cᵀλ)/∂q, n × n.
+    rq: &'a [f64],
+}
+
+/// E: the link to the position level — C against ∂g/∂q (dual numbers), the velocity level
+/// against d/dt g, and ∂(Cᵀλ)/∂q and the convective term against the position Hessian.
+fn check_position_link(
+    k: &Pairing,
+    m: [&MarkerState; 2],
+    on_manifold: bool,
+    lambda: &[f64],
+    generated: &Generated,
+    name: &dyn Fn(&str) -> String,
+) {
+    let Generated {
+        jac,
+        vel,
+        convective,
+        rq,
+    } = *generated;
+    let (n0, n) = (m[0].q.len(), m[0].q.len() + m[1].q.len());
+    let rows = k.rows;
+    let (q, v) = combined(m);
+    let v = &v[..];
+    // `identical(c)`: column c of C is ∂g/∂q_c identically in q (coordinates of markers without
+    // Euler parameters, and the translation coordinates of those with).
+    let marker_of = |c: usize| usize::from(c >= n0);
+    let offsets = [0, n0];
+    let identical = |c: usize| {
+        let i = marker_of(c);
+        !is_ep(k.kinds[i]) || c - offsets[i] < 3
+    };
+    for c in 0..n {
+        // E1: along e_c, or its tangent projection for an EP marker's rotation coordinates.
+        if !identical(c) && !on_manifold {
+            continue;
+        }
+        let mut w = vec![0.0; n];
+        w[c] = 1.0;
+        if !identical(c) {
+            let i = marker_of(c);
+            let th = &q[offsets[i] + 3..offsets[i] + 7];
+            let tc = q[c];
+            for (e, t) in th.iter().enumerate() {
+                w[offsets[i] + 3 + e] -= tc * t;
+            }
+        }
+        let cw: Vec<f64> = (0..rows)
+            .map(|r| dot(&jac[r * n..(r + 1) * n], &w))
+            .collect();
+        let dg = oracle_position_along(k, m, &w);
+        check_block(&cw, &dg, |r| {
+            name(&format!(
+                "row {r}: jacobian·w vs ∂g/∂q·w (dual) along {} of coordinate {c}",
+                if identical(c) {
+                    "the direction"
+                } else {
+                    "the tangent projection"
+                }
+            ))
+        });
+    }
+    let no_ep = !is_ep(k.kinds[0]) && !is_ep(k.kinds[1]);
+    if on_manifold || no_ep {
+        // E2: the velocity level is d/dt of the position level along q̇ (tangent on the manifold).
+        let dg = oracle_position_along(k, m, v);
+        check_block(vel, &dg, |r| {
+            name(&format!("velocity_residual row {r} vs d/dt g (dual)"))
+        });
+    }
+    // E3: the position Hessian, H(r, c, j) = ∂²g_r/∂q_c∂q_j, for the columns c it determines.
+    let mut hessian = Tensor::new(rows, n, f64::NAN);
+    for c in (0..n).filter(|&c| identical(c)) {
+        for j in 0..n {
+            for (r, h) in oracle_position_hessian(k, m, j, c).into_iter().enumerate() {
+                hessian.set(r, c, j, h);
+            }
+        }
+    }
+    for c in (0..n).filter(|&c| identical(c)) {
+        let got = &rq[c * n..(c + 1) * n];
+        let want: Vec<f64> = (0..n)
+            .map(|j| (0..rows).map(|r| lambda[r] * hessian.at(r, c, j)).sum())
+            .collect();
+        check_block(got, &want, |j| {
+            name(&format!(
+                "reaction_q entry ({c}, {j}) vs Σ_r λ_r ∂²g_r/∂q_c∂q_j (position Hessian)"
+            ))
+        });
+    }
+    if no_ep {
+        let want: Vec<f64> = (0..rows)
+            .map(|r| {
+                -(0..n)
+                    .map(|j| (0..n).map(|c| hessian.at(r, c, j) * v[c]).sum::<f64>() * v[j])
+                    .sum::<f64>()
+            })
+            .collect();
+        check_block(convective, &want, |r| {
+            name(&format!(
+                "convective row {r} vs −Σ_jc ∂²g/∂q_j∂q_c·q̇_c·q̇_j (position Hessian)"
+            ))
+        });
+    }
+}
+
+/// G: reaction_forces = Cᵀλ against the oracle's C (`c`, rows × n; the reverse sweep against
+/// the forward derivatives), and the fused position_residual_and_reaction_forces against the
+/// two kernels to the bit (`pos`: the position residual).
+fn check_reaction_forces(
+    k: &Pairing,
+    (s0, s1): (Side, Side),
+    lambda: &[f64],
+    c: &[f64],
+    pos: &[f64],
+    name: &dyn Fn(&str) -> String,
+) {
+    let (n0, n1) = (s0.1.len(), s1.1.len());
+    let (n, rows) = (n0 + n1, k.rows);
+    let (mut f0, mut f1) = (vec![f64::NAN; n0], vec![f64::NAN; n1]);
+    (k.reaction_forces)(lambda, s0, s1, &mut f0, &mut f1);
+    let forces: Vec<f64> = f0.iter().chain(&f1).copied().collect();
+    let want: Vec<f64> = (0..n)
+        .map(|col| (0..rows).map(|r| lambda[r] * c[r * n + col]).sum())
+        .collect();
+    check_block(&forces, &want, |c| {
+        name(&format!("reaction_forces entry {c} vs Cᵀλ (hyper-dual C)"))
+    });
+
+    // The fused position_residual_and_reaction_forces: the two kernels' bits (the same
+    // expression trees, their common subexpressions shared).
+    let (mut fr, mut ff0, mut ff1) = (vec![f64::NAN; rows], vec![f64::NAN; n0], vec![f64::NAN; n1]);
+    (k.residual_and_reaction_forces)(lambda, s0, s1, &mut fr, &mut ff0, &mut ff1);
+    let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(
+        bits(&fr),
+        bits(pos),
+        "{}",
+        name("position_residual_and_reaction_forces: residual vs position_residual")
+    );
+    assert_eq!(
+        bits(&ff0.iter().chain(&ff1).copied().collect::<Vec<_>>()),
+        bits(&forces),
+        "{}",
+        name("position_residual_and_reaction_forces: forces vs reaction_forces")
+    );
 }
