@@ -16,16 +16,11 @@ const FILE_LINES: usize = 800;
 const FUNCTION_LINES: usize = 150;
 
 /// Files over the limit: (path from the workspace root, its lines today, why).
-const LONG_FILES: &[(&str, usize, &str)] = &[(
-    "joint-macros/src/codegen/joint/pairing.rs",
-    836,
-    "the embedding issue (generic scalars) rewrites the pairing emitter",
-)];
+const LONG_FILES: &[(&str, usize, &str)] = &[];
 
 /// Functions over the limit: (file, function, its lines today).
-const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("joint-macros/src/codegen/joint/pairing.rs", "module", 248),
-];
+const LONG_FUNCTIONS: &[(&str, &str, usize)] =
+    &[("joint-macros/src/codegen/joint/pairing.rs", "module", 248)];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -30,24 +30,28 @@ impl Topology {
     /// The state of connector `c` if it is a LinearSpringDamper, as Exudyn's outputs give it
     /// (force 0 when inactive), from its force definition's outputs.
     pub fn linear_spring(&self, c: usize, qt: &[f64], v: &[f64]) -> Option<LinearSpring> {
-        let con = &self.connectors[c];
-        let output = |name| self.defined_output(c, name, qt, v);
+        let names = ["axial_displacement", "axial_velocity", "tension"];
+        let [displacement, velocity, tension] = self.defined_outputs(c, names, qt, v)?;
         Some(LinearSpring {
-            displacement: output("axial_displacement")?,
-            velocity: output("axial_velocity")?,
-            force: if con.active { output("tension")? } else { 0.0 },
+            displacement,
+            velocity,
+            force: if self.connectors[c].active {
+                tension
+            } else {
+                0.0
+            },
         })
     }
 
-    /// The first value of named output `name` of connector `c`'s force definition (`None`:
-    /// not a defined force, or no such output).
-    pub(crate) fn defined_output(
+    /// The first value of each named output `names` of connector `c`'s force definition, the
+    /// markers' quantities formed once (`None`: not a defined force, or no such output).
+    pub(crate) fn defined_outputs<const N: usize>(
         &self,
         c: usize,
-        name: &str,
+        names: [&str; N],
         qt: &[f64],
         v: &[f64],
-    ) -> Option<f64> {
+    ) -> Option<[f64; N]> {
         let con = &self.connectors[c];
         let ConnectorKind::Defined {
             definition,
@@ -57,18 +61,17 @@ impl Topology {
         else {
             return None;
         };
-        let output = definition.outputs.iter().find(|o| o.name == name)?;
-        let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v);
-        let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v);
-        let mut out = [0.0; 3];
-        (output.evaluate)(
-            parameters,
-            &m0.quantities(),
-            &m1.quantities(),
-            &mut out[..output.len],
-        )
-        .expect(PARAMETERS_CHECKED);
-        Some(out[0])
+        let m0 = MarkerState::new(&self.markers[con.markers[0]], qt, v).quantities();
+        let m1 = MarkerState::new(&self.markers[con.markers[1]], qt, v).quantities();
+        let mut values = [0.0; N];
+        for (value, name) in values.iter_mut().zip(names) {
+            let output = definition.outputs.iter().find(|o| o.name == name)?;
+            let mut out = [0.0; 3];
+            (output.evaluate)(parameters, &m0, &m1, &mut out[..output.len])
+                .expect(PARAMETERS_CHECKED);
+            *value = out[0];
+        }
+        Some(values)
     }
 
     /// Connector force on marker 1 (global), or None if inactive (or a coordinate connector,
@@ -297,8 +300,10 @@ impl Topology {
         {
             return spring_damper_at_zero_length(parameters, &(m1.velocity() - m0.velocity())).1;
         }
-        self.defined_output(c, "tension", qt, v)
-            .expect("a SpringDamper's definition has the output tension")
+        let [tension] = self
+            .defined_outputs(c, ["tension"], qt, v)
+            .expect("a SpringDamper's definition has the output tension");
+        tension
     }
 }
 

@@ -11,6 +11,7 @@
 //! A definition with errors expands to the same items with bodies that cannot run (`stub`), so
 //! that uses of the joint add no errors of their own.
 
+mod kernel_blocks;
 pub(crate) mod marker_level;
 mod pairing;
 pub(crate) mod parameters;

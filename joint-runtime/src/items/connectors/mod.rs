@@ -135,19 +135,26 @@ pub trait ConnectorFamily: Debug + Send + Sync + Any {
     );
     /// Whether Exudyn forms its Jacobian analytically ([`Self::analytic_jacobian`]) between
     /// these markers; otherwise it differentiates the LHS numerically (the data coordinates
-    /// held fixed), and so does the runtime.
-    fn takes_analytic_jacobian(&self, m: [&ResolvedMarker; 2]) -> bool;
+    /// held fixed), and so does the runtime. By default: numerically.
+    fn takes_analytic_jacobian(&self, _m: [&ResolvedMarker; 2]) -> bool {
+        false
+    }
     /// The local `factor_k·K + factor_d·D` over the markers' columns (row-major, both markers'
-    /// columns in order) into `out`, where [`Self::takes_analytic_jacobian`].
+    /// columns in order) into `out`; called only where [`Self::takes_analytic_jacobian`].
     fn analytic_jacobian(
         &self,
-        m: [&ResolvedMarker; 2],
-        qt: &[f64],
-        v: &[f64],
-        factor_k: f64,
-        factor_d: f64,
-        out: &mut [f64],
-    );
+        _m: [&ResolvedMarker; 2],
+        _qt: &[f64],
+        _v: &[f64],
+        _factor_k: f64,
+        _factor_d: f64,
+        _out: &mut [f64],
+    ) {
+        unreachable!(
+            "{}: called only where takes_analytic_jacobian (Exudyn differentiates it numerically)",
+            self.type_name()
+        )
+    }
     /// Whether it takes part in PostNewton and the discontinuous iteration.
     fn has_post_newton(&self) -> bool {
         false

@@ -213,22 +213,6 @@ impl ConnectorFamily for TorsionalSpringDamper {
         }
     }
 
-    fn takes_analytic_jacobian(&self, _m: [&ResolvedMarker; 2]) -> bool {
-        false
-    }
-
-    fn analytic_jacobian(
-        &self,
-        _: [&ResolvedMarker; 2],
-        _: &[f64],
-        _: &[f64],
-        _: f64,
-        _: f64,
-        _: &mut [f64],
-    ) {
-        unreachable!("Exudyn differentiates a torsional spring-damper numerically")
-    }
-
     fn has_post_newton(&self) -> bool {
         self.continuous
     }
