@@ -183,14 +183,13 @@ fn cylindrical_joint_equals_joint_generic_under_every_solver_option() {
         ));
         let body = joint::runtime::ObjectIndex(1);
         let on_body = mbs.add_marker(joint::runtime::Marker::body_position(body, [0.0, 1.0, 0.0]));
-        mbs.add_object(Object::ConnectorCartesianSpringDamper {
-            name: String::new(),
-            markers: [on_ground, on_body],
-            stiffness: [100.0, 0.0, 100.0],
-            damping: [0.0; 3],
-            offset: [0.0; 3],
-            active: true,
-        });
+        mbs.add_object(
+            joint::runtime::connectors::CartesianSpringDamper {
+                stiffness: [100.0, 0.0, 100.0],
+                ..Default::default()
+            }
+            .between([on_ground, on_body]),
+        );
         let mut settings = cylindrical::settings();
         settings.static_solver.newton.exact_constraint_jacobian = exact;
         let mut sim = mbs.assemble().unwrap();

@@ -3,7 +3,7 @@
 
 use joint::runtime::{
     Error, JointObject, Load, Marker, MarkerIndex, MultibodySystem, Node, NodeIndex, Object,
-    ObjectIndex, RigidBodyInertia, SimulationSettings,
+    ObjectIndex, RigidBodyInertia, SimulationSettings, connectors,
 };
 
 fn message(mbs: &MultibodySystem) -> String {
@@ -455,15 +455,15 @@ fn connector_gravity_with_a_negative_mass() {
     let mut mbs = pendulum_parts();
     let g = mbs.add_marker(Marker::body_position(ObjectIndex(0), [0.0; 3]));
     let b = mbs.add_marker(Marker::body_position(ObjectIndex(1), [0.0; 3]));
-    mbs.add_object(Object::ConnectorGravity {
-        name: String::new(),
-        markers: [g, b],
-        gravitational_constant: 1.0,
-        mass0: 1.0,
-        mass1: -2.0,
-        min_distance_regularization: 0.0,
-        active: true,
-    });
+    mbs.add_object(
+        connectors::Gravity {
+            gravitational_constant: 1.0,
+            mass0: 1.0,
+            mass1: -2.0,
+            min_distance_regularization: 0.0,
+        }
+        .between([g, b]),
+    );
     expect(
         &mbs,
         &["objects[2] (ConnectorGravity)", "mass1", "negative", "-2"],
@@ -547,16 +547,13 @@ fn torsional_spring_damper_on_a_marker_without_orientation() {
 #[test]
 fn rigid_body_spring_damper_on_a_marker_without_orientation() {
     let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-    let connector = |markers, stiffness| Object::ConnectorRigidBodySpringDamper {
-        name: String::new(),
-        markers,
-        stiffness: Box::new(stiffness),
-        damping: Box::new([[0.0; 6]; 6]),
-        rotation_marker0: identity,
-        rotation_marker1: identity,
-        offset: [0.0; 6],
-        intrinsic: false,
-        active: true,
+    let connector = |markers, stiffness| {
+        connectors::RigidBodySpringDamper {
+            stiffness,
+            rotation_marker0: identity,
+            ..Default::default()
+        }
+        .between(markers)
     };
     let mut mbs = pendulum_parts();
     let g = mbs.add_marker(Marker::body_rigid(ObjectIndex(0), [0.0; 3]));

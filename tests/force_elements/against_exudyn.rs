@@ -33,20 +33,20 @@ fn user_rotary_spring_moves_as_exudyns_rigid_body_spring_damper() {
                 for (i, row) in m.iter_mut().enumerate().skip(3) {
                     row[i] = x;
                 }
-                Box::new(m)
+                m
             };
             let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-            mbs.add_object(Object::ConnectorRigidBodySpringDamper {
-                name: String::new(),
-                markers: [m0, m1],
-                stiffness: diagonal(k),
-                damping: diagonal(d),
-                rotation_marker0: identity,
-                rotation_marker1: identity,
-                offset: [0.0; 6],
-                intrinsic: false,
-                active: true,
-            });
+            mbs.add_object(
+                connectors::RigidBodySpringDamper {
+                    stiffness: diagonal(k),
+                    damping: diagonal(d),
+                    rotation_marker0: identity,
+                    rotation_marker1: identity,
+                    offset: [0.0; 6],
+                    intrinsic: false,
+                }
+                .between([m0, m1]),
+            );
         }
         let mut sim = mbs.assemble().unwrap();
         sim.solve_dynamic(&settings(500)).unwrap();
@@ -129,17 +129,15 @@ fn user_axial_spring_moves_as_exudyns_linear_spring_damper() {
                 },
             ));
         } else {
-            mbs.add_object(Object::ConnectorLinearSpringDamper {
-                name: String::new(),
-                markers: [m0, m1],
-                stiffness: k,
-                damping: d,
-                axis_marker0: axis,
-                offset: 0.0,
-                velocity_offset: 0.0,
-                force: 0.0,
-                active: true,
-            });
+            mbs.add_object(
+                connectors::LinearSpringDamper {
+                    stiffness: k,
+                    damping: d,
+                    axis_marker0: axis,
+                    ..Default::default()
+                }
+                .between([m0, m1]),
+            );
         }
         let mut sim = mbs.assemble().unwrap();
         sim.solve_dynamic(&settings(1000)).unwrap();

@@ -11,7 +11,7 @@ mod derivatives;
 use joint::core::{Force, ForceJacobian, MarkerQuantities};
 use joint::runtime::{
     ForceObject, JointRegistry, Marker, MultibodySystem, Object, OutputVariable, RigidBodyInertia,
-    RigidBodyOptions, SimulationSettings,
+    RigidBodyOptions, SimulationSettings, connectors,
 };
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
@@ -249,16 +249,15 @@ fn hanging_body(user: bool) -> (MultibodySystem, joint::runtime::ObjectIndex) {
             },
         ));
     } else {
-        mbs.add_object(Object::ConnectorSpringDamper {
-            name: String::new(),
-            markers: [m0, m1],
-            reference_length: l0,
-            stiffness: k,
-            damping: d,
-            force: 0.0,
-            velocity_offset: 0.0,
-            active: true,
-        });
+        mbs.add_object(
+            connectors::SpringDamper {
+                reference_length: l0,
+                stiffness: k,
+                damping: d,
+                ..Default::default()
+            }
+            .between([m0, m1]),
+        );
     }
     (mbs, body)
 }

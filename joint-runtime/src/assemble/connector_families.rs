@@ -1,13 +1,14 @@
-//! Connectors of the families of `items/connectors/`: their markers and data node checked as
-//! each family asks, then the family's own checks.
+//! Exudyn's connectors of `items/connectors/`: their markers and data node checked as each
+//! asks, then its own checks; one with a defined force laid out as a user's force element is.
 
 use std::sync::Arc;
 
+use super::force_connectors::analytic_connector_jacobian;
 use super::joints::{check_coordinate_markers, check_orientation_markers, check_position_markers};
 use super::{ConnectorKind, ConnectorTopology};
 use crate::error::{Error, ItemRef, Result};
 use crate::items::Node;
-use crate::items::connectors::{ConnectorObject, MarkerNeed};
+use crate::items::connectors::{ConnectorObject, ExudynJacobian, MarkerNeed};
 use crate::markers::ResolvedMarker;
 use crate::system::MultibodySystem;
 
@@ -73,6 +74,25 @@ pub(super) fn assemble_family(
     family
         .check()
         .map_err(|(key, message)| Error::item(item.clone(), key, message))?;
+    if let Some(defined) = family.defined_force() {
+        let markers_allow = analytic_connector_jacobian(idx, markers);
+        let (analytic, derived) = match defined.jacobian {
+            ExudynJacobian::Analytic => (markers_allow, false),
+            ExudynJacobian::Numerical { fast_derived } => (false, fast_derived && markers_allow),
+        };
+        return Ok(ConnectorTopology {
+            object: i,
+            markers: idx,
+            kind: ConnectorKind::Defined {
+                definition: defined.definition,
+                parameters: defined.parameters.into_boxed_slice(),
+                hook: defined.hook,
+            },
+            active: c.active,
+            analytic_jacobian: analytic,
+            derived_jacobian: derived,
+        });
+    }
     let analytic = family.takes_analytic_jacobian([&markers[idx[0]], &markers[idx[1]]]);
     Ok(ConnectorTopology {
         object: i,

@@ -105,9 +105,9 @@ pub enum BodyTopology {
 
 #[derive(Clone, Debug)]
 pub enum ConnectorKind {
-    /// A force element defined with `joint!` — a user's, or one of Exudyn's built-in force
-    /// connectors (`kernels`): its force and derivatives from its kernels, its parameters
-    /// flattened once here.
+    /// A force element defined with `joint!` — a user's, or an Exudyn connector with a
+    /// [`DefinedForce`](crate::items::connectors::DefinedForce): its force and derivatives from
+    /// its kernels, its parameters flattened once here.
     Defined {
         definition: &'static joint_core::ForceDefinition,
         /// Its parameter values, in the definition's flat layout.
@@ -115,29 +115,15 @@ pub enum ConnectorKind {
         /// What a built-in connector adds to its definition.
         hook: ForceHook,
     },
-    /// Between two coordinate markers (each one column, or none on a ground node).
-    /// A connector of a family of `items/connectors/`, with its data node's coordinates.
+    /// A connector of `items/connectors/` with forces of its own, with its data node's
+    /// coordinates.
     Family {
         family: std::sync::Arc<dyn crate::items::connectors::ConnectorFamily>,
         data: std::ops::Range<usize>,
     },
 }
 
-/// What an Exudyn force connector adds to its force definition.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ForceHook {
-    /// Nothing: the definition is all (a user's force element, LinearSpringDamper, Gravity).
-    None,
-    /// ObjectConnectorSpringDamper: at zero length, where the direction Δp/L is undefined,
-    /// Exudyn's convention (along Δv, derivatives zero; `physics::connectors`).
-    ZeroLength,
-    /// ObjectConnectorCartesianSpringDamper: its displacement output is Δp − offset.
-    DisplacementOffset([f64; 3]),
-    /// ObjectConnectorRigidBodySpringDamper: its outputs (`physics/rigid_body_spring_damper.rs`)
-    /// and, with `useIntrinsicFormulation`, its forces, which replace the definition's (the
-    /// SE(3) logarithm in the mid frame, differentiated numerically as Exudyn does).
-    RigidBodySpring { intrinsic: bool },
-}
+pub use crate::items::connectors::ForceHook;
 
 #[derive(Clone, Debug)]
 pub struct ConnectorTopology {

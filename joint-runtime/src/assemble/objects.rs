@@ -3,7 +3,7 @@
 
 use super::ConnectorTopology;
 use super::checks::finite;
-use super::force_connectors::force_connector;
+use super::force_connectors::force_element;
 use super::joints::assemble_joint;
 use crate::error::{Error, ItemRef, Result};
 use crate::items::Object;
@@ -52,11 +52,10 @@ pub(super) fn joints_and_connectors(
                     mbs, &item, i, c, markers, node_data,
                 )?);
             }
-            other => {
-                if let Some(c) = force_connector(mbs, &item, i, other, markers)? {
-                    connectors.push(c);
-                }
+            Object::Force(force) => {
+                connectors.push(force_element(mbs, &item, i, force, markers)?);
             }
+            _ => {}
         }
     }
     Ok((joints, connectors, coordinate_vectors))

@@ -105,56 +105,6 @@ pub enum Object {
         /// `nodeNumber`: the node it sits on.
         node: NodeIndex,
     },
-    /// ObjectConnectorLinearSpringDamper: a spring-damper along `A_0·axisMarker0`,
-    /// f = k(u − offset) + d(u̇ − velocityOffset) + force with u = (A_0·a)·Δp, u̇ = (A_0·a)·Δv,
-    /// applied through the markers' position Jacobians.
-    ConnectorLinearSpringDamper {
-        /// The item's `name` (empty: none given).
-        name: String,
-        /// `markerNumbers`: the two markers with position and orientation it connects.
-        markers: [MarkerIndex; 2],
-        /// `stiffness` (N/m).
-        stiffness: f64,
-        /// `damping` (N·s/m).
-        damping: f64,
-        /// `axisMarker0`: the axis in marker 0's frame.
-        axis_marker0: [f64; 3],
-        /// `offset`: the relaxed displacement.
-        offset: f64,
-        /// `velocityOffset`: subtracted from u̇ before damping.
-        velocity_offset: f64,
-        /// `force`: a constant force added.
-        force: f64,
-        /// `activeConnector`: an inactive connector applies no force.
-        active: bool,
-    },
-    /// ObjectConnectorRigidBodySpringDamper: a 6 × 6 spring-damper between two marker frames,
-    /// [f; τ] = K([u_p; u_r] − offset) + D[v; ω] in the spring frame, applied through the
-    /// markers' position and rotation Jacobians (docs/research/connector_rigid_body_spring_damper.md).
-    /// u_p is the displacement in joint frame 0, u_r the relative rotation's xyz Tait–Bryan
-    /// angles; with `useIntrinsicFormulation`, the SE(3) logarithm's translation and rotation
-    /// vector, in the frame halfway between the joint frames.
-    ConnectorRigidBodySpringDamper {
-        /// The item's `name` (empty: none given).
-        name: String,
-        /// `markerNumbers`: the two markers with position and orientation it connects.
-        markers: [MarkerIndex; 2],
-        /// `stiffness`: K, row-major 6 × 6, on [u_p; u_r] (any matrix, not only symmetric).
-        stiffness: Box<[[f64; 6]; 6]>,
-        /// `damping`: D, row-major 6 × 6, on the relative velocity and angular velocity.
-        damping: Box<[[f64; 6]; 6]>,
-        /// `rotationMarker0`: joint frame 0 in marker 0 (Exudyn deprecates it for the marker's
-        /// localHT; both are honoured).
-        rotation_marker0: [[f64; 3]; 3],
-        /// `rotationMarker1`: joint frame 1 in marker 1.
-        rotation_marker1: [[f64; 3]; 3],
-        /// `offset`: subtracted from [u_p; u_r] before K (not before D).
-        offset: [f64; 6],
-        /// `useIntrinsicFormulation` (Exudyn's older name `intrinsicFormulation` is read too).
-        intrinsic: bool,
-        /// `activeConnector`: an inactive connector applies no force.
-        active: bool,
-    },
     /// ObjectMassPoint2D: a point mass on a NodePoint2D, moving in the x–y plane.
     MassPoint2D {
         /// The item's `name` (empty: none given).
@@ -228,58 +178,6 @@ pub enum Object {
         /// `nodeNumber`: the node it sits on.
         node: NodeIndex,
     },
-    /// ObjectConnectorSpringDamper: a spring-damper along the line between two position markers.
-    ConnectorSpringDamper {
-        /// The item's `name` (empty: none given).
-        name: String,
-        /// `markerNumbers`: the two markers it connects.
-        markers: [MarkerIndex; 2],
-        /// `referenceLength`: the spring's unstretched length.
-        reference_length: f64,
-        /// `stiffness` (N/m).
-        stiffness: f64,
-        /// `damping` (N·s/m).
-        damping: f64,
-        /// `force`: a constant force added along the line.
-        force: f64,
-        /// `velocityOffset`: subtracted from the relative speed before damping.
-        velocity_offset: f64,
-        /// `activeConnector`: an inactive connector applies no force.
-        active: bool,
-    },
-    /// ObjectConnectorCartesianSpringDamper: springs and dampers per global axis.
-    ConnectorCartesianSpringDamper {
-        /// The item's `name` (empty: none given).
-        name: String,
-        /// `markerNumbers`: the two markers it connects.
-        markers: [MarkerIndex; 2],
-        /// `stiffness` per global axis.
-        stiffness: [f64; 3],
-        /// `damping` per global axis.
-        damping: [f64; 3],
-        /// `offset`: the spring's relaxed relative position per axis.
-        offset: [f64; 3],
-        /// `activeConnector`: an inactive connector applies no force.
-        active: bool,
-    },
-    /// ObjectConnectorGravity: Newton's gravitation between two position markers,
-    /// |f| = G·m₀·m₁/L² (L² + (L − d_min)² below `minDistanceRegularization`), attracting.
-    ConnectorGravity {
-        /// The item's `name` (empty: none given).
-        name: String,
-        /// `markerNumbers`: the two position markers it connects.
-        markers: [MarkerIndex; 2],
-        /// `gravitationalConstant` G (negative: repulsion).
-        gravitational_constant: f64,
-        /// `mass0`: the mass at marker 0.
-        mass0: f64,
-        /// `mass1`: the mass at marker 1.
-        mass1: f64,
-        /// `minDistanceRegularization` d_min: below it the force is regularized (0: none).
-        min_distance_regularization: f64,
-        /// `activeConnector`: an inactive connector applies no force.
-        active: bool,
-    },
     /// ObjectGenericODE2: M q̈ + D q̇ + K q = f over the stacked coordinates of its nodes.
     GenericODE2 {
         /// The item's `name` (empty: none given).
@@ -337,8 +235,11 @@ pub enum Object {
     /// A coordinate-vector joint (Exudyn's ObjectConnectorCoordinateVector, or one defined with
     /// `joint!` on `Coordinates` markers).
     CoordinateVector(CoordinateVectorObject),
-    /// A connector of a family whose behaviour is all in its own file of `items/connectors/`
-    /// (ObjectConnectorCoordinateSpringDamperExt).
+    /// An Exudyn connector whose behaviour is all in its own file of `items/connectors/`
+    /// (ObjectConnectorSpringDamper, …CartesianSpringDamper, …LinearSpringDamper,
+    /// …RigidBodySpringDamper, …Gravity, …CoordinateSpringDamper, …CoordinateSpringDamperExt,
+    /// …TorsionalSpringDamper, ObjectContactSphereSphere): built with its type's `between`,
+    /// e.g. `SpringDamper { stiffness: 100.0, ..Default::default() }.between(markers)`.
     Connector(ConnectorObject),
 }
 
@@ -349,11 +250,6 @@ impl Object {
             Object::Ground { .. } => "Ground",
             Object::MassPoint { .. } => "MassPoint",
             Object::RigidBody { .. } => "RigidBody",
-            Object::ConnectorSpringDamper { .. } => "ConnectorSpringDamper",
-            Object::ConnectorCartesianSpringDamper { .. } => "ConnectorCartesianSpringDamper",
-            Object::ConnectorGravity { .. } => "ConnectorGravity",
-            Object::ConnectorLinearSpringDamper { .. } => "ConnectorLinearSpringDamper",
-            Object::ConnectorRigidBodySpringDamper { .. } => "ConnectorRigidBodySpringDamper",
             Object::MassPoint2D { .. } => "MassPoint2D",
             Object::RigidBody2D { .. } => "RigidBody2D",
             Object::BeamGeometricallyExact2D { .. } => "BeamGeometricallyExact2D",
@@ -376,11 +272,6 @@ impl Object {
             Object::Ground { name, .. }
             | Object::MassPoint { name, .. }
             | Object::RigidBody { name, .. }
-            | Object::ConnectorSpringDamper { name, .. }
-            | Object::ConnectorCartesianSpringDamper { name, .. }
-            | Object::ConnectorGravity { name, .. }
-            | Object::ConnectorLinearSpringDamper { name, .. }
-            | Object::ConnectorRigidBodySpringDamper { name, .. }
             | Object::MassPoint2D { name, .. }
             | Object::RigidBody2D { name, .. }
             | Object::BeamGeometricallyExact2D { name, .. }
@@ -441,11 +332,6 @@ impl Object {
     /// The two markers of a connector or joint.
     pub fn markers(&self) -> Option<[MarkerIndex; 2]> {
         match self {
-            Object::ConnectorSpringDamper { markers, .. }
-            | Object::ConnectorCartesianSpringDamper { markers, .. }
-            | Object::ConnectorGravity { markers, .. }
-            | Object::ConnectorLinearSpringDamper { markers, .. }
-            | Object::ConnectorRigidBodySpringDamper { markers, .. } => Some(*markers),
             Object::Joint(j) => Some(j.markers),
             Object::Force(f) => Some(f.markers),
             Object::CoordinateVector(c) => Some(c.markers),

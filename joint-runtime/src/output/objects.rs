@@ -51,18 +51,9 @@ impl Outputs<'_> {
             Object::CoordinateVector(cv) => {
                 self.coordinate_vector_values(object, cv, var, qt, out)?
             }
-            Object::ConnectorLinearSpringDamper { .. } => {
-                self.linear_spring_values(object, var, qt, out)?
-            }
-            Object::ConnectorRigidBodySpringDamper { .. } => {
-                self.rigid_body_spring_values(object, var, qt, out)?
-            }
             Object::Connector(connector) => self
                 .family_output(object, connector, var, qt, out)
                 .ok_or_else(|| unsupported(item(), var))?,
-            Object::ConnectorSpringDamper { .. }
-            | Object::ConnectorCartesianSpringDamper { .. }
-            | Object::ConnectorGravity { .. } => self.spring_values(object, o, var, qt, out)?,
             Object::Force(_) => self.force_element_values(object, var, qt, out)?,
             Object::GenericODE1 { .. } => self.ode1_values(object, var, out)?,
             _ => {

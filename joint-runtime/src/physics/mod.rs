@@ -8,7 +8,7 @@
 //! One file per term: `mass_matrix` (M), `rhs` (f), `loads`, `connectors`, `constraints` (g,
 //! C_q and their derivatives), `body_jacobians` (∂LHS/∂q, ∂LHS/∂q̇ by differences),
 //! `rigid_body` (a rigid body's own M and LHS), `newton_euler` (the fast path's M·ä − f with
-//! rigid bodies in Newton–Euler form), `rigid_body_2d` (ObjectRigidBody2D's), `rigid_body_spring_damper` (that connector's force law), `beam_2d` (ObjectBeamGeometricallyExact2D's), `ode1` (the first-order equations ẏ = f1(y)), `scratch` (the evaluation's buffers).
+//! rigid bodies in Newton–Euler form), `rigid_body_2d` (ObjectRigidBody2D's), `beam_2d` (ObjectBeamGeometricallyExact2D's), `ode1` (the first-order equations ẏ = f1(y)), `scratch` (the evaluation's buffers).
 
 mod beam_2d;
 mod body_jacobians;
@@ -28,11 +28,9 @@ mod ode1;
 mod rhs;
 mod rigid_body;
 mod rigid_body_2d;
-mod rigid_body_spring_damper;
 mod scratch;
 mod states;
 
-pub use connectors::ConnectorForce;
 pub use constraints::{ConstraintJacobian, ConstraintRowFactors, ConvectiveTerm};
 pub use rhs::RhsForm;
 pub use scratch::Scratch;

@@ -141,12 +141,9 @@ impl Builder<'_> {
                     radius: 0.25 * settings.connectors.default_size,
                 },
             ),
-            Object::ConnectorSpringDamper { markers, .. }
-            | Object::ConnectorCartesianSpringDamper { markers, .. }
-                if v.show =>
-            {
-                (
-                    *markers,
+            Object::Connector(c) if v.show => match c.family.drawing() {
+                FamilyDrawing::Line => (
+                    c.markers,
                     Connector::Cylinder {
                         radius: if v.size > 0.0 {
                             0.5 * v.size
@@ -154,16 +151,12 @@ impl Builder<'_> {
                             0.25 * settings.connectors.default_size
                         },
                     },
-                )
-            }
-            Object::Connector(c) if v.show && settings.contact.show_spheres => {
-                match c.family.drawing() {
-                    FamilyDrawing::ContactSpheres { radii } => {
-                        (c.markers, Connector::ContactSpheres { radii })
-                    }
-                    FamilyDrawing::None => return None,
+                ),
+                FamilyDrawing::ContactSpheres { radii } if settings.contact.show_spheres => {
+                    (c.markers, Connector::ContactSpheres { radii })
                 }
-            }
+                _ => return None,
+            },
             _ => return None,
         })
     }

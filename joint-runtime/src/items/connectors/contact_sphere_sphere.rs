@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use nalgebra::Vector3;
 
-use super::{ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed, PostNewton};
+use super::{
+    ConnectorAt, ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed, PostNewton,
+};
 use crate::error::Result;
 use crate::items::{MarkerIndex, NodeIndex, OutputVariable};
 use crate::markers::{MarkerState, ResolvedMarker};
@@ -379,16 +381,15 @@ impl ConnectorFamily for ContactSphereSphere {
         result
     }
 
-    fn output(
-        &self,
-        var: OutputVariable,
-        m: [&ResolvedMarker; 2],
-        qt: &[f64],
-        v: &[f64],
-        data: &[f64],
-        active: bool,
-        out: &mut Vec<f64>,
-    ) -> Option<()> {
+    fn output(&self, var: OutputVariable, at: &ConnectorAt, out: &mut Vec<f64>) -> Option<()> {
+        let ConnectorAt {
+            markers: m,
+            qt,
+            v,
+            data,
+            active,
+            ..
+        } = *at;
         let c = self.contact(m, qt, v, data, true, active);
         let [r0, _] = self.radii;
         let arm0 = (-r0 - 0.5 * c.gap) * c.normal;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use joint_core::MarkerQuantities;
 
-use super::{ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed};
+use super::{ConnectorAt, ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed};
 use crate::error::Result;
 use crate::items::{MarkerIndex, Object, OutputVariable};
 use crate::kernels::coordinate_spring_damper as kernel;
@@ -176,16 +176,15 @@ impl ConnectorFamily for CoordinateSpringDamper {
         }
     }
 
-    fn output(
-        &self,
-        var: OutputVariable,
-        m: [&ResolvedMarker; 2],
-        qt: &[f64],
-        v: &[f64],
-        _data: &[f64],
-        active: bool,
-        out: &mut Vec<f64>,
-    ) -> Option<()> {
+    fn output(&self, var: OutputVariable, at: &ConnectorAt, out: &mut Vec<f64>) -> Option<()> {
+        let ConnectorAt {
+            markers: m,
+            qt,
+            v,
+            data: _,
+            active,
+            ..
+        } = *at;
         let [q0, q1] = m.map(|m| Self::quantities(m, qt, None, v));
         out.push(match var {
             OutputVariable::Displacement => q1.position[0] - q0.position[0],

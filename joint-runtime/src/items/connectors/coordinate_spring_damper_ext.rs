@@ -13,7 +13,9 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use super::{ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed, PostNewton};
+use super::{
+    ConnectorAt, ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed, PostNewton,
+};
 use crate::error::Result;
 use crate::items::{MarkerIndex, NodeIndex, OutputVariable};
 use crate::markers::ResolvedMarker;
@@ -386,16 +388,15 @@ impl ConnectorFamily for CoordinateSpringDamperExt {
         }
     }
 
-    fn output(
-        &self,
-        var: OutputVariable,
-        m: [&ResolvedMarker; 2],
-        qt: &[f64],
-        v: &[f64],
-        data: &[f64],
-        active: bool,
-        out: &mut Vec<f64>,
-    ) -> Option<()> {
+    fn output(&self, var: OutputVariable, at: &ConnectorAt, out: &mut Vec<f64>) -> Option<()> {
+        let ConnectorAt {
+            markers: m,
+            qt,
+            v,
+            data,
+            active,
+            ..
+        } = *at;
         let (q, qv) = self.relative(m, qt, None, v);
         out.push(match var {
             OutputVariable::Displacement => q,

@@ -1,9 +1,10 @@
-//! Connector families: an Exudyn connector item whose behaviour is all in one file of this
-//! folder — its keys and defaults, its checks, its forces on its markers, the Jacobian Exudyn
-//! takes for it, its PostNewton (the data coordinates it keeps), its outputs — behind
-//! [`ConnectorFamily`]. The reader, assembly, physics, the solvers and the outputs each have
-//! one arm for all of them ([`Object::Connector`](crate::items::Object::Connector)); adding
-//! one is its file and its line in [`CONNECTOR_TYPES`].
+//! Exudyn's connector items, each in one file of this folder that says everything about it —
+//! its keys and defaults, its checks, its forces on its markers (its own, or a `joint!` force
+//! definition's: [`ConnectorFamily::defined_force`]), the Jacobian Exudyn takes for it, its
+//! PostNewton (the data coordinates it keeps), its outputs, its drawing — behind
+//! [`ConnectorFamily`]. The reader, assembly, physics, the solvers, the outputs and the scene
+//! each have one arm for all of them ([`Object::Connector`](crate::items::Object::Connector));
+//! adding one is its file and its line in [`CONNECTOR_TYPES`].
 //!
 //! A family sees its markers as assembly resolved them (`ResolvedMarker`) at total
 //! coordinates `qt` and velocities `v`, and its data node's coordinates (`data`, empty without
@@ -17,14 +18,27 @@ use crate::error::Result;
 use crate::items::{MarkerIndex, NodeIndex, OutputVariable};
 use crate::markers::ResolvedMarker;
 
+mod cartesian_spring_damper;
 mod contact_sphere_sphere;
 mod coordinate_spring_damper;
 mod coordinate_spring_damper_ext;
+mod defined;
+mod gravity;
+mod linear_spring_damper;
+mod rigid_body_spring_damper;
+mod spring_damper;
 mod torsional_spring_damper;
 
+pub use cartesian_spring_damper::CartesianSpringDamper;
 pub use contact_sphere_sphere::ContactSphereSphere;
 pub use coordinate_spring_damper::CoordinateSpringDamper;
 pub use coordinate_spring_damper_ext::CoordinateSpringDamperExt;
+pub use defined::{ConnectorForce, DefinedForce, ExudynJacobian, ForceHook};
+pub(crate) use defined::{PARAMETERS_CHECKED, defined_force_between};
+pub use gravity::Gravity;
+pub use linear_spring_damper::LinearSpringDamper;
+pub use rigid_body_spring_damper::{RigidBodySpring, RigidBodySpringDamper};
+pub use spring_damper::SpringDamper;
 pub use torsional_spring_damper::TorsionalSpringDamper;
 
 /// An Exudyn connector item's type: how model files spell it and how its dictionary is read.
@@ -39,6 +53,11 @@ pub struct ConnectorType {
 
 /// The connector families the runtime knows, by Exudyn's type names.
 pub const CONNECTOR_TYPES: &[ConnectorType] = &[
+    spring_damper::TYPE,
+    cartesian_spring_damper::TYPE,
+    linear_spring_damper::TYPE,
+    rigid_body_spring_damper::TYPE,
+    gravity::TYPE,
     coordinate_spring_damper::TYPE,
     coordinate_spring_damper_ext::TYPE,
     torsional_spring_damper::TYPE,
@@ -65,6 +84,14 @@ pub trait ItemKeys {
     fn two_indices(&mut self, key: &'static str) -> Result<[usize; 2]>;
     /// Two numbers, `default` if absent.
     fn vec2(&mut self, key: &'static str, default: [f64; 2]) -> Result<[f64; 2]>;
+    /// Three numbers, `default` if absent.
+    fn vec3(&mut self, key: &'static str, default: [f64; 3]) -> Result<[f64; 3]>;
+    /// Six numbers, `default` if absent.
+    fn vec6(&mut self, key: &'static str, default: [f64; 6]) -> Result<[f64; 6]>;
+    /// A boolean if present.
+    fn opt_bool(&mut self, key: &'static str) -> Result<Option<bool>>;
+    /// A 6 × 6 matrix (row-major), zero if absent.
+    fn matrix6_or_zero(&mut self, key: &'static str) -> Result<[[f64; 6]; 6]>;
     /// A 3 × 3 matrix, the identity if absent.
     fn matrix3_or_identity(&mut self, key: &'static str) -> Result<nalgebra::Matrix3<f64>>;
     /// An item number that may be absent or invalid (Exudyn writes −1 for none).
@@ -92,6 +119,9 @@ pub enum MarkerNeed {
 pub enum FamilyDrawing {
     /// Not drawn (Exudyn draws nothing for it, or its markers have no position).
     None,
+    /// A cylinder between its markers, of the item's `VdrawSize` (or the connectors' default
+    /// size), as the runtime draws springs.
+    Line,
     /// A sphere of each radius at its marker, as Exudyn draws ObjectContactSphereSphere where
     /// `visualizationSettings.contact.showSpheres` is set (a hollow sphere as a plain one).
     ContactSpheres {
@@ -107,8 +137,10 @@ pub trait ConnectorFamily: Debug + Send + Sync + Any {
     /// What its markers must be.
     fn marker_need(&self) -> MarkerNeed;
     /// The data coordinates it keeps in its data node (`nodeNumber`, a NodeGenericData), 0 if
-    /// it needs none; an error names what made it need them.
-    fn data_size(&self) -> usize;
+    /// it needs none (the default); an error names what made it need them.
+    fn data_size(&self) -> usize {
+        0
+    }
     /// Why it needs a data node (the error when `nodeNumber` is missing).
     fn data_reason(&self) -> &'static str {
         "it keeps state between steps"
@@ -121,18 +153,31 @@ pub trait ConnectorFamily: Debug + Send + Sync + Any {
     /// Its generalized forces on its markers' columns, in Exudyn's LHS convention (the
     /// left-hand side gets them): `out[..n0]` marker 0's, `out[n0..n0 + n1]` marker 1's; `jac`
     /// is scratch for a marker's Jacobian (3 × columns); `q` the displacements where the caller
-    /// has them apart from `qt` (a forward difference). Called only while active.
+    /// has them apart from `qt` (a forward difference). Called only while active, and only for
+    /// a family without a [`Self::defined_force`] (whose forces come from its definition).
     #[allow(clippy::too_many_arguments)]
     fn lhs(
         &self,
-        m: [&ResolvedMarker; 2],
-        qt: &[f64],
-        q: Option<&[f64]>,
-        v: &[f64],
-        data: &[f64],
-        out: &mut [f64],
-        jac: &mut [f64],
-    );
+        _m: [&ResolvedMarker; 2],
+        _qt: &[f64],
+        _q: Option<&[f64]>,
+        _v: &[f64],
+        _data: &[f64],
+        _out: &mut [f64],
+        _jac: &mut [f64],
+    ) {
+        unreachable!(
+            "{}: a connector with a defined force applies its definition's",
+            self.type_name()
+        )
+    }
+    /// Its force as a `joint!` force definition with its parameters, if it has one (Exudyn's
+    /// built-in force connectors): assembly lays it out once and the runtime evaluates and
+    /// differentiates it as a user's force element; [`Self::lhs`] and the analytic Jacobian
+    /// are then not called.
+    fn defined_force(&self) -> Option<DefinedForce> {
+        None
+    }
     /// Whether Exudyn forms its Jacobian analytically ([`Self::analytic_jacobian`]) between
     /// these markers; otherwise it differentiates the LHS numerically (the data coordinates
     /// held fixed), and so does the runtime. By default: numerically.
@@ -172,25 +217,32 @@ pub trait ConnectorFamily: Debug + Send + Sync + Any {
     ) -> PostNewton {
         PostNewton::default()
     }
-    /// Output `var` appended to `out` (allocating nothing once `out` has room: sensors read it
-    /// every step); `None` if the family has no such output.
-    #[allow(clippy::too_many_arguments)]
-    fn output(
-        &self,
-        var: OutputVariable,
-        m: [&ResolvedMarker; 2],
-        qt: &[f64],
-        v: &[f64],
-        data: &[f64],
-        active: bool,
-        out: &mut Vec<f64>,
-    ) -> Option<()>;
+    /// Output `var` at `at` appended to `out` (allocating nothing once `out` has room: sensors
+    /// read it every step); `None` if the family has no such output.
+    fn output(&self, var: OutputVariable, at: &ConnectorAt, out: &mut Vec<f64>) -> Option<()>;
     /// How scenes draw it.
     fn drawing(&self) -> FamilyDrawing {
         FamilyDrawing::None
     }
     /// Equality with another family's connector (items compare equal when their parameters do).
     fn same_as(&self, other: &dyn ConnectorFamily) -> bool;
+}
+
+/// A connector at a state, as its outputs see it.
+#[derive(Clone, Copy, Debug)]
+pub struct ConnectorAt<'a> {
+    /// Its markers, as assembly resolved them.
+    pub markers: [&'a ResolvedMarker; 2],
+    /// Total coordinates.
+    pub qt: &'a [f64],
+    /// Velocities.
+    pub v: &'a [f64],
+    /// Its data node's coordinates (empty without one).
+    pub data: &'a [f64],
+    /// `activeConnector`.
+    pub active: bool,
+    /// Its [`DefinedForce`]'s parameters as assembly laid them out (empty without one).
+    pub parameters: &'a [f64],
 }
 
 /// What PostNewton found: the discontinuous error (a force, in the item's units) and the step
@@ -222,6 +274,38 @@ pub struct ConnectorObject {
     pub data_node: Option<NodeIndex>,
     /// `activeConnector`.
     pub active: bool,
+}
+
+impl ConnectorObject {
+    /// A connector of `family` between `markers`: active, unnamed, without a data node.
+    pub fn new(family: Arc<dyn ConnectorFamily>, markers: [MarkerIndex; 2]) -> ConnectorObject {
+        ConnectorObject {
+            family,
+            name: String::new(),
+            markers,
+            data_node: None,
+            active: true,
+        }
+    }
+
+    /// The same, named `name`.
+    pub fn named(mut self, name: &str) -> ConnectorObject {
+        self.name = name.to_owned();
+        self
+    }
+}
+
+/// The connector of `family` with its `name`, `markerNumbers` and `activeConnector` from
+/// `keys` (a family without a data node).
+pub(super) fn read_connector(
+    keys: &mut dyn ItemKeys,
+    family: Arc<dyn ConnectorFamily>,
+) -> Result<ConnectorObject> {
+    let [m0, m1] = keys.two_indices("markerNumbers")?;
+    let mut c = ConnectorObject::new(family, [MarkerIndex(m0), MarkerIndex(m1)]);
+    c.name = keys.name()?;
+    c.active = keys.bool_or("activeConnector", true)?;
+    Ok(c)
 }
 
 impl PartialEq for ConnectorObject {

@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use nalgebra::{Matrix3, Vector3};
 
-use super::{ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed, PostNewton};
+use super::{
+    ConnectorAt, ConnectorFamily, ConnectorObject, ConnectorType, ItemKeys, MarkerNeed, PostNewton,
+};
 use crate::error::Result;
 use crate::items::{MarkerIndex, NodeIndex, Object, OutputVariable};
 use crate::markers::rotation_vector::rotation_matrix_to_rot_xyz;
@@ -230,16 +232,15 @@ impl ConnectorFamily for TorsionalSpringDamper {
         PostNewton::default()
     }
 
-    fn output(
-        &self,
-        var: OutputVariable,
-        m: [&ResolvedMarker; 2],
-        qt: &[f64],
-        v: &[f64],
-        data: &[f64],
-        active: bool,
-        out: &mut Vec<f64>,
-    ) -> Option<()> {
+    fn output(&self, var: OutputVariable, at: &ConnectorAt, out: &mut Vec<f64>) -> Option<()> {
+        let ConnectorAt {
+            markers: m,
+            qt,
+            v,
+            data,
+            active,
+            ..
+        } = *at;
         let spring = self.spring(m, qt, v, data, active);
         out.push(match var {
             OutputVariable::Rotation => spring.angle,

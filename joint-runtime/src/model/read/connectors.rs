@@ -33,6 +33,22 @@ impl ItemKeys for Dict<'_> {
         Ok(self.opt_vec::<2>(key)?.unwrap_or(default))
     }
 
+    fn vec3(&mut self, key: &'static str, default: [f64; 3]) -> Result<[f64; 3]> {
+        self.vec_or(key, default)
+    }
+
+    fn vec6(&mut self, key: &'static str, default: [f64; 6]) -> Result<[f64; 6]> {
+        self.vec_or(key, default)
+    }
+
+    fn opt_bool(&mut self, key: &'static str) -> Result<Option<bool>> {
+        Dict::opt_bool(self, key)
+    }
+
+    fn matrix6_or_zero(&mut self, key: &'static str) -> Result<[[f64; 6]; 6]> {
+        Ok(self.opt_matrix::<6, 6>(key)?.unwrap_or([[0.0; 6]; 6]))
+    }
+
     fn matrix3_or_identity(&mut self, key: &'static str) -> Result<nalgebra::Matrix3<f64>> {
         Ok(match self.opt_matrix::<3, 3>(key)? {
             Some(m) => nalgebra::Matrix3::from_row_slice(m.as_flattened()),

@@ -4,8 +4,8 @@
 //! superelement and kinematic-tree data, and the shared frame keys and lists; here the
 //! opening of an item: its dictionary, its type string and its strict accessor.
 
-mod built_in_connectors;
 mod connectors;
+mod coordinate_vector;
 mod forces;
 mod frames;
 mod joints;
@@ -86,22 +86,6 @@ const OBJECT_TYPES: TypeTable = &[
         "FFRFreducedOrder",
         &["FFRFreducedOrder", "ObjectFFRFreducedOrder"],
     ),
-    (
-        "ConnectorSpringDamper",
-        &[
-            "ConnectorSpringDamper",
-            "ObjectConnectorSpringDamper",
-            "SpringDamper",
-        ],
-    ),
-    (
-        "ConnectorCartesianSpringDamper",
-        &[
-            "ConnectorCartesianSpringDamper",
-            "ObjectConnectorCartesianSpringDamper",
-            "CartesianSpringDamper",
-        ],
-    ),
     ("MassPoint2D", &["MassPoint2D", "ObjectMassPoint2D"]),
     ("RigidBody2D", &["RigidBody2D", "ObjectRigidBody2D"]),
     (
@@ -116,26 +100,6 @@ const OBJECT_TYPES: TypeTable = &[
     (
         "RotationalMass1D",
         &["RotationalMass1D", "ObjectRotationalMass1D", "Rotor1D"],
-    ),
-    (
-        "ConnectorLinearSpringDamper",
-        &[
-            "ConnectorLinearSpringDamper",
-            "ObjectConnectorLinearSpringDamper",
-            "LinearSpringDamper",
-        ],
-    ),
-    (
-        "ConnectorRigidBodySpringDamper",
-        &[
-            "ConnectorRigidBodySpringDamper",
-            "ObjectConnectorRigidBodySpringDamper",
-            "RigidBodySpringDamper",
-        ],
-    ),
-    (
-        "ConnectorGravity",
-        &["ConnectorGravity", "ObjectConnectorGravity"],
     ),
     (
         "ConnectorCoordinateVector",

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::built_in_connectors::read_built_in_connector;
+use super::coordinate_vector::read_exudyn_coordinate_vector;
 use super::forces::{read_coordinate_vector, read_force};
 use super::frames::{IDENTITY3, f64_aliased, same_matrix, same_vector, split_ht, vec_aliased};
 use super::joints::read_joint;
@@ -113,12 +113,7 @@ pub(crate) fn read_object(index: usize, value: &Value, registry: &JointRegistry)
                 node,
             }
         }
-        "ConnectorSpringDamper"
-        | "ConnectorCartesianSpringDamper"
-        | "ConnectorCoordinateVector"
-        | "ConnectorLinearSpringDamper"
-        | "ConnectorRigidBodySpringDamper"
-        | "ConnectorGravity" => read_built_in_connector(t, &mut d, name)?,
+        "ConnectorCoordinateVector" => read_exudyn_coordinate_vector(&mut d, name)?,
         "GenericODE2" => {
             let nodes = d.opt_index_list("nodeNumbers")?.unwrap_or_default();
             for key in [
