@@ -20,6 +20,7 @@ mod marker_args;
 mod marker_kind;
 mod marker_level;
 mod pairing;
+mod scalar;
 
 pub use coordinate_vector::{
     CoordinateVectorDefinition, CoordinateVectorJoint, DynJacobianFn, DynParameter,
@@ -43,6 +44,7 @@ pub use marker_level::{
     MarkerRates,
 };
 pub use pairing::{BlocksFn, Pairing, ReactionFn, ResidualFn, ResidualReactionFn};
+pub use scalar::Scalar;
 
 #[doc(hidden)]
 pub mod __private {

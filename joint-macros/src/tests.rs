@@ -79,9 +79,15 @@ fn every_pairing_except_ground_ground_is_generated() {
     // the 11 kinds with a position (the coordinate kinds have none)
     assert_eq!(count, 11 * 11 - 1);
     assert_eq!(
+        text.matches("pub fn position_residual<S: ::joint_core::Scalar>(")
+            .count(),
+        11 * 11 - 1,
+        "the pairings' kernels, generic over the scalar"
+    );
+    assert_eq!(
         text.matches("pub fn position_residual(").count(),
-        11 * 11 - 1 + 1,
-        "pairings plus the marker-level kernel"
+        1,
+        "the marker-level kernel"
     );
     assert!(!text.contains("ground_point_to_ground_point"));
 }
@@ -133,9 +139,26 @@ fn expansion_is_deterministic() {
 #[test]
 fn generated_code_has_no_multiplication_by_literal_zero_or_one() {
     let text = pretty(expand_joint(spherical_definition()));
-    for bad in ["* 1.0", "1.0 *", "* 0.0", "0.0 *", "+ 0.0", "- 0.0"] {
-        assert!(!text.contains(bad), "found `{bad}` in the expansion");
+    // f64 code writes constants as literals, the pairings' generic code as `S::c(…)`
+    let mut bad = Vec::new();
+    for one in ["1.0", "S::c(1.0)"] {
+        bad.extend([format!("* {one}"), format!("{one} *")]);
     }
+    for zero in ["0.0", "S::c(0.0)"] {
+        bad.extend([
+            format!("* {zero}"),
+            format!("{zero} *"),
+            format!("+ {zero}"),
+            format!("- {zero}"),
+        ]);
+    }
+    for bad in bad {
+        assert!(!text.contains(&bad), "found `{bad}` in the expansion");
+    }
+    assert!(
+        text.contains("S::c("),
+        "the pairings' constants are generic"
+    );
 }
 
 #[test]

@@ -52,13 +52,18 @@ impl ArrayArg {
 
     /// The parameter declaration, `_`-prefixed when none of its elements is used.
     pub fn declaration(&self, used: &BTreeSet<String>) -> TokenStream {
+        self.declaration_of(used, &quote!(f64))
+    }
+
+    /// `name: &[element; n]` (`_name` if no element is used).
+    pub fn declaration_of(&self, used: &BTreeSet<String>, element: &TokenStream) -> TokenStream {
         let n = Literal::usize_unsuffixed(self.elements.len());
         let name = if self.elements.iter().any(|e| used.contains(e)) {
             ident(&self.name)
         } else {
             ident(&format!("_{}", self.name))
         };
-        quote!(#name: &[f64; #n])
+        quote!(#name: &[#element; #n])
     }
 
     /// `let m1_x = m1_coordinates[0];` for each used element.

@@ -35,10 +35,24 @@ struct Emitter<'g> {
     names: HashMap<Id, Ident>,
     lets: Vec<TokenStream>,
     prefix: String,
+    /// The scalar type parameter of generic code (`S`: constants `S::c(…)`, conditionals
+    /// `S::select_ge(…)`), or `None` for `f64` code.
+    scalar: Option<Ident>,
 }
 
-/// Emit `outputs` of graph `g`. Temporaries are named `{prefix}{n}`.
+/// Emit `outputs` of graph `g` as `f64` code. Temporaries are named `{prefix}{n}`.
 pub fn emit(g: &Graph, outputs: &[Id], prefix: &str) -> Block {
+    emit_in(g, outputs, prefix, None)
+}
+
+/// Emit `outputs` of graph `g` as code generic over the scalar type parameter `S`
+/// (`joint_core::Scalar`): the same operations in the same order, so its `f64` instance
+/// computes what [`emit`]'s code does, bit for bit.
+pub fn emit_generic(g: &Graph, outputs: &[Id], prefix: &str) -> Block {
+    emit_in(g, outputs, prefix, Some(Ident::new("S", Span::call_site())))
+}
+
+fn emit_in(g: &Graph, outputs: &[Id], prefix: &str, scalar: Option<Ident>) -> Block {
     let mut uses: HashMap<Id, usize> = HashMap::new();
     let mut stack: Vec<Id> = Vec::new();
     for &o in outputs {
@@ -61,6 +75,7 @@ pub fn emit(g: &Graph, outputs: &[Id], prefix: &str) -> Block {
         names: HashMap::new(),
         lets: Vec::new(),
         prefix: prefix.to_owned(),
+        scalar,
     };
     let outputs_ts = outputs
         .iter()
@@ -130,7 +145,13 @@ impl Emitter<'_> {
         let node = self.g.node(id).clone();
         let shared = self.uses.get(&id).copied().unwrap_or(0) > 1;
         let (ts, prec) = match node {
-            Node::Const(bits) => return literal(f64::from_bits(bits)),
+            Node::Const(bits) => {
+                let (value, prec) = literal(f64::from_bits(bits));
+                return match &self.scalar {
+                    Some(s) => (quote!(#s::c(#value)), PREC_ATOM),
+                    None => (value, prec),
+                };
+            }
             Node::Var(i) => {
                 let ident = Ident::new(&self.g.var_info(i).name, Span::call_site());
                 return (quote!(#ident), PREC_ATOM);
@@ -184,13 +205,15 @@ impl Emitter<'_> {
             Node::Round(a) => {
                 // as a path call: a literal would leave `{float}.round` ambiguous
                 let x = self.operand(a, 0);
-                (quote!(f64::round(#x)), PREC_ATOM)
+                let path = self.scalar_path();
+                (quote!(#path::round(#x)), PREC_ATOM)
             }
             Node::Atan2(y, x) => {
                 // as a path call: a literal y would leave `{float}.atan2` ambiguous
                 let l = self.operand(y, 0);
                 let r = self.operand(x, 0);
-                (quote!(f64::atan2(#l, #r)), PREC_ATOM)
+                let path = self.scalar_path();
+                (quote!(#path::atan2(#l, #r)), PREC_ATOM)
             }
             // below every operator: parenthesized wherever it is an operand
             Node::Select {
@@ -204,6 +227,20 @@ impl Emitter<'_> {
                 let r = self.operand(b, PREC_ADD);
                 let t = self.operand(then, 0);
                 let o = self.operand(otherwise, 0);
+                if let Some(s) = &self.scalar {
+                    // both branches as closures: lanes may evaluate both and blend
+                    let select = if strict {
+                        quote!(select_gt)
+                    } else {
+                        quote!(select_ge)
+                    };
+                    return self.maybe_shared(
+                        id,
+                        shared,
+                        quote!(#s::#select(#l, #r, || #t, || #o)),
+                        PREC_ATOM,
+                    );
+                }
                 let test = if strict {
                     quote!(#l > #r)
                 } else {
@@ -212,6 +249,17 @@ impl Emitter<'_> {
                 (quote!(if #test { #t } else { #o }), PREC_IF)
             }
         };
+        self.maybe_shared(id, shared, ts, prec)
+    }
+
+    /// `ts`, bound to a `let` if the node is shared.
+    fn maybe_shared(
+        &mut self,
+        id: Id,
+        shared: bool,
+        ts: TokenStream,
+        prec: u8,
+    ) -> (TokenStream, u8) {
         if shared {
             let name = Ident::new(
                 &format!("{}{}", self.prefix, self.lets.len()),
@@ -222,6 +270,14 @@ impl Emitter<'_> {
             (quote!(#name), PREC_ATOM)
         } else {
             (ts, prec)
+        }
+    }
+
+    /// `f64` or the scalar type parameter, for a function called by path.
+    fn scalar_path(&self) -> TokenStream {
+        match &self.scalar {
+            Some(s) => quote!(#s),
+            None => quote!(f64),
         }
     }
 

@@ -35,14 +35,18 @@ pub(super) fn blocks_value(
     }
 }
 
-pub(super) fn blocks_type(blocks: &[Option<usize>], rows: usize) -> TokenStream {
+pub(super) fn blocks_type(
+    blocks: &[Option<usize>],
+    rows: usize,
+    element: &TokenStream,
+) -> TokenStream {
     let rows_lit = lit(rows);
     let types: Vec<TokenStream> = blocks
         .iter()
         .flatten()
         .map(|&n| {
             let n = lit(n);
-            quote!([[f64; #n]; #rows_lit])
+            quote!([[#element; #n]; #rows_lit])
         })
         .collect();
     if types.len() == 1 {
@@ -93,7 +97,7 @@ pub(super) fn blocks_store(
     )
 }
 
-/// Per-marker vector outputs `[f64; n]` (a tuple if both markers have coordinates): their type,
+/// Per-marker vector outputs `[S; n]` (a tuple if both markers have coordinates): their type,
 /// their value from `outputs` in order, and, for a `_slices` wrapper, the pattern a result is
 /// bound to and the copies into `force0`, `force1`. As tokens, the length checks of those.
 pub(super) struct Vectors {
@@ -115,7 +119,11 @@ impl quote::ToTokens for Vectors {
     }
 }
 
-pub(super) fn vectors(b: &[Option<usize>], outputs: &[TokenStream]) -> Vectors {
+pub(super) fn vectors(
+    b: &[Option<usize>],
+    outputs: &[TokenStream],
+    element: &TokenStream,
+) -> Vectors {
     let mut it = outputs.iter();
     let present: Vec<(usize, usize)> = (0..2).filter_map(|i| b[i].map(|n| (i, n))).collect();
     let one_or_tuple = |items: Vec<TokenStream>| {
@@ -139,7 +147,7 @@ pub(super) fn vectors(b: &[Option<usize>], outputs: &[TokenStream]) -> Vectors {
             .iter()
             .map(|&(_, n)| {
                 let n = lit(n);
-                quote!([f64; #n])
+                quote!([#element; #n])
             })
             .collect(),
     );

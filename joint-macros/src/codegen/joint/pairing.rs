@@ -15,7 +15,7 @@ use crate::codegen::util::{ArrayArg, ident, lit, used_variables};
 use crate::definition::errors::Errors;
 use crate::definition::model::JointModel;
 use crate::kinematics::MarkerKind;
-use crate::symbolic::emit::{Block, emit};
+use crate::symbolic::emit::{Block, emit_generic};
 use crate::symbolic::{Graph, Id};
 
 /// The definition's levels as written, for doc comments.
@@ -72,7 +72,8 @@ fn signature(
         binds: Vec::new(),
         call: Vec::new(),
     };
-    if let (Some(arg), binds) = parameters::bindings(model, used) {
+    let scalar = quote!(S);
+    if let (Some(arg), binds) = parameters::bindings_as(model, used, Some(&scalar)) {
         s.decls.push(arg);
         s.binds.extend(binds);
         s.call.push(quote!(joint));
@@ -85,7 +86,7 @@ fn signature(
         } else {
             quote!(_lambda)
         };
-        s.decls.push(quote!(#name: &[f64; #rows_lit]));
+        s.decls.push(quote!(#name: &[S; #rows_lit]));
         for r in 0..rows {
             let var = format!("lambda_{r}");
             if used.contains(&var) {
@@ -108,7 +109,7 @@ fn signature(
                 continue;
             }
             if let Some(arr) = arr {
-                s.decls.push(arr.declaration(used));
+                s.decls.push(arr.declaration_of(used, &scalar));
                 s.binds.extend(arr.bindings(used));
                 s.call.push(quote!(#m.#field.try_into().ok()?));
             }
@@ -145,13 +146,13 @@ fn empty_slice_checks(arrays: &[MarkerArrays; 2], velocities: bool) -> TokenStre
 
 /// How a kernel's outputs are shaped and stored.
 enum Shape {
-    /// `[f64; ROWS]`, stored into `out: &mut [f64]`.
+    /// `[S; ROWS]`, stored into `out: &mut [f64]`.
     Rows,
-    /// One `[[f64; n]; ROWS]` per marker with coordinates, stored into `block0`, `block1`.
+    /// One `[[S; n]; ROWS]` per marker with coordinates, stored into `block0`, `block1`.
     Blocks(Vec<Option<usize>>),
     /// Rows, then blocks (`position_residual_and_jacobian`).
     RowsAndBlocks(Vec<Option<usize>>),
-    /// One `[f64; n]` per marker with coordinates (a tuple if both have), stored into
+    /// One `[S; n]` per marker with coordinates (a tuple if both have), stored into
     /// `force0`, `force1` (`reaction_forces`).
     Vectors(Vec<Option<usize>>),
     /// Rows, then vectors (`position_residual_and_reaction_forces`).
@@ -177,7 +178,7 @@ fn kernel(
     rows: usize,
     k: &Kernel,
 ) -> (TokenStream, Block) {
-    let block = emit(g, k.roots, "t");
+    let block = emit_generic(g, k.roots, "t");
     let used = used_variables(g, k.roots);
     let sig = signature(model, arrays, k.reads, rows, &used);
     let name = ident(k.name);
@@ -185,9 +186,10 @@ fn kernel(
     let rows_lit = lit(rows);
     let (decls, binds, lets, call) = (&sig.decls, &sig.binds, &block.lets, &sig.call);
     let outputs = &block.outputs;
+    let s = quote!(S);
     let (ret, value, out_args, store) = match &k.shape {
         Shape::Rows => (
-            quote!([f64; #rows_lit]),
+            quote!([S; #rows_lit]),
             quote!([#(#outputs),*]),
             quote!(out: &mut [f64]),
             quote! {
@@ -198,14 +200,14 @@ fn kernel(
         Shape::Blocks(b) => {
             let (checks, store) = blocks_store(b, quote!(#name(#(#call),*)));
             (
-                blocks_type(b, rows),
+                blocks_type(b, rows, &s),
                 blocks_value(b, rows, outputs),
                 quote!(block0: &mut [f64], block1: &mut [f64]),
                 quote!(#checks #store),
             )
         }
         Shape::Vectors(b) => {
-            let v = vectors(b, outputs);
+            let v = vectors(b, outputs, &s);
             let (pattern, copies) = (&v.pattern, &v.copies);
             (
                 v.ty.clone(),
@@ -220,10 +222,10 @@ fn kernel(
         }
         Shape::RowsAndVectors(b) => {
             let (residual, forces) = outputs.split_at(rows);
-            let v = vectors(b, forces);
+            let v = vectors(b, forces, &s);
             let (ty, value, pattern, copies) = (&v.ty, &v.value, &v.pattern, &v.copies);
             (
-                quote!(([f64; #rows_lit], #ty)),
+                quote!(([S; #rows_lit], #ty)),
                 quote!(([#(#residual),*], #value)),
                 quote!(out: &mut [f64], force0: &mut [f64], force1: &mut [f64]),
                 quote! {
@@ -238,11 +240,11 @@ fn kernel(
         }
         Shape::RowsAndBlocks(b) => {
             let (residual, jac) = outputs.split_at(rows);
-            let bt = blocks_type(b, rows);
+            let bt = blocks_type(b, rows, &s);
             let bv = blocks_value(b, rows, jac);
             let (checks, store) = blocks_store(b, quote!(blocks));
             (
-                quote!(([f64; #rows_lit], #bt)),
+                quote!(([S; #rows_lit], #bt)),
                 quote!(([#(#residual),*], #bv)),
                 quote!(out: &mut [f64], block0: &mut [f64], block1: &mut [f64]),
                 quote! {
@@ -272,7 +274,7 @@ fn kernel(
     let typed = quote! {
         #[doc = #doc]
         #[inline]
-        pub fn #name(#(#decls),*) -> #ret {
+        pub fn #name<S: #core::Scalar>(#(#decls),*) -> #ret {
             #(#binds)*
             #(#lets)*
             #value
@@ -582,7 +584,7 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
     let blocks: Vec<Option<usize>> = n.iter().map(|&c| (c > 0).then_some(c)).collect();
     let unused = BTreeSet::new();
     let rows_lit = lit(rows);
-    let bt = blocks_type(&blocks, rows);
+    let bt = blocks_type(&blocks, rows, &quote!(S));
     let mut fns: Vec<(&str, Reads, TokenStream)> = vec![
         (
             "position_residual",
@@ -590,7 +592,7 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
                 velocities: false,
                 lambda: false,
             },
-            quote!([f64; #rows_lit]),
+            quote!([S; #rows_lit]),
         ),
         (
             "velocity_residual",
@@ -598,7 +600,7 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
                 velocities: true,
                 lambda: false,
             },
-            quote!([f64; #rows_lit]),
+            quote!([S; #rows_lit]),
         ),
         (
             "jacobian",
@@ -614,7 +616,7 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
                 velocities: false,
                 lambda: false,
             },
-            quote!(([f64; #rows_lit], #bt)),
+            quote!(([S; #rows_lit], #bt)),
         ),
     ];
     let forces: Vec<TokenStream> = n
@@ -622,7 +624,7 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
         .filter(|&&c| c > 0)
         .map(|&c| {
             let c = lit(c);
-            quote!([f64; #c])
+            quote!([S; #c])
         })
         .collect();
     let forces = if forces.len() == 1 {
@@ -644,7 +646,7 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
             velocities: false,
             lambda: true,
         },
-        quote!(([f64; #rows_lit], #forces)),
+        quote!(([S; #rows_lit], #forces)),
     ));
     fns.push((
         "position_residual_and_position_jacobian",
@@ -652,7 +654,7 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
             velocities: false,
             lambda: false,
         },
-        quote!(([f64; #rows_lit], #bt)),
+        quote!(([S; #rows_lit], #bt)),
     ));
     let functions: Vec<TokenStream> = fns
         .into_iter()
@@ -660,8 +662,9 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
             let sig = signature(model, &arrays, reads, rows, &unused);
             let decls = &sig.decls;
             let name = ident(name);
+            let core = &model.core;
             quote! {
-                pub fn #name(#(#decls),*) -> #ret {
+                pub fn #name<S: #core::Scalar>(#(#decls),*) -> #ret {
                     ::core::unreachable!("the joint's definition has errors")
                 }
             }

@@ -175,6 +175,15 @@ pub fn bindings(
     model: &JointModel,
     used: &BTreeSet<String>,
 ) -> (Option<TokenStream>, Vec<TokenStream>) {
+    bindings_as(model, used, None)
+}
+
+/// [`bindings`] in code generic over `scalar`: each value converted (`S::c(joint.k)`).
+pub fn bindings_as(
+    model: &JointModel,
+    used: &BTreeSet<String>,
+    scalar: Option<&TokenStream>,
+) -> (Option<TokenStream>, Vec<TokenStream>) {
     if model.params.is_empty() {
         return (None, Vec::new());
     }
@@ -199,7 +208,10 @@ pub fn bindings(
                     quote!(joint.#field[#r][#c])
                 }
             };
-            binds.push(quote!(let #v = #access;));
+            binds.push(match scalar {
+                Some(s) => quote!(let #v = #s::c(#access);),
+                None => quote!(let #v = #access;),
+            });
         }
     }
     let arg = if binds.is_empty() {
