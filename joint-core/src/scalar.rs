@@ -1,7 +1,8 @@
 //! The number type a generated kernel computes in: `f64` (what every runtime path uses, and
 //! bit for bit what the kernels computed before they were generic), `f32` (game engines),
-//! and with the feature `num-dual`, `num_dual::Dual64` (derivatives by any input: a
-//! parameter, a coordinate).
+//! with the feature `num-dual`, `num_dual::Dual64` (derivatives by any input), and with the
+//! feature `wide`, SIMD lanes `wide::f64x4` and `wide::f32x8` (several joints per call).
+//! `embedding/` (a crate outside the workspace) tests and benchmarks them.
 //!
 //! Generated kernels write constants as `S::c(2.0)`, functions as methods (`x.sqrt()`) or
 //! paths (`S::atan2(y, x)`), and a conditional as [`Scalar::select_ge`] with both branches as
@@ -147,3 +148,63 @@ impl Scalar for num_dual::Dual64 {
         if a.re > b.re { then() } else { otherwise() }
     }
 }
+
+/// SIMD lanes (the crate `wide`, joint-core's feature `wide`): a kernel instantiated with
+/// `f64x4` evaluates four joints at once, lane k of every argument being joint k's (the
+/// structure-of-arrays form). Constants are splat, a conditional evaluates both branches and
+/// blends them by lane. `wide` uses AVX only where compiled for it (`-C target-cpu=native`,
+/// or `target-feature=+avx2,+fma`); without, two SSE2 halves.
+#[cfg(feature = "wide")]
+macro_rules! lane_scalar {
+    ($t:ty, $e:ty) => {
+        impl Scalar for $t {
+            #[inline(always)]
+            fn c(value: f64) -> Self {
+                <$t>::splat(value as $e)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn sin(self) -> Self {
+                self.sin_cos().0
+            }
+            #[inline(always)]
+            fn cos(self) -> Self {
+                self.sin_cos().1
+            }
+            #[inline(always)]
+            fn round(self) -> Self {
+                <$t>::round(self)
+            }
+            #[inline(always)]
+            fn atan2(self, x: Self) -> Self {
+                <$t>::atan2(self, x)
+            }
+            #[inline(always)]
+            fn select_ge(
+                a: Self,
+                b: Self,
+                then: impl FnOnce() -> Self,
+                otherwise: impl FnOnce() -> Self,
+            ) -> Self {
+                a.simd_ge(b).select(then(), otherwise())
+            }
+            #[inline(always)]
+            fn select_gt(
+                a: Self,
+                b: Self,
+                then: impl FnOnce() -> Self,
+                otherwise: impl FnOnce() -> Self,
+            ) -> Self {
+                a.simd_gt(b).select(then(), otherwise())
+            }
+        }
+    };
+}
+
+#[cfg(feature = "wide")]
+lane_scalar!(wide::f64x4, f64);
+#[cfg(feature = "wide")]
+lane_scalar!(wide::f32x8, f32);

@@ -1,0 +1,31 @@
+//! Joints defined with `joint!` whose unrolled pairings the tests and the benchmark of this
+//! crate instantiate with other scalars than `f64`: `f32`, `num_dual::Dual64` and the SIMD
+//! lanes `wide::f64x4`, `wide::f32x8` (joint-core's features `num-dual` and `wide`).
+
+joint_core::joint! {
+    /// Exudyn's `ObjectJointSpherical` between two rigid bodies with Euler parameters: the
+    /// markers' positions coincide.
+    pub joint Spherical {
+        marker m0: Position(RigidEpPoint, NodeEp);
+        marker m1: Position(RigidEpPoint, NodeEp);
+        axes [x = 1, y = 1, z = 1];
+        position = m1.position - m0.position;
+    }
+}
+
+joint_core::joint! {
+    /// A twist limit: how far the twist about marker 0's z axis (the angle of marker 1's x axis
+    /// in marker 0's x–y plane) exceeds `limit`, zero below it — a conditional and an `atan2`,
+    /// which lanes evaluate as a blend of both branches.
+    pub joint TwistLimit {
+        marker m0: Rigid(RigidEpPoint, NodeEp);
+        marker m1: Rigid(RigidEpPoint, NodeEp);
+        param limit: scalar;
+        axes [excess = 1];
+        let x0 = col(m0.rotation, 0);
+        let y0 = col(m0.rotation, 1);
+        let x1 = col(m1.rotation, 0);
+        let twist = atan2(dot(y0, x1), dot(x0, x1));
+        position = [if twist > limit { twist - limit } else { 0.0 * twist }];
+    }
+}
