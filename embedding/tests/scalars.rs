@@ -86,16 +86,17 @@ fn a_twist_limits_dual_residual_is_its_position_jacobian_on_both_branches() {
         let joint = twist_limit::Parameters { limit };
         let (jac0, jac1) = ep_ep::position_jacobian(&joint, &B0, &Q0, &B1, &Q1);
         let mut largest: f64 = 0.0;
+        let dual_joint = joint.map(Dual64::c);
         for j in 0..7 {
             let g0 = ep_ep::position_residual(
-                &joint,
+                &dual_joint,
                 &constants(&B0),
                 &seeded(&Q0, Some(j)),
                 &constants(&B1),
                 &seeded(&Q1, None),
             );
             let g1 = ep_ep::position_residual(
-                &joint,
+                &dual_joint,
                 &constants(&B0),
                 &seeded(&Q0, None),
                 &constants(&B1),
@@ -187,7 +188,7 @@ fn lanes_take_each_their_own_branch_of_a_conditional() {
     let joint = twist_limit::Parameters {
         limit: 0.5 * (sorted[1] + sorted[2]),
     };
-    let g = ep_ep::position_residual(&joint, &b0, &q0, &b1, &q1)[0].to_array();
+    let g = ep_ep::position_residual(&joint.map(f64x4::splat), &b0, &q0, &b1, &q1)[0].to_array();
     for l in 0..4 {
         let s = ep_ep::position_residual(&joint, &B0, &pose(l, &Q0), &B1, &pose(l, &Q1))[0];
         // wide's atan2 is a polynomial approximation, not correctly rounded
@@ -222,5 +223,40 @@ fn f32x8_lanes_agree_with_the_f32_kernel() {
                 "lane {l}, row {r}"
             );
         }
+    }
+}
+
+/// ∂g/∂p by a dual number seeded on the parameter: −1 above the limit, 0 below, and the
+/// central difference agrees (the compiler emits no derivative by parameters yet).
+#[test]
+fn a_dual_seeded_on_a_parameter_is_the_residuals_derivative_by_it() {
+    use twist_limit::rigid_ep_point_to_rigid_ep_point as ep_ep;
+    let twist = ep_ep::position_residual(
+        &twist_limit::Parameters { limit: -10.0 },
+        &B0,
+        &Q0,
+        &B1,
+        &Q1,
+    )[0] - 10.0;
+    for (limit, expected) in [(twist - 0.3, -1.0), (twist + 0.3, 0.0)] {
+        let mut joint = twist_limit::Parameters { limit }.map(Dual64::c);
+        joint.limit = joint.limit.derivative();
+        let g = ep_ep::position_residual(
+            &joint,
+            &constants(&B0),
+            &seeded(&Q0, None),
+            &constants(&B1),
+            &seeded(&Q1, None),
+        );
+        assert_eq!(g[0].eps, expected, "limit {limit}");
+        let h = 1e-6;
+        let at = |limit| {
+            ep_ep::position_residual(&twist_limit::Parameters { limit }, &B0, &Q0, &B1, &Q1)[0]
+        };
+        let central = (at(limit + h) - at(limit - h)) / (2.0 * h);
+        assert!(
+            (central - g[0].eps).abs() < 1e-8,
+            "limit {limit}: central {central}"
+        );
     }
 }

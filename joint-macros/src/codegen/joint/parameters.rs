@@ -60,9 +60,9 @@ pub fn definition(model: &JointModel) -> TokenStream {
         .map(|p| {
             let f = &p.name;
             let ty = match p.kind {
-                ParamKind::Scalar => quote!(f64),
-                ParamKind::Vector => quote!([f64; 3]),
-                ParamKind::Matrix => quote!([[f64; 3]; 3]),
+                ParamKind::Scalar => quote!(S),
+                ParamKind::Vector => quote!([S; 3]),
+                ParamKind::Matrix => quote!([[S; 3]; 3]),
             };
             if p.state {
                 let doc = format!(
@@ -89,7 +89,87 @@ pub fn definition(model: &JointModel) -> TokenStream {
             quote! { #[doc = #doc] pub #f: #ty, }
         })
         .collect();
-    // flat layout: each parameter's values in order, matrices row-major
+    let (writes, reads) = flat_layout(model);
+    let values_arg = if len == 0 {
+        quote!(_values)
+    } else {
+        quote!(values)
+    };
+    let from_body = if len == 0 {
+        quote!(::core::option::Option::Some(Parameters {}))
+    } else {
+        quote! {
+            let values: &[f64; #len_lit] = values.try_into().ok()?;
+            ::core::option::Option::Some(Parameters { #(#reads)* })
+        }
+    };
+    let what = match model.kind {
+        crate::definition::model::DefinitionKind::Joint => "joint",
+        crate::definition::model::DefinitionKind::Force => "force element",
+    };
+    let doc = if model.params.is_empty() {
+        format!(" The {what}'s run-time parameters: none.")
+    } else if model.params.iter().any(|p| p.state) {
+        format!(" The {what}'s run-time parameters and its states' initial values.")
+    } else {
+        format!(" The {what}'s run-time parameters.")
+    };
+    let trait_impl = quote! {
+        const LEN: usize = #len_lit;
+
+        fn to_values(&self) -> ::std::vec::Vec<f64> {
+            ::std::vec![#(#writes)*]
+        }
+
+        #[inline]
+        fn from_values(#values_arg: &[f64]) -> ::core::option::Option<Self> {
+            #from_body
+        }
+    };
+    if model.params.is_empty() {
+        return quote! {
+            #[doc = #doc]
+            #[derive(Clone, Copy, Debug, Default, PartialEq)]
+            pub struct Parameters {}
+
+            impl #core::JointParameters for Parameters {
+                #trait_impl
+            }
+        };
+    }
+    let (maps, zeros) = (maps(model), zeros(model));
+    quote! {
+        #[doc = #doc]
+        #[doc = ""]
+        #[doc = " Its values are `f64`; `map` turns them into another scalar of the kernels, \
+                  `f32` or a dual number seeded on one of them (a derivative by a parameter)."]
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct Parameters<S = f64> {
+            #(#fields)*
+        }
+
+        impl ::core::default::Default for Parameters<f64> {
+            fn default() -> Self {
+                Parameters { #(#zeros)* }
+            }
+        }
+
+        impl<S: ::core::marker::Copy> Parameters<S> {
+            /// Every value through `f` (vectors and matrices entry by entry).
+            pub fn map<T>(self, f: impl Fn(S) -> T) -> Parameters<T> {
+                Parameters { #(#maps)* }
+            }
+        }
+
+        impl #core::JointParameters for Parameters<f64> {
+            #trait_impl
+        }
+    }
+}
+
+/// The flat layout, each parameter's values in order (matrices row-major): the values written
+/// from a `Parameters` (`to_values`) and the fields read back (`from_values`).
+fn flat_layout(model: &JointModel) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut writes = Vec::new();
     let mut reads = Vec::new();
     let mut offset = 0usize;
@@ -123,50 +203,39 @@ pub fn definition(model: &JointModel) -> TokenStream {
         }
         offset += p.kind.len();
     }
-    let values_arg = if len == 0 {
-        quote!(_values)
-    } else {
-        quote!(values)
-    };
-    let from_body = if len == 0 {
-        quote!(::core::option::Option::Some(Parameters {}))
-    } else {
-        quote! {
-            let values: &[f64; #len_lit] = values.try_into().ok()?;
-            ::core::option::Option::Some(Parameters { #(#reads)* })
-        }
-    };
-    let what = match model.kind {
-        crate::definition::model::DefinitionKind::Joint => "joint",
-        crate::definition::model::DefinitionKind::Force => "force element",
-    };
-    let doc = if model.params.is_empty() {
-        format!(" The {what}'s run-time parameters: none.")
-    } else if model.params.iter().any(|p| p.state) {
-        format!(" The {what}'s run-time parameters and its states' initial values.")
-    } else {
-        format!(" The {what}'s run-time parameters.")
-    };
-    quote! {
-        #[doc = #doc]
-        #[derive(Clone, Copy, Debug, Default, PartialEq)]
-        pub struct Parameters {
-            #(#fields)*
-        }
+    (writes, reads)
+}
 
-        impl #core::JointParameters for Parameters {
-            const LEN: usize = #len_lit;
-
-            fn to_values(&self) -> ::std::vec::Vec<f64> {
-                ::std::vec![#(#writes)*]
+/// `field: f(self.field),` per parameter (`Parameters::map`).
+fn maps(model: &JointModel) -> Vec<TokenStream> {
+    model
+        .params
+        .iter()
+        .map(|p| {
+            let f = &p.name;
+            match p.kind {
+                ParamKind::Scalar => quote!(#f: f(self.#f),),
+                ParamKind::Vector => quote!(#f: self.#f.map(&f),),
+                ParamKind::Matrix => quote!(#f: self.#f.map(|row| row.map(&f)),),
             }
+        })
+        .collect()
+}
 
-            #[inline]
-            fn from_values(#values_arg: &[f64]) -> ::core::option::Option<Self> {
-                #from_body
+/// `field: 0.0,` per parameter (`Parameters::<f64>::default`).
+fn zeros(model: &JointModel) -> Vec<TokenStream> {
+    model
+        .params
+        .iter()
+        .map(|p| {
+            let f = &p.name;
+            match p.kind {
+                ParamKind::Scalar => quote!(#f: 0.0,),
+                ParamKind::Vector => quote!(#f: [0.0; 3],),
+                ParamKind::Matrix => quote!(#f: [[0.0; 3]; 3],),
             }
-        }
-    }
+        })
+        .collect()
 }
 
 /// `let jp_x = joint.x[0];` for every used parameter element, and the `joint: &Parameters`
@@ -178,7 +247,7 @@ pub fn bindings(
     bindings_as(model, used, None)
 }
 
-/// [`bindings`] in code generic over `scalar`: each value converted (`S::c(joint.k)`).
+/// [`bindings`] in code generic over `scalar`: the joint's `Parameters<S>`.
 pub fn bindings_as(
     model: &JointModel,
     used: &BTreeSet<String>,
@@ -208,16 +277,17 @@ pub fn bindings_as(
                     quote!(joint.#field[#r][#c])
                 }
             };
-            binds.push(match scalar {
-                Some(s) => quote!(let #v = #s::c(#access);),
-                None => quote!(let #v = #access;),
-            });
+            binds.push(quote!(let #v = #access;));
         }
     }
+    let ty = match scalar {
+        Some(s) => quote!(super::Parameters<#s>),
+        None => quote!(super::Parameters),
+    };
     let arg = if binds.is_empty() {
-        quote!(_joint: &super::Parameters)
+        quote!(_joint: &#ty)
     } else {
-        quote!(joint: &super::Parameters)
+        quote!(joint: &#ty)
     };
     (Some(arg), binds)
 }
