@@ -328,6 +328,30 @@ impl Graph {
             (None, Some(1.0)) => return a,
             _ => {}
         }
+        // Negations out of quotients, as out of products: (−x)/y = x/(−y) = −(x/y), exact
+        // (division rounds symmetrically), so −(x/y) shares x/y where it is used too.
+        match (self.node(a).clone(), self.node(b).clone()) {
+            (Node::Neg(x), Node::Neg(y)) => return self.div(x, y),
+            (Node::Neg(x), _) => {
+                let q = self.div(x, b);
+                return self.neg(q);
+            }
+            (_, Node::Neg(y)) => {
+                let q = self.div(a, y);
+                return self.neg(q);
+            }
+            _ => {}
+        }
+        // A common power of two cancels: (c·x)/(c·y) = x/y, exact as both scalings are (unless
+        // c·x or c·y overflows). The derivative of a norm, (2·Δp·Δp')/(2·|Δp|), then shares
+        // Δp/|Δp| with the force's direction.
+        if let (Node::Mul(c0, x), Node::Mul(c1, y)) = (self.node(a).clone(), self.node(b).clone())
+            && let (Some(c0), Some(c1)) = (self.as_const(c0), self.as_const(c1))
+            && c0 == c1
+            && is_power_of_two(c0)
+        {
+            return self.div(x, y);
+        }
         self.intern(Node::Div(a, b))
     }
 
