@@ -83,7 +83,7 @@ pub enum DynSizeError {
         /// The parameter.
         parameter: &'static str,
         /// What was expected (`"1 × 1"`, `"3 rows (or empty)"`, …).
-        expected: String,
+        expected: alloc::string::String,
         /// Its rows and columns.
         found: (usize, usize),
     },
@@ -91,8 +91,8 @@ pub enum DynSizeError {
     NoRows,
 }
 
-impl std::fmt::Display for DynSizeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for DynSizeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             DynSizeError::ParameterCount { expected, found } => {
                 write!(f, "{found} parameters given, the definition has {expected}")
@@ -114,7 +114,7 @@ impl std::fmt::Display for DynSizeError {
     }
 }
 
-impl std::error::Error for DynSizeError {}
+impl core::error::Error for DynSizeError {}
 
 /// `(parameters, n0, n1) → rows`: the number of rows, after checking every parameter's shape
 /// against the markers' coordinate counts.

@@ -208,12 +208,12 @@ pub(crate) fn find_parameter(
 
 /// A joint's run-time parameters as a struct (generated as `module::Parameters`), its states'
 /// initial values included (after the parameters).
-pub trait JointParameters: Copy + Default + std::fmt::Debug + PartialEq {
+pub trait JointParameters: Copy + Default + core::fmt::Debug + PartialEq {
     /// Number of values.
     const LEN: usize;
     /// The values in definition order (matrices row-major), then the states': the slice every
     /// kernel takes.
-    fn to_values(&self) -> Vec<f64>;
+    fn to_values(&self) -> alloc::vec::Vec<f64>;
     /// The struct from its values; `None` if `values` has not [`Self::LEN`] entries.
     fn from_values(values: &[f64]) -> Option<Self>;
 }

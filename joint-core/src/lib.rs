@@ -12,6 +12,14 @@
 //! its output names this crate wherever it is used.
 
 #![warn(missing_docs)]
+// no_std (with alloc: run-time sizes, names): the kernels a definition generates build for
+// firmware; the feature `std` (default) only chooses the float functions `Scalar` uses.
+#![no_std]
+
+#[doc(hidden)]
+pub extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 mod coordinate_vector;
 mod definition;
@@ -48,6 +56,7 @@ pub use scalar::Scalar;
 
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::alloc;
     pub use joint_macros;
 }
 

@@ -77,7 +77,7 @@ impl Pairing {
         |_, _, _, _, _, _, _| None;
 
     /// `revolute_z::rigid_ep_point_to_ground_point`
-    pub fn path(&self) -> String {
-        format!("{}::{}", self.joint, self.name)
+    pub fn path(&self) -> alloc::string::String {
+        alloc::format!("{}::{}", self.joint, self.name)
     }
 }

@@ -51,33 +51,68 @@ pub trait Scalar:
     ) -> Self;
 }
 
+/// The float functions of `f64` and `f32`: std's, or libm's without std (the same IEEE
+/// results for `sqrt` and `round`; `sin`, `cos`, `atan2` may differ in the last bit).
+#[cfg(feature = "std")]
+macro_rules! float_functions {
+    ($t:ty, $($libm:ident)*) => {
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            <$t>::sqrt(self)
+        }
+        #[inline(always)]
+        fn sin(self) -> Self {
+            <$t>::sin(self)
+        }
+        #[inline(always)]
+        fn cos(self) -> Self {
+            <$t>::cos(self)
+        }
+        #[inline(always)]
+        fn round(self) -> Self {
+            <$t>::round(self)
+        }
+        #[inline(always)]
+        fn atan2(self, x: Self) -> Self {
+            <$t>::atan2(self, x)
+        }
+    };
+}
+
+#[cfg(not(feature = "std"))]
+macro_rules! float_functions {
+    ($t:ty, $sqrt:ident $sin:ident $cos:ident $round:ident $atan2:ident) => {
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            libm::$sqrt(self)
+        }
+        #[inline(always)]
+        fn sin(self) -> Self {
+            libm::$sin(self)
+        }
+        #[inline(always)]
+        fn cos(self) -> Self {
+            libm::$cos(self)
+        }
+        #[inline(always)]
+        fn round(self) -> Self {
+            libm::$round(self)
+        }
+        #[inline(always)]
+        fn atan2(self, x: Self) -> Self {
+            libm::$atan2(self, x)
+        }
+    };
+}
+
 macro_rules! float_scalar {
-    ($t:ty) => {
+    ($t:ty, $($libm:ident)*) => {
         impl Scalar for $t {
             #[inline(always)]
             fn c(value: f64) -> Self {
                 value as $t
             }
-            #[inline(always)]
-            fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
-            }
-            #[inline(always)]
-            fn sin(self) -> Self {
-                <$t>::sin(self)
-            }
-            #[inline(always)]
-            fn cos(self) -> Self {
-                <$t>::cos(self)
-            }
-            #[inline(always)]
-            fn round(self) -> Self {
-                <$t>::round(self)
-            }
-            #[inline(always)]
-            fn atan2(self, x: Self) -> Self {
-                <$t>::atan2(self, x)
-            }
+            float_functions!($t, $($libm)*);
             #[inline(always)]
             fn select_ge(
                 a: Self,
@@ -100,8 +135,8 @@ macro_rules! float_scalar {
     };
 }
 
-float_scalar!(f64);
-float_scalar!(f32);
+float_scalar!(f64, sqrt sin cos round atan2);
+float_scalar!(f32, sqrtf sinf cosf roundf atan2f);
 
 #[cfg(feature = "num-dual")]
 impl Scalar for num_dual::Dual64 {

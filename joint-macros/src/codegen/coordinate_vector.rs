@@ -365,7 +365,7 @@ impl Generator<'_> {
                 },
                 (DynKind::Vector, _) => quote! {
                     if !p.is_empty() && (p.rows != rows || p.columns != 1) {
-                        return shape(#name, ::std::format!("{rows} × 1 (one value per row) or empty"), p);
+                        return shape(#name, #core::__private::alloc::format!("{rows} × 1 (one value per row) or empty"), p);
                     }
                 },
                 (DynKind::Matrix, None) => quote! {},
@@ -374,7 +374,7 @@ impl Generator<'_> {
                     // Exudyn ignores the matrix of a marker without coordinates (a ground node)
                     quote! {
                         if !p.is_empty() && #n > 0 && (p.rows != rows || p.columns != #n) {
-                            return shape(#name, ::std::format!("{rows} × {} (rows × the marker's coordinates) or empty", #n), p);
+                            return shape(#name, #core::__private::alloc::format!("{rows} × {} (rows × the marker's coordinates) or empty", #n), p);
                         }
                     }
                 }
@@ -392,7 +392,7 @@ impl Generator<'_> {
             ) -> ::core::result::Result<usize, #core::DynSizeError> {
                 fn shape(
                     parameter: &'static str,
-                    expected: ::std::string::String,
+                    expected: #core::__private::alloc::string::String,
                     p: &#core::DynParameter,
                 ) -> ::core::result::Result<usize, #core::DynSizeError> {
                     ::core::result::Result::Err(#core::DynSizeError::Shape {
@@ -502,6 +502,7 @@ pub fn expand(model: &CoordinateVectorModel) -> TokenStream {
     } else {
         (quote!(::core::option::Option::None), TokenStream::new())
     };
+    let scalar_functions = crate::codegen::util::scalar_functions(core);
     quote! {
         #(#attrs)*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -514,6 +515,7 @@ pub fn expand(model: &CoordinateVectorModel) -> TokenStream {
         #[doc = concat!("Kernels of [`", #name_str, "`] (coordinate vectors of run-time length).")]
         #[allow(unused_variables, unused_mut, clippy::all)]
         #vis mod #module {
+            #scalar_functions
             /// The compiler's definition.
             pub static DEFINITION: #core::CoordinateVectorDefinition = #core::CoordinateVectorDefinition {
                 name: #name_str,
@@ -548,6 +550,7 @@ pub fn stub(errors: Errors, vis: &Visibility, name: &Ident, core: &TokenStream) 
     let name_str = name.to_string();
     let module_str = module_name(&name_str);
     let module = ident(&module_str);
+    let scalar_functions = crate::codegen::util::scalar_functions(core);
     quote! {
         #errs
 
@@ -560,6 +563,7 @@ pub fn stub(errors: Errors, vis: &Visibility, name: &Ident, core: &TokenStream) 
 
         #[allow(dead_code, unused, clippy::all)]
         #vis mod #module {
+            #scalar_functions
             fn unreachable_rows(_: &[#core::DynParameter], _: usize, _: usize) -> ::core::result::Result<usize, #core::DynSizeError> {
                 ::core::unreachable!("the joint's definition has errors")
             }

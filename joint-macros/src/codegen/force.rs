@@ -448,6 +448,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
     let type_doc = format!(
         " The force element `{name_str}` (see [`{module_str}`]): its [`joint_core::Force`] implementation."
     );
+    let scalar_functions = crate::codegen::util::scalar_functions(core);
     quote! {
         #[doc = #type_doc]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -483,6 +484,7 @@ pub fn expand(model: &JointModel, errors: &mut Errors) -> TokenStream {
             /// The force element at marker level: its force as a function of the two markers'
             /// quantities, its derivatives by them, and its named outputs.
             pub mod marker_level {
+                #scalar_functions
                 #(#functions)*
             }
         }
@@ -519,6 +521,7 @@ pub fn stub(
         None => unknown_parameters(core, "force element"),
     };
     let names = model.map(|m| super::joint::name_modules(m, false));
+    let scalar_functions = crate::codegen::util::scalar_functions(core);
     quote! {
         #errs
 
@@ -554,6 +557,7 @@ pub fn stub(
             };
 
             pub mod marker_level {
+                #scalar_functions
                 #typed
                 pub fn force_array(_: &[f64], _: &#core::MarkerQuantities, _: &#core::MarkerQuantities, _: &mut [f64; 3]) -> ::core::option::Option<()> {
                     ::core::option::Option::None

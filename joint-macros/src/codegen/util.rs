@@ -85,3 +85,13 @@ impl ArrayArg {
 pub fn lit(n: usize) -> Literal {
     Literal::usize_unsuffixed(n)
 }
+
+/// `use joint_core::Scalar as _;` for a generated module: f64 code's `x.sqrt()`, `f64::atan2`, …
+/// resolve to `Scalar`'s functions where std has none (no_std); with std the inherent methods
+/// still win, so the results are std's.
+pub fn scalar_functions(core: &TokenStream) -> TokenStream {
+    quote! {
+        #[allow(unused_imports)]
+        use #core::Scalar as _;
+    }
+}

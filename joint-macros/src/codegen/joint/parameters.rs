@@ -117,8 +117,8 @@ pub fn definition(model: &JointModel) -> TokenStream {
     let trait_impl = quote! {
         const LEN: usize = #len_lit;
 
-        fn to_values(&self) -> ::std::vec::Vec<f64> {
-            ::std::vec![#(#writes)*]
+        fn to_values(&self) -> #core::__private::alloc::vec::Vec<f64> {
+            #core::__private::alloc::vec![#(#writes)*]
         }
 
         #[inline]

@@ -41,6 +41,7 @@ pub fn stub(
     let names = model.map(|m| super::name_modules(m, true));
     let false_list = vec![quote!(false); rows];
     let empty_list = vec![quote!(""); rows];
+    let scalar_functions = crate::codegen::util::scalar_functions(core);
     quote! {
         #errs
 
@@ -90,6 +91,7 @@ pub fn stub(
             }
 
             pub mod marker_level {
+                #scalar_functions
                 fn none(_: &[f64], _: &#core::MarkerQuantities, _: &#core::MarkerQuantities, _: &mut [f64]) -> ::core::option::Option<()> {
                     ::core::option::Option::None
                 }
@@ -123,8 +125,8 @@ pub(crate) fn unknown_parameters(core: &TokenStream, what: &str) -> TokenStream 
 
         impl #core::JointParameters for Parameters {
             const LEN: usize = 0;
-            fn to_values(&self) -> ::std::vec::Vec<f64> {
-                ::std::vec::Vec::new()
+            fn to_values(&self) -> #core::__private::alloc::vec::Vec<f64> {
+                #core::__private::alloc::vec::Vec::new()
             }
             fn from_values(_values: &[f64]) -> ::core::option::Option<Self> {
                 ::core::option::Option::None

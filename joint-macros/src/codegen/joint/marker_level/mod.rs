@@ -303,12 +303,14 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
         ));
     }
     let kernels = kernels_const(core, position_level, !r.rate.is_empty());
+    let scalar_functions = crate::codegen::util::scalar_functions(core);
     quote! {
         /// The joint at marker level — its default form, for any marker: residuals as functions
         /// of the two markers' quantities and their derivatives by them, which a runtime
         /// composes with the markers' own kinematics (`joint_core::MarkerLevel`), and the
         /// joint's named outputs.
         pub mod marker_level {
+            #scalar_functions
             #kernels
 
             #[inline]
