@@ -29,3 +29,18 @@ joint_core::joint! {
         position = [if twist > limit { twist - limit } else { 0.0 * twist }];
     }
 }
+
+joint_core::joint! {
+    /// A spring-damper along the markers' line: its force's typed kernels take any scalar too.
+    pub force LineSpring {
+        marker m0: Position;
+        marker m1: Position;
+        param stiffness: scalar;
+        param damping: scalar;
+        param rest_length: scalar;
+        let delta = m1.position - m0.position;
+        let length = norm(delta);
+        let e = delta / length;
+        force = (stiffness * (length - rest_length) + damping * dot(e, m1.velocity - m0.velocity)) * e;
+    }
+}

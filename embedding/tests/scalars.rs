@@ -260,3 +260,72 @@ fn a_dual_seeded_on_a_parameter_is_the_residuals_derivative_by_it() {
         );
     }
 }
+
+/// A force element's typed kernels in duals: the force seeded on a marker's position or
+/// velocity component is the emitted `ForceJacobian`'s column.
+#[test]
+fn a_force_elements_dual_force_is_its_emitted_jacobian() {
+    use joint_core::MarkerQuantities;
+    use joint_embedding::line_spring::{self, marker_level as ml};
+    let joint = line_spring::Parameters {
+        stiffness: 120.0,
+        damping: 3.5,
+        rest_length: 0.4,
+    };
+    let m = |position: [f64; 3], velocity: [f64; 3]| MarkerQuantities {
+        position,
+        velocity,
+        ..MarkerQuantities::default()
+    };
+    let (m0, m1) = (
+        m([0.1, -0.3, 0.2], [0.5, 0.1, -0.2]),
+        m([0.7, 0.2, -0.4], [-0.3, 0.4, 0.6]),
+    );
+    let jac = ml::jacobian(&joint, &m0, &m1);
+    let dual = |q: &MarkerQuantities, seed: Option<(bool, usize)>| MarkerQuantities {
+        position: std::array::from_fn(|k| {
+            let x = Dual64::c(q.position[k]);
+            if seed == Some((false, k)) {
+                x.derivative()
+            } else {
+                x
+            }
+        }),
+        velocity: std::array::from_fn(|k| {
+            let x = Dual64::c(q.velocity[k]);
+            if seed == Some((true, k)) {
+                x.derivative()
+            } else {
+                x
+            }
+        }),
+        rotation: q.rotation.map(|r| r.map(Dual64::c)),
+        angular_velocity: q.angular_velocity.map(Dual64::c),
+    };
+    let joint = joint.map(Dual64::c);
+    for marker in 0..2 {
+        for velocity in [false, true] {
+            for c in 0..3 {
+                let seed = Some((velocity, c));
+                let (d0, d1) = if marker == 0 {
+                    (dual(&m0, seed), dual(&m1, None))
+                } else {
+                    (dual(&m0, None), dual(&m1, seed))
+                };
+                let f = ml::force(&joint, &d0, &d1);
+                let block = if velocity {
+                    &jac.d_velocity
+                } else {
+                    &jac.d_position
+                };
+                for r in 0..3 {
+                    close(
+                        f[r].eps,
+                        block[marker][r][c],
+                        &format!("m{marker}, velocity {velocity}, ({r}, {c})"),
+                    );
+                }
+            }
+        }
+    }
+}

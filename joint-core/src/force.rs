@@ -19,16 +19,16 @@ use crate::marker_level::MarkerQuantities;
 /// entries of `d_position` (∂f/∂c_i) and `d_velocity` (∂f/∂ċ_i) are used; J_pos,i is then the
 /// coordinate's Jacobian row.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ForceJacobian {
+pub struct ForceJacobian<S = f64> {
     /// ∂f/∂p_i.
-    pub d_position: [[[f64; 3]; 3]; 2],
+    pub d_position: [[[S; 3]; 3]; 2],
     /// ∂f/∂δπ_i: by a small global rotation δπ of marker i's frame, `δA_i = skew(δπ)·A_i`
     /// (zero for markers declared `Position`).
-    pub d_rotation: [[[f64; 3]; 3]; 2],
+    pub d_rotation: [[[S; 3]; 3]; 2],
     /// ∂f/∂v_i.
-    pub d_velocity: [[[f64; 3]; 3]; 2],
+    pub d_velocity: [[[S; 3]; 3]; 2],
     /// ∂f/∂ω_i (ω_i global; zero for markers declared `Position`).
-    pub d_angular_velocity: [[[f64; 3]; 3]; 2],
+    pub d_angular_velocity: [[[S; 3]; 3]; 2],
 }
 
 /// A force element's force: `(parameters, m0, m1, f out)`, `None` if a length is wrong. (A

@@ -25,17 +25,18 @@
 //! for Euler parameters on |θ| = 1, where a converged step is — and differs from an unrolled
 //! pairing's off it.
 
-/// What a joint sees of a marker.
+/// What a joint sees of a marker, in the kernels' scalar (`f64` for a runtime; a force
+/// element's typed kernels take any [`Scalar`](crate::Scalar)).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MarkerQuantities {
+pub struct MarkerQuantities<S = f64> {
     /// Global position.
-    pub position: [f64; 3],
+    pub position: [S; 3],
     /// Global velocity.
-    pub velocity: [f64; 3],
+    pub velocity: [S; 3],
     /// Local to global, row-major (identity for markers without orientation).
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[S; 3]; 3],
     /// Global angular velocity.
-    pub angular_velocity: [f64; 3],
+    pub angular_velocity: [S; 3],
 }
 
 /// How a marker's quantities change along its motion at zero coordinate accelerations (q̈ = 0):

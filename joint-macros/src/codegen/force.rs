@@ -34,7 +34,7 @@ use crate::definition::value::Value;
 use crate::kinematics::Kinematics;
 use crate::kinematics::marker_level::free;
 use crate::symbolic::diff::derivative_memo;
-use crate::symbolic::emit::emit;
+use crate::symbolic::emit::emit_generic;
 use crate::symbolic::{Graph, Id};
 use syn::{Ident, Visibility};
 
@@ -229,10 +229,10 @@ fn kernel(
     returns: Returns,
 ) -> TokenStream {
     let core = &model.core;
-    let block = emit(g, roots, "t");
+    let block = emit_generic(g, roots, "t");
     let used = used_variables(g, roots);
     let (mut binds, [m0, m1]) = bind(&used);
-    let (params, b) = parameters::bindings(model, &used);
+    let (params, b) = parameters::bindings_as(model, &used, Some(&quote!(S)));
     binds.splice(0..0, b);
     let params = params.map(|a| quote!(#a,));
     let call_params = if model.params.is_empty() {
@@ -251,7 +251,7 @@ fn kernel(
             quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #typed(#params #m0: &#core::MarkerQuantities, #m1: &#core::MarkerQuantities) -> [f64; #n] {
+                pub fn #typed<S: #core::Scalar>(#params #m0: &#core::MarkerQuantities<S>, #m1: &#core::MarkerQuantities<S>) -> [S; #n] {
                     #(#binds)*
                     #(#lets)*
                     [#(#out),*]
@@ -291,7 +291,7 @@ fn kernel(
             quote! {
                 #[doc = #doc]
                 #[inline]
-                pub fn #typed(#params #m0: &#core::MarkerQuantities, #m1: &#core::MarkerQuantities) -> #core::ForceJacobian {
+                pub fn #typed<S: #core::Scalar>(#params #m0: &#core::MarkerQuantities<S>, #m1: &#core::MarkerQuantities<S>) -> #core::ForceJacobian<S> {
                     #(#binds)*
                     #(#lets)*
                     #core::ForceJacobian {
