@@ -272,6 +272,32 @@
 //! Jacobians, reaction forces and second-order terms, for any pair of kinds.
 //! `examples/point_on_plane.rs` drives typed kernels in an integrator of its own.
 //!
+//! A pairing's typed functions, a force element's and `Parameters` are generic over the number
+//! type ([`core::Scalar`]; `f64` where nothing else says so): the same `OnPlane` in `f32`,
+//! its parameters mapped to the scalar,
+//!
+//! ```
+//! # joint::joint! {
+//! #     pub joint OnPlane {
+//! #         marker m0: Rigid(GroundPoint);
+//! #         marker m1: Position(NodePoint);
+//! #         param normal: vector;
+//! #         axes [n];
+//! #         position = [dot(m0.rotation * normal, m1.position - m0.position)];
+//! #     }
+//! # }
+//! use on_plane::ground_point_to_node_point as kernel;
+//! let joint = on_plane::Parameters { normal: [0.0, 0.0, 1.0] }.map(|x| x as f32);
+//! let ground = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+//! let residual = kernel::position_residual(&joint, &ground, &[0.3f32, -0.2, 0.5]);
+//! assert_eq!(residual, [0.5f32]);
+//! ```
+//!
+//! and with joint-core's features, `num_dual::Dual64` (derivatives by any input: `num-dual`)
+//! and the SIMD lanes `wide::f64x4`, `wide::f32x8` (several joints per call: `wide`). joint-core
+//! builds without std (its default feature `std` off: `libm`'s float functions), and so does
+//! the code `joint!` generates. `embedding/` in the repository tests and benchmarks them.
+//!
 //! ## 6. The language
 //!
 //! ```text
