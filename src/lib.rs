@@ -272,8 +272,8 @@
 //! Jacobians, reaction forces and second-order terms, for any pair of kinds.
 //! `examples/point_on_plane.rs` drives typed kernels in an integrator of its own.
 //!
-//! A pairing's typed functions, a force element's and `Parameters` are generic over the number
-//! type ([`core::Scalar`]; `f64` where nothing else says so): the same `OnPlane` in `f32`,
+//! The typed functions of a pairing, of the marker level and of a force element, and
+//! `Parameters`, are generic over the number type ([`core::Scalar`]; `f64` where nothing else says so): the same `OnPlane` in `f32`,
 //! its parameters mapped to the scalar,
 //!
 //! ```

@@ -329,3 +329,61 @@ fn a_force_elements_dual_force_is_its_emitted_jacobian() {
         }
     }
 }
+
+/// A joint's marker-level kernels in duals: the residual seeded on an entry of a marker's
+/// rotation matrix is the emitted ∂g/∂A (`marker_level::position_jacobian`).
+#[test]
+fn a_marker_level_dual_residual_is_its_emitted_position_jacobian() {
+    use joint_core::MarkerQuantities;
+    use twist_limit::marker_level as ml;
+    // two frames turned about z by 0.2 and 1.1 rad, then tilted a little
+    let frame = |a: f64, tilt: f64| {
+        let (s, c, st, ct) = (a.sin(), a.cos(), tilt.sin(), tilt.cos());
+        [[c, -s * ct, s * st], [s, c * ct, -c * st], [0.0, st, ct]]
+    };
+    let (m0, m1) = (
+        MarkerQuantities {
+            rotation: frame(0.2, 0.1),
+            ..Default::default()
+        },
+        MarkerQuantities {
+            rotation: frame(1.1, -0.2),
+            ..Default::default()
+        },
+    );
+    let joint = twist_limit::Parameters { limit: 0.5 };
+    let jac = ml::position_jacobian(&joint, &m0, &m1);
+    let dual = |q: &MarkerQuantities, seed: Option<usize>| MarkerQuantities {
+        position: q.position.map(Dual64::c),
+        velocity: q.velocity.map(Dual64::c),
+        rotation: std::array::from_fn(|r| {
+            std::array::from_fn(|c| {
+                let x = Dual64::c(q.rotation[r][c]);
+                if seed == Some(3 * r + c) {
+                    x.derivative()
+                } else {
+                    x
+                }
+            })
+        }),
+        angular_velocity: q.angular_velocity.map(Dual64::c),
+    };
+    let djoint = joint.map(Dual64::c);
+    let mut largest: f64 = 0.0;
+    for k in 0..9 {
+        let g0 = ml::position_residual(&djoint, &dual(&m0, Some(k)), &dual(&m1, None));
+        let g1 = ml::position_residual(&djoint, &dual(&m0, None), &dual(&m1, Some(k)));
+        close(
+            g0[0].eps,
+            jac.d_rotation[0][0][k],
+            &format!("m0, A entry {k}"),
+        );
+        close(
+            g1[0].eps,
+            jac.d_rotation[1][0][k],
+            &format!("m1, A entry {k}"),
+        );
+        largest = largest.max(jac.d_rotation[1][0][k].abs());
+    }
+    assert!(largest > 0.1, "the twist is above the limit: {largest}");
+}

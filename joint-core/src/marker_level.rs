@@ -42,29 +42,29 @@ pub struct MarkerQuantities<S = f64> {
 /// How a marker's quantities change along its motion at zero coordinate accelerations (q̈ = 0):
 /// what the convective term of a joint at marker level needs beside [`MarkerQuantities`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MarkerRates {
+pub struct MarkerRates<S = f64> {
     /// ṗ = ∂p/∂q·q̇, the true derivative of the position (for Euler parameters off |θ| = 1 not
     /// the velocity, which is Exudyn's `ẋ + A(ω̄ × b)`).
-    pub position: [f64; 3],
+    pub position: [S; 3],
     /// Ȧ = ∂A/∂q·q̇, row-major.
-    pub rotation: [[f64; 3]; 3],
+    pub rotation: [[S; 3]; 3],
     /// ∂v/∂q·q̇: the velocity's part of the acceleration, J̇_pos·q̇.
-    pub velocity: [f64; 3],
+    pub velocity: [S; 3],
     /// ∂ω/∂q·q̇: the angular velocity's part of the angular acceleration, J̇_rot·q̇.
-    pub angular_velocity: [f64; 3],
+    pub angular_velocity: [S; 3],
 }
 
 /// ∂ṙ/∂v_i and ∂ṙ/∂ω_i for markers i = 0, 1: compose with any marker's Jacobians,
 /// `C_q(marker i) = d_velocity[i]·J_pos,i + d_angular_velocity[i]·J_rot,i`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MarkerLevelJacobian<const ROWS: usize> {
+pub struct MarkerLevelJacobian<const ROWS: usize, S = f64> {
     /// ∂ṙ/∂v_i: per marker, ROWS × 3.
-    pub d_velocity: [[[f64; 3]; ROWS]; 2],
+    pub d_velocity: [[[S; 3]; ROWS]; 2],
     /// ∂ṙ/∂ω_i: per marker, ROWS × 3.
-    pub d_angular_velocity: [[[f64; 3]; ROWS]; 2],
+    pub d_angular_velocity: [[[S; 3]; ROWS]; 2],
 }
 
-impl<const ROWS: usize> Default for MarkerLevelJacobian<ROWS> {
+impl<const ROWS: usize> Default for MarkerLevelJacobian<ROWS, f64> {
     fn default() -> Self {
         Self {
             d_velocity: [[[0.0; 3]; ROWS]; 2],
@@ -76,14 +76,14 @@ impl<const ROWS: usize> Default for MarkerLevelJacobian<ROWS> {
 /// ∂g/∂p_i and ∂g/∂A_i of the position level g for markers i = 0, 1: compose with the markers'
 /// true derivatives, `∂g/∂q_i = d_position[i]·∂p_i/∂q + d_rotation[i]·∂A_i/∂q`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MarkerLevelPositionJacobian<const ROWS: usize> {
+pub struct MarkerLevelPositionJacobian<const ROWS: usize, S = f64> {
     /// ∂g/∂p_i: per marker, ROWS × 3.
-    pub d_position: [[[f64; 3]; ROWS]; 2],
+    pub d_position: [[[S; 3]; ROWS]; 2],
     /// ∂g/∂A_i: per marker, ROWS × 9 (A row-major).
-    pub d_rotation: [[[f64; 9]; ROWS]; 2],
+    pub d_rotation: [[[S; 9]; ROWS]; 2],
 }
 
-impl<const ROWS: usize> Default for MarkerLevelPositionJacobian<ROWS> {
+impl<const ROWS: usize> Default for MarkerLevelPositionJacobian<ROWS, f64> {
     fn default() -> Self {
         Self {
             d_position: [[[0.0; 3]; ROWS]; 2],
@@ -96,32 +96,32 @@ impl<const ROWS: usize> Default for MarkerLevelPositionJacobian<ROWS> {
 /// marker i's point and `torque[i] = (∂ṙ/∂ω_i)ᵀλ` on its frame, both global, so that
 /// `C_q,iᵀλ = J_pos,iᵀ·force[i] + J_rot,iᵀ·torque[i]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MarkerLevelReaction {
+pub struct MarkerLevelReaction<S = f64> {
     /// Per marker: the force at the marker point.
-    pub force: [[f64; 3]; 2],
+    pub force: [[S; 3]; 2],
     /// Per marker: the torque on the marker frame.
-    pub torque: [[f64; 3]; 2],
+    pub torque: [[S; 3]; 2],
 }
 
 /// [`MarkerLevelReaction`] differentiated by the markers' positions and rotation matrices at
 /// constant λ: `[i][j]` is marker i's force or torque by marker j's position (3 × 3, row-major
 /// `[row][column]`) or rotation matrix (3 × 9, A row-major).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct MarkerLevelReactionQ {
+pub struct MarkerLevelReactionQ<S = f64> {
     /// ∂force_i/∂p_j.
-    pub force_position: [[[[f64; 3]; 3]; 2]; 2],
+    pub force_position: [[[[S; 3]; 3]; 2]; 2],
     /// ∂force_i/∂A_j.
-    pub force_rotation: [[[[f64; 9]; 3]; 2]; 2],
+    pub force_rotation: [[[[S; 9]; 3]; 2]; 2],
     /// ∂torque_i/∂p_j.
-    pub torque_position: [[[[f64; 3]; 3]; 2]; 2],
+    pub torque_position: [[[[S; 3]; 3]; 2]; 2],
     /// ∂torque_i/∂A_j.
-    pub torque_rotation: [[[[f64; 9]; 3]; 2]; 2],
+    pub torque_rotation: [[[[S; 9]; 3]; 2]; 2],
 }
 
 /// Values in a [`MarkerLevelReactionQ`] slice: per (i, j), 9 + 27 + 9 + 27.
 pub const MARKER_LEVEL_REACTION_Q_LEN: usize = 4 * 72;
 
-impl MarkerLevelReactionQ {
+impl MarkerLevelReactionQ<f64> {
     /// The flat layout of the `_slices` kernels: for i = 0, 1, for j = 0, 1: force_position
     /// (9), force_rotation (27), torque_position (9), torque_rotation (27), each row-major.
     pub fn to_slice(&self, out: &mut [f64; MARKER_LEVEL_REACTION_Q_LEN]) {

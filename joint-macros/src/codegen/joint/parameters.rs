@@ -238,17 +238,9 @@ fn zeros(model: &JointModel) -> Vec<TokenStream> {
         .collect()
 }
 
-/// `let jp_x = joint.x[0];` for every used parameter element, and the `joint: &Parameters`
-/// argument (`None` for joints without parameters).
+/// `let jp_x = joint.x[0];` for every used parameter element, and the `joint: &Parameters<S>`
+/// argument (`None` for a joint without parameters); `scalar`: `S` in generic code.
 pub fn bindings(
-    model: &JointModel,
-    used: &BTreeSet<String>,
-) -> (Option<TokenStream>, Vec<TokenStream>) {
-    bindings_as(model, used, None)
-}
-
-/// [`bindings`] in code generic over `scalar`: the joint's `Parameters<S>`.
-pub fn bindings_as(
     model: &JointModel,
     used: &BTreeSet<String>,
     scalar: Option<&TokenStream>,

@@ -10,7 +10,7 @@ use crate::codegen::joint::parameters;
 use crate::codegen::util::{ident, lit, used_variables};
 use crate::definition::model::JointModel;
 use crate::kinematics::marker_level::{ANGULAR_VELOCITY, POSITION, ROTATION, VELOCITY};
-use crate::symbolic::emit::emit;
+use crate::symbolic::emit::emit_generic;
 use crate::symbolic::{Graph, Id};
 
 /// `let m0_p0 = m0.position[0];` … for the used quantities of argument `m{i}` (or, with
@@ -70,7 +70,7 @@ pub(crate) fn bind_quantities(
 /// How a kernel's outputs are returned and stored.
 #[derive(Clone, Copy)]
 pub enum Shape {
-    /// `[f64; n]`, stored into `out`.
+    /// `[S; n]`, stored into `out`.
     Array(usize),
     /// `MarkerLevelJacobian<ROWS>`: entries ordered marker, variable (v0..v2, ω0..ω2), row.
     Jacobian,
@@ -123,7 +123,7 @@ fn returned(
         Shape::Array(n) => {
             let nl = lit(n);
             (
-                quote!([f64; #nl]),
+                quote!([S; #nl]),
                 quote!([#(#out),*]),
                 quote! {
                     let out: &mut [f64; #nl] = out.try_into().ok()?;
@@ -142,7 +142,7 @@ fn returned(
             };
             let (dv0, dw0, dv1, dw1) = (block(0, 0), block(0, 3), block(1, 0), block(1, 3));
             (
-                quote!(#core::MarkerLevelJacobian<#rl>),
+                quote!(#core::MarkerLevelJacobian<#rl, S>),
                 quote!(#core::MarkerLevelJacobian {
                     d_velocity: [#dv0, #dv1],
                     d_angular_velocity: [#dw0, #dw1],
@@ -174,7 +174,7 @@ fn returned(
             };
             let (p0, a0, p1, a1) = (part(0, 0, 3), part(0, 3, 9), part(1, 0, 3), part(1, 3, 9));
             (
-                quote!(#core::MarkerLevelPositionJacobian<#rl>),
+                quote!(#core::MarkerLevelPositionJacobian<#rl, S>),
                 quote!(#core::MarkerLevelPositionJacobian {
                     d_position: [#p0, #p1],
                     d_rotation: [#a0, #a1],
@@ -198,7 +198,7 @@ fn returned(
             )
         }
         Shape::Reaction => (
-            quote!(#core::MarkerLevelReaction),
+            quote!(#core::MarkerLevelReaction<S>),
             reaction_value(core, out),
             quote! {
                 let out: &mut [f64; 12] = out.try_into().ok()?;
@@ -209,7 +209,7 @@ fn returned(
             let (residual, reaction) = out.split_at(rows);
             let r = reaction_value(core, reaction);
             (
-                quote!(([f64; #rl], #core::MarkerLevelReaction)),
+                quote!(([S; #rl], #core::MarkerLevelReaction<S>)),
                 quote!(([#(#residual),*], #r)),
                 quote! {
                     let out: &mut [f64; #rl] = out.try_into().ok()?;
@@ -240,7 +240,7 @@ fn returned(
                 ta.push(quote!([#(#tai),*]));
             }
             (
-                quote!(#core::MarkerLevelReactionQ),
+                quote!(#core::MarkerLevelReactionQ<S>),
                 quote!(#core::MarkerLevelReactionQ {
                     force_position: [#(#fp),*],
                     force_rotation: [#(#fa),*],
@@ -276,10 +276,10 @@ fn out_args(shape: Shape) -> TokenStream {
 /// The typed function and its `_slices` wrapper.
 pub fn emit_function(model: &JointModel, g: &Graph, rows: usize, f: &Function) -> TokenStream {
     let core = &model.core;
-    let block = emit(g, f.roots, "t");
+    let block = emit_generic(g, f.roots, "t");
     let used = used_variables(g, f.roots);
     let (mut binds, [m0, m1]) = bind_quantities(&used, false);
-    let (joint, b) = parameters::bindings(model, &used);
+    let (joint, b) = parameters::bindings(model, &used, Some(&quote!(S)));
     binds.splice(0..0, b);
     let mut decls = Vec::new();
     let mut call = Vec::new();
@@ -291,7 +291,7 @@ pub fn emit_function(model: &JointModel, g: &Graph, rows: usize, f: &Function) -
         let rl = lit(rows);
         let any = (0..rows).any(|r| used.contains(&format!("lambda_{r}")));
         let name = if any { quote!(lambda) } else { quote!(_lambda) };
-        decls.push(quote!(#name: &[f64; #rl]));
+        decls.push(quote!(#name: &[S; #rl]));
         for r in 0..rows {
             let var = format!("lambda_{r}");
             if used.contains(&var) {
@@ -301,14 +301,14 @@ pub fn emit_function(model: &JointModel, g: &Graph, rows: usize, f: &Function) -
         }
         call.push(quote!(lambda.try_into().ok()?));
     }
-    decls.push(quote!(#m0: &#core::MarkerQuantities));
-    decls.push(quote!(#m1: &#core::MarkerQuantities));
+    decls.push(quote!(#m0: &#core::MarkerQuantities<S>));
+    decls.push(quote!(#m1: &#core::MarkerQuantities<S>));
     call.extend([quote!(m0), quote!(m1)]);
     if f.reads.rates {
         let (rate_binds, [r0, r1]) = bind_quantities(&used, true);
         binds.extend(rate_binds);
-        decls.push(quote!(#r0: &#core::MarkerRates));
-        decls.push(quote!(#r1: &#core::MarkerRates));
+        decls.push(quote!(#r0: &#core::MarkerRates<S>));
+        decls.push(quote!(#r1: &#core::MarkerRates<S>));
         call.extend([quote!(r0), quote!(r1)]);
     }
     let (ret, value, store) = returned(core, f.shape, rows, &block.outputs);
@@ -330,7 +330,7 @@ pub fn emit_function(model: &JointModel, g: &Graph, rows: usize, f: &Function) -
     quote! {
         #[doc = #doc]
         #[inline]
-        pub fn #name(#(#decls),*) -> #ret {
+        pub fn #name<S: #core::Scalar>(#(#decls),*) -> #ret {
             #(#binds)*
             #(#lets)*
             #value
