@@ -27,7 +27,8 @@ pub(super) const TYPE: ConnectorType = ConnectorType {
     read,
 };
 
-/// The item's parameters, with Exudyn's names.
+/// The item's parameters, with Exudyn's names. Outputs: `Distance` and `Displacement` (of
+/// Δp − offset), `Velocity` (Δv), `Force` (on marker 0, global).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CartesianSpringDamper {
     /// `stiffness` per global axis (N/m).

@@ -24,7 +24,8 @@ pub(super) const TYPE: ConnectorType = ConnectorType {
     read,
 };
 
-/// The item's parameters, with Exudyn's names.
+/// The item's parameters, with Exudyn's names. Outputs: `Distance`, `Displacement` (Δp),
+/// `Force` (on marker 0, global).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gravity {
     /// `gravitationalConstant` G (Exudyn's default 6.6743e-11).

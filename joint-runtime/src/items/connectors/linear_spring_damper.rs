@@ -28,7 +28,8 @@ pub(super) const TYPE: ConnectorType = ConnectorType {
     read,
 };
 
-/// The item's parameters, with Exudyn's names.
+/// The item's parameters, with Exudyn's names. Outputs, along the axis: `DisplacementLocal`,
+/// `VelocityLocal`, `ForceLocal` (0 if inactive).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinearSpringDamper {
     /// `stiffness` (N/m).

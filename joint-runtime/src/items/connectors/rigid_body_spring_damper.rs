@@ -43,7 +43,9 @@ pub(super) const TYPE: ConnectorType = ConnectorType {
 
 const IDENTITY3: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 
-/// The item's parameters, with Exudyn's names.
+/// The item's parameters, with Exudyn's names. Outputs, in its spring frame ([`RigidBodySpring`]):
+/// `DisplacementLocal`, `Displacement`, `Rotation`, `VelocityLocal`, `AngularVelocityLocal`,
+/// `ForceLocal`, `TorqueLocal`, `PotentialEnergy`, `HomogeneousTransformationLocal`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RigidBodySpringDamper {
     /// `stiffness`: K, row-major 6 × 6, on [u_p; u_r] (any matrix, not only symmetric).

@@ -28,7 +28,9 @@ pub(super) const TYPE: ConnectorType = ConnectorType {
     read,
 };
 
-/// The item's parameters, with Exudyn's names.
+/// The item's parameters, with Exudyn's names. Outputs: `Distance`, `Displacement` (Δp),
+/// `Velocity` (Δv), `Force` (on marker 0, global; marker 1 gets −f) and `ForceLocal` (the
+/// tension, positive when pulling; 0 if inactive).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SpringDamper {
     /// `referenceLength` L₀.
