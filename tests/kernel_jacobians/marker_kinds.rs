@@ -376,3 +376,47 @@ fn check_rates_against_differences(
         format!("{name}: angular_acceleration_local_rate_part vs finite differences of ω̄ along q̇")
     });
 }
+
+/// The marker kinds' typed kinematics are generic over the scalar: their `f32` instance agrees
+/// with the `f64` one (the runtime's) to single precision, for a rigid body with Euler
+/// parameters and one with Tait–Bryan angles.
+#[test]
+fn marker_kinematics_in_f32_agree_with_f64() {
+    use joint::runtime::kernels::marker_kinematics::{rigid_ep_point, rigid_rxyz_point};
+    let b = [0.4, -0.3, 0.2];
+    let ep = [0.1, 0.2, -0.3, 0.9, 0.1, -0.3, 0.2];
+    let rxyz = [0.1, 0.2, -0.3, 0.4, -0.7, 1.1];
+    let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<_>>();
+    let close = |a: &[f32], b: &[f64], what: &str| {
+        for (x, y) in a.iter().zip(b) {
+            assert!(
+                (f64::from(*x) - y).abs() < 2e-6 * (1.0 + y.abs()),
+                "{what}: {a:?} against {b:?}"
+            );
+        }
+    };
+    let (b32, ep32, rxyz32) = (f32s(&b), f32s(&ep), f32s(&rxyz));
+    let b32: [f32; 3] = b32.try_into().unwrap();
+    let ep32: [f32; 7] = ep32.try_into().unwrap();
+    let rxyz32: [f32; 6] = rxyz32.try_into().unwrap();
+    close(
+        &rigid_ep_point::position(&b32, &ep32),
+        &rigid_ep_point::position(&b, &ep),
+        "EP position",
+    );
+    close(
+        rigid_ep_point::position_jacobian(&b32, &ep32).as_flattened(),
+        rigid_ep_point::position_jacobian(&b, &ep).as_flattened(),
+        "EP position Jacobian",
+    );
+    close(
+        &rigid_rxyz_point::position(&b32, &rxyz32),
+        &rigid_rxyz_point::position(&b, &rxyz),
+        "Rxyz position",
+    );
+    close(
+        rigid_rxyz_point::position_jacobian(&b32, &rxyz32).as_flattened(),
+        rigid_rxyz_point::position_jacobian(&b, &rxyz).as_flattened(),
+        "Rxyz position Jacobian",
+    );
+}

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use super::util::{ArrayArg, ident, lit, used_variables};
 use crate::kinematics::{Kinematics, MarkerKind};
 use crate::symbolic::diff::{derivative_memo, weighted_gradient};
-use crate::symbolic::emit::emit;
+use crate::symbolic::emit::emit_generic;
 use crate::symbolic::{Graph, Id};
 
 struct Func {
@@ -54,16 +54,20 @@ fn function_tokens(g: &Graph, kind: MarkerKind, f: &Func) -> TokenStream {
     if f.with_force {
         arrays.push(ArrayArg::new("force".into(), "", &["f0", "f1", "f2"], ""));
     }
-    let decls: Vec<TokenStream> = arrays.iter().map(|a| a.declaration(&used)).collect();
+    let scalar = quote!(S);
+    let decls: Vec<TokenStream> = arrays
+        .iter()
+        .map(|a| a.declaration_of(&used, &scalar))
+        .collect();
     let binds: Vec<TokenStream> = arrays.iter().flat_map(|a| a.bindings(&used)).collect();
-    let block = emit(g, &f.entries, "t");
+    let block = emit_generic(g, &f.entries, "t");
     let lets = &block.lets;
     let name = ident(f.name);
     let doc = format!(" {} ({} operations).", f.doc, block.operations);
     let (ret, value) = if f.columns == 0 {
         let n = lit(f.rows);
         let outs = &block.outputs;
-        (quote!([f64; #n]), quote!([#(#outs),*]))
+        (quote!([S; #n]), quote!([#(#outs),*]))
     } else {
         let (r, c) = (lit(f.rows), lit(f.columns));
         let rows: Vec<TokenStream> = block
@@ -71,12 +75,12 @@ fn function_tokens(g: &Graph, kind: MarkerKind, f: &Func) -> TokenStream {
             .chunks(f.columns)
             .map(|row| quote!([#(#row),*]))
             .collect();
-        (quote!([[f64; #c]; #r]), quote!([#(#rows),*]))
+        (quote!([[S; #c]; #r]), quote!([#(#rows),*]))
     };
     quote! {
         #[doc = #doc]
         #[inline]
-        pub fn #name(#(#decls),*) -> #ret {
+        pub fn #name<S: ::joint_core::Scalar>(#(#decls),*) -> #ret {
             #(#binds)*
             #(#lets)*
             #value
