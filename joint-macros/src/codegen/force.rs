@@ -232,7 +232,7 @@ fn kernel(
     let block = emit_generic(g, roots, "t");
     let used = used_variables(g, roots);
     let (mut binds, [m0, m1]) = bind(&used);
-    let (params, b) = parameters::bindings(model, &used, Some(&quote!(S)));
+    let (params, b) = parameters::bindings(model, &used);
     binds.splice(0..0, b);
     let params = params.map(|a| quote!(#a,));
     let call_params = if model.params.is_empty() {

@@ -73,7 +73,7 @@ fn signature(
         call: Vec::new(),
     };
     let scalar = quote!(S);
-    if let (Some(arg), binds) = parameters::bindings(model, used, Some(&scalar)) {
+    if let (Some(arg), binds) = parameters::bindings(model, used) {
         s.decls.push(arg);
         s.binds.extend(binds);
         s.call.push(quote!(joint));

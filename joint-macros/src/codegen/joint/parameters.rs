@@ -238,12 +238,11 @@ fn zeros(model: &JointModel) -> Vec<TokenStream> {
         .collect()
 }
 
-/// `let jp_x = joint.x[0];` for every used parameter element, and the `joint: &Parameters<S>`
-/// argument (`None` for a joint without parameters); `scalar`: `S` in generic code.
+/// `let jp_x = joint.x[0];` for every used parameter element, and the typed kernels'
+/// `joint: &Parameters<S>` argument (`None` for a joint without parameters).
 pub fn bindings(
     model: &JointModel,
     used: &BTreeSet<String>,
-    scalar: Option<&TokenStream>,
 ) -> (Option<TokenStream>, Vec<TokenStream>) {
     if model.params.is_empty() {
         return (None, Vec::new());
@@ -272,10 +271,7 @@ pub fn bindings(
             binds.push(quote!(let #v = #access;));
         }
     }
-    let ty = match scalar {
-        Some(s) => quote!(super::Parameters<#s>),
-        None => quote!(super::Parameters),
-    };
+    let ty = quote!(super::Parameters<S>);
     let arg = if binds.is_empty() {
         quote!(_joint: &#ty)
     } else {

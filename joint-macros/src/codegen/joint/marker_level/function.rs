@@ -279,7 +279,7 @@ pub fn emit_function(model: &JointModel, g: &Graph, rows: usize, f: &Function) -
     let block = emit_generic(g, f.roots, "t");
     let used = used_variables(g, f.roots);
     let (mut binds, [m0, m1]) = bind_quantities(&used, false);
-    let (joint, b) = parameters::bindings(model, &used, Some(&quote!(S)));
+    let (joint, b) = parameters::bindings(model, &used);
     binds.splice(0..0, b);
     let mut decls = Vec::new();
     let mut call = Vec::new();
