@@ -287,12 +287,6 @@ impl ConnectorObject {
             active: true,
         }
     }
-
-    /// The same, named `name`.
-    pub fn named(mut self, name: &str) -> ConnectorObject {
-        self.name = name.to_owned();
-        self
-    }
 }
 
 /// The connector of `family` with its `name`, `markerNumbers` and `activeConnector` from
