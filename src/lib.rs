@@ -298,6 +298,39 @@
 //! builds without std (its default feature `std` off: `libm`'s float functions), and so does
 //! the code `joint!` generates. `embedding/` in the repository tests and benchmarks them.
 //!
+//! **Derivatives by parameters.** `parameter_derivatives;` adds ∂g/∂p of the position level:
+//! per pairing, `parameter_jacobian` (by the joint's parameters, one column per value of their
+//! flat layout — definition order, matrices row-major, then the states' last values) and
+//! `marker_parameter_jacobian` (by the markers' own parameters, one block per marker that has
+//! any: a body-fixed point, a ground point's position and frame), and
+//! `marker_level::parameter_jacobian` — what fitting a model's dimensions to measurements, or
+//! sensitivities by parameters, need. They are typed functions only (generic, so nothing is
+//! compiled for them until called), emitted after every other kernel, whose code they leave as
+//! it was:
+//!
+//! ```
+//! joint::joint! {
+//!     pub joint AbovePlane {
+//!         marker m0: Rigid(GroundPoint);
+//!         marker m1: Position(NodePoint);
+//!         param normal: vector;
+//!         param height: scalar;
+//!         axes [n];
+//!         parameter_derivatives;
+//!         position = [dot(m0.rotation * normal, m1.position - m0.position) - height];
+//!     }
+//! }
+//! use above_plane::ground_point_to_node_point as kernel;
+//! let joint = above_plane::Parameters { normal: [0.0, 0.0, 1.0], height: 0.1 };
+//! let ground = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+//! let q = [0.3, -0.2, 0.5];
+//! // columns: normal[0], normal[1], normal[2], height
+//! assert_eq!(kernel::parameter_jacobian(&joint, &ground, &q), [[0.3, -0.2, 0.5, -1.0]]);
+//! // by the ground point's position (the first three of its 15 parameters): −normal
+//! let by_ground = kernel::marker_parameter_jacobian(&joint, &ground, &q);
+//! assert_eq!(by_ground[0][..3], [-0.0, -0.0, -1.0]);
+//! ```
+//!
 //! ## 6. The language
 //!
 //! ```text
@@ -311,6 +344,7 @@
 //!         param NAME: scalar | vector | matrix;      // any number
 //!         axes [NAME [= 1 | 0], …];                  // the residual rows; default mask
 //!         second_order;                              // optional
+//!         parameter_derivatives;                     // optional: ∂g/∂p (§5)
 //!         fn NAME(ARG, …) = EXPR;                    // the joint's own functions
 //!         let NAME = EXPR;                           // bindings, in order
 //!         state NAME = EXPR | angle(Y, X);           // a binding remembered between steps

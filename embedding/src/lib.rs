@@ -22,11 +22,30 @@ joint_core::joint! {
         marker m1: Rigid(RigidEpPoint, NodeEp);
         param limit: scalar;
         axes [excess = 1];
+        parameter_derivatives;
         let x0 = col(m0.rotation, 0);
         let y0 = col(m0.rotation, 1);
         let x1 = col(m1.rotation, 0);
         let twist = atan2(dot(y0, x1), dot(x0, x1));
         position = [if twist > limit { twist - limit } else { 0.0 * twist }];
+    }
+}
+
+joint_core::joint! {
+    /// m1's point seen from m0's point through a `frame`, held at `scale²·offset` times the
+    /// distance: nonlinear in every parameter and in the markers' own (the body-fixed points, a
+    /// ground point's position and frame), so that each column of ∂g/∂p is a function of the
+    /// others — the test joint of `parameter_derivatives`.
+    pub joint Placed {
+        marker m0: Position(GroundPoint, RigidEpPoint);
+        marker m1: Position(RigidEpPoint);
+        param offset: vector;
+        param scale: scalar;
+        param frame: matrix;
+        axes [x, y, z];
+        parameter_derivatives;
+        let d = m1.position - m0.position;
+        position = frame * d - (scale * scale * norm(d)) * offset;
     }
 }
 

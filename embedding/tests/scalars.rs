@@ -227,7 +227,7 @@ fn f32x8_lanes_agree_with_the_f32_kernel() {
 }
 
 /// ∂g/∂p by a dual number seeded on the parameter: −1 above the limit, 0 below, and the
-/// central difference agrees (the compiler emits no derivative by parameters yet).
+/// central difference agrees (the compiler's own ∂g/∂p: tests/parameter_derivatives.rs).
 #[test]
 fn a_dual_seeded_on_a_parameter_is_the_residuals_derivative_by_it() {
     use twist_limit::rigid_ep_point_to_rigid_ep_point as ep_ep;

@@ -184,6 +184,58 @@ fn snapshot_marker_level_rigid_second_order() {
     insta::assert_snapshot!(module_text(&text, "marker_level"));
 }
 
+/// `parameter_derivatives;`: ∂g/∂p by the joint's parameters (scalar, vector and matrix, in
+/// their flat layout) and by the markers' own (the ground point's position, the body point's
+/// local position), per pairing and at marker level; typed functions only, after the others.
+#[test]
+fn snapshot_parameter_derivatives() {
+    let text = pretty(expand_joint(quote! {
+        /// m1's point at `offset` from m0's point in a frame `frame`, scaled by `scale`.
+        pub joint Placed {
+            marker m0: Position(GroundPoint);
+            marker m1: Position(RigidEpPoint);
+            param offset: vector;
+            param scale: scalar;
+            param frame: matrix;
+            axes [x, y, z];
+            parameter_derivatives;
+            position = m1.position - m0.position - scale * (frame * offset);
+        }
+    }));
+    assert!(!text.contains("compile_error"), "{text}");
+    let pairing = module_text(&text, "ground_point_to_rigid_ep_point");
+    let marker_level = module_text(&text, "marker_level");
+    let functions = [
+        function_text(&pairing, "parameter_jacobian"),
+        function_text(&pairing, "marker_parameter_jacobian"),
+        function_text(&marker_level, "parameter_jacobian"),
+    ];
+    // the runtime's kernels come first and have no parameter derivative in them
+    let residual = function_text(&pairing, "position_residual");
+    assert!(pairing.find(&residual) < pairing.find(&functions[0]));
+    insta::assert_snapshot!(functions.join("\n\n"));
+}
+
+/// The function `name` (with its doc comment) cut out of a pretty-printed module.
+fn function_text(text: &str, name: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let open = format!("pub fn {name}<");
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(&open))
+        .unwrap_or_else(|| panic!("function {name} missing"));
+    let mut first = at;
+    while first > 0 && lines[first - 1].trim_start().starts_with(['#', '/']) {
+        first -= 1;
+    }
+    let indent = lines[at].len() - lines[at].trim_start().len();
+    let close = format!("{}}}", " ".repeat(indent));
+    let last = (at..lines.len())
+        .find(|&i| lines[i] == close)
+        .expect("function end");
+    lines[first..=last].join("\n")
+}
+
 /// A joint that remembers: a screw whose turn is a state, continuous over any number of turns
 /// (`angle(y, x)` within π of the last converged value, a `round` that differentiates to 0).
 #[test]

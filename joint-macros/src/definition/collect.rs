@@ -26,6 +26,7 @@ pub(super) struct Collected {
     pub(super) outputs: Vec<OutputDecl>,
     pub(super) second_order: bool,
     pub(super) second_order_token: Option<kw::second_order>,
+    pub(super) parameter_derivatives: Option<kw::parameter_derivatives>,
     pub(super) force: Option<Expr>,
     pub(super) torque: Option<(kw::torque, Expr)>,
     /// The first residual or output item was read: `let` bindings come before it.
@@ -48,6 +49,7 @@ impl Collected {
             outputs: Vec::new(),
             second_order: false,
             second_order_token: None,
+            parameter_derivatives: None,
             force: None,
             torque: None,
             residual_seen: false,
@@ -72,6 +74,15 @@ impl Collected {
                 token,
                 "`second_order` is for joints; a force element's derivatives are always generated",
             ),
+            Item::ParameterDerivatives { token } if self.is_force => errors.at(
+                token,
+                "`parameter_derivatives` is for joints: a force element has no residual to differentiate",
+            ),
+            Item::ParameterDerivatives { token } => {
+                if self.parameter_derivatives.replace(token).is_some() {
+                    errors.at(token, "`parameter_derivatives` is given twice");
+                }
+            }
             Item::Position { token, .. } if self.is_force => errors.at(
                 token,
                 "a force element has no residual: write `force = …;` (the force on marker 0)",
@@ -324,6 +335,7 @@ impl JointModel {
             mut outputs,
             second_order,
             second_order_token,
+            parameter_derivatives,
             force,
             torque,
             states,
@@ -382,6 +394,7 @@ impl JointModel {
                 velocity: None,
                 outputs,
                 second_order: false,
+                parameter_derivatives: false,
                 force,
                 torque: torque.map(|(_, e)| e),
             });
@@ -409,6 +422,14 @@ impl JointModel {
                 "`second_order` needs a position level: rows written at velocity level have no ∂(C_q v)/∂q (their acceleration-level form is C·q̈ = 0, as in Exudyn)",
             );
         }
+        if position.is_none()
+            && let Some(token) = &parameter_derivatives
+        {
+            errors.at(
+                token,
+                "`parameter_derivatives` needs a position level: they are ∂g/∂p of the position-level residual g",
+            );
+        }
         if markers.len() != 2 {
             return None;
         }
@@ -427,6 +448,7 @@ impl JointModel {
             velocity,
             outputs,
             second_order,
+            parameter_derivatives: parameter_derivatives.is_some(),
             force: None,
             torque: None,
         })

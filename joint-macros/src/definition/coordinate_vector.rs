@@ -132,6 +132,10 @@ impl CoordinateVectorModel {
                         errors.at(token, "`second_order` is given twice");
                     }
                 }
+                Item::ParameterDerivatives { token } => errors.at(
+                    token,
+                    "`parameter_derivatives` is not generated for joints on `Coordinates` markers: their rows are linear in each run-time matrix, ∂g/∂M_ij = f_j(q) of the row i",
+                ),
                 Item::Function(f) => functions.push(f),
                 Item::Let { token, .. } => errors.at(
                     token,
@@ -634,6 +638,7 @@ fn lowering_scope(name: &Ident, params: &[DynParam], functions: Vec<FunctionDef>
         velocity: None,
         outputs: Vec::new(),
         second_order: false,
+        parameter_derivatives: false,
         force: None,
         torque: None,
     }

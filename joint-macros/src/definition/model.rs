@@ -92,6 +92,9 @@ pub struct JointModel {
     pub outputs: Vec<OutputDecl>,
     /// Whether ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q are generated (`second_order;`).
     pub second_order: bool,
+    /// Whether ∂g/∂p by the joint's and the markers' parameters are generated
+    /// (`parameter_derivatives;`; position level only).
+    pub parameter_derivatives: bool,
     /// A force element's force (`force = …;`); `None` for a joint.
     pub force: Option<Expr>,
     /// A force element's torque (`torque = …;`), if it has one.

@@ -9,6 +9,7 @@
 //!            | "param" NAME ":" ("scalar" | "vector" | "matrix") ";"
 //!            | "axes" "[" NAME ("=" 0|1)? ("," NAME ("=" 0|1)?)* "]" ";"
 //!            | "second_order" ";"
+//!            | "parameter_derivatives" ";"
 //!            | function
 //!            | "let" NAME "=" EXPR ";"
 //!            | "state" NAME "=" EXPR ";"
@@ -42,6 +43,7 @@ pub(crate) mod kw {
     syn::custom_keyword!(param);
     syn::custom_keyword!(output);
     syn::custom_keyword!(second_order);
+    syn::custom_keyword!(parameter_derivatives);
     syn::custom_keyword!(force);
     syn::custom_keyword!(torque);
     syn::custom_keyword!(state);
@@ -109,6 +111,11 @@ pub enum Item {
     /// `second_order;`: also emit ∂(C_q v)/∂q and ∂(C_qᵀλ)/∂q per pairing.
     SecondOrder {
         token: kw::second_order,
+    },
+    /// `parameter_derivatives;`: also emit ∂g/∂p by the joint's parameters and by the markers'
+    /// parameters per pairing, and ∂g/∂p at marker level.
+    ParameterDerivatives {
+        token: kw::parameter_derivatives,
     },
     Function(FunctionDef),
     /// `let NAME = EXPR;`
@@ -297,6 +304,10 @@ impl Parse for Item {
             }
         } else if look.peek(kw::second_order) {
             Item::SecondOrder {
+                token: input.parse()?,
+            }
+        } else if look.peek(kw::parameter_derivatives) {
+            Item::ParameterDerivatives {
                 token: input.parse()?,
             }
         } else if look.peek(Token![let]) {

@@ -14,6 +14,7 @@
 mod kernel_blocks;
 pub(crate) mod marker_level;
 mod pairing;
+mod parameter_derivatives;
 pub(crate) mod parameters;
 pub(crate) mod stub;
 
@@ -147,13 +148,29 @@ struct Derivatives {
     /// C_qᵀλ, the reaction forces on each marker's coordinates, marker by marker (markers with
     /// coordinates only): the Jacobian rows' gradient weighted by λ, in one reverse sweep.
     reaction_roots: Vec<Id>,
+    /// With `parameter_derivatives`: ∂g/∂p by the joint's parameters, rows × parameters.
+    joint_parameter_roots: Vec<Id>,
+    /// With `parameter_derivatives`: ∂g/∂p by each marker's parameters (markers with
+    /// parameters only), marker by marker, row-major.
+    marker_parameter_roots: Vec<Id>,
+}
+
+/// The variables ∂g/∂p differentiates by (`parameter_derivatives`): the joint's flat layout,
+/// and each marker's parameters.
+struct ParameterVariables {
+    joint: Vec<String>,
+    markers: [Vec<String>; 2],
 }
 
 /// Differentiate a lowered pairing: the Jacobian, the position level's own Jacobian and the
 /// reaction forces. The one place these are computed, for the kernels and for the operation
 /// counts alike. (Second-order terms are the marker level's, composed by a runtime: they cost
 /// (n0 + n1)² entries per pairing and serve only the initial accelerations and exact Newton.)
-fn derivatives(lowered: &mut Lowered, rows: usize) -> Derivatives {
+fn derivatives(
+    lowered: &mut Lowered,
+    rows: usize,
+    parameters: Option<&ParameterVariables>,
+) -> Derivatives {
     let g = &mut lowered.graph;
     // Jacobian blocks: ∂(Jacobian row)/∂(coordinate velocity), per marker with coordinates. The
     // Jacobian rows are the velocity level with rotations turning by their global angular
@@ -184,6 +201,8 @@ fn derivatives(lowered: &mut Lowered, rows: usize) -> Derivatives {
         jac_roots,
         pq_roots: Vec::new(),
         reaction_roots: Vec::new(),
+        joint_parameter_roots: Vec::new(),
+        marker_parameter_roots: Vec::new(),
     };
     // ∂g/∂q of the position level, in the Jacobian blocks' shape
     for kin in &lowered.kin {
@@ -209,6 +228,14 @@ fn derivatives(lowered: &mut Lowered, rows: usize) -> Derivatives {
         }
         let f = weighted_gradient(g, &lowered.jacobian_rows, &lambda, &kin.velocities);
         d.reaction_roots.extend(f);
+    }
+    // ∂g/∂p after every kernel the runtime calls, for the same reason
+    if let Some(p) = parameters {
+        d.joint_parameter_roots = parameter_derivatives::table(g, &lowered.position, &p.joint);
+        for vars in &p.markers {
+            let t = parameter_derivatives::table(g, &lowered.position, vars);
+            d.marker_parameter_roots.extend(t);
+        }
     }
     d
 }
@@ -239,7 +266,7 @@ pub fn unsimplified_tree_operations(model: &JointModel, kinds: [MarkerKind; 2]) 
     if !errors.is_empty() {
         return None;
     }
-    let d = derivatives(&mut lowered, model.axes.len());
+    let d = derivatives(&mut lowered, model.axes.len(), None);
     let roots = kernel_roots(&lowered, &d);
     Some(lowered.graph.operation_count_tree(&roots))
 }

@@ -82,6 +82,8 @@ pub enum Shape {
     RowsAndReaction,
     /// `MarkerLevelReactionQ`: per (i, j), force by p (9), by A (27), torque by p, by A.
     ReactionQ,
+    /// `[[S; n]; ROWS]`, row-major; typed only, no `_slices` wrapper (`parameter_jacobian`).
+    Table(usize),
 }
 
 /// What a kernel reads besides the parameters and the markers' quantities.
@@ -120,6 +122,14 @@ fn returned(
 ) -> (TokenStream, TokenStream, TokenStream) {
     let rl = lit(rows);
     match shape {
+        Shape::Table(n) => (
+            {
+                let nl = lit(n);
+                quote!([[S; #nl]; #rl])
+            },
+            matrix(out, rows, n),
+            quote!(),
+        ),
         Shape::Array(n) => {
             let nl = lit(n);
             (
@@ -327,7 +337,7 @@ pub fn emit_function(model: &JointModel, g: &Graph, rows: usize, f: &Function) -
         .rates
         .then(|| quote!(r0: &#core::MarkerRates, r1: &#core::MarkerRates,));
     let outs = out_args(f.shape);
-    quote! {
+    let typed = quote! {
         #[doc = #doc]
         #[inline]
         pub fn #name<S: #core::Scalar>(#(#decls),*) -> #ret {
@@ -335,6 +345,12 @@ pub fn emit_function(model: &JointModel, g: &Graph, rows: usize, f: &Function) -
             #(#lets)*
             #value
         }
+    };
+    if matches!(f.shape, Shape::Table(_)) {
+        return typed;
+    }
+    quote! {
+        #typed
 
         /// On slices (the joint's parameters as one slice); `None` (nothing written) if a
         /// length is wrong.

@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::HashMap;
 
-use super::{Lowered, lower_with};
+use super::{Lowered, lower_with, parameter_derivatives};
 use crate::codegen::util::{ident, lit, used_variables};
 use crate::definition::errors::Errors;
 use crate::definition::lower::{Lowerer, parameter_values};
@@ -44,6 +44,8 @@ struct Roots {
     /// With `second_order`: the reaction by (p_j, A_j), per (i, j): force by p (3 × 3), by A
     /// (3 × 9), torque by p, by A.
     reaction_q: Vec<Id>,
+    /// With `parameter_derivatives`: ∂g/∂p by the joint's parameters, rows × parameters.
+    parameter: Vec<Id>,
 }
 
 /// A marker's position and rotation-matrix variables (the free kinematics' own).
@@ -68,7 +70,10 @@ fn gradients(g: &mut Graph, exprs: &[Id], vars: &[Id]) -> Vec<Vec<Id>> {
         .collect()
 }
 
-fn roots(lowered: &mut Lowered, rows: usize, position_level: bool, second_order: bool) -> Roots {
+fn roots(lowered: &mut Lowered, model: &JointModel) -> Roots {
+    let rows = model.axes.len();
+    let position_level = model.position.is_some();
+    let second_order = model.second_order;
     let g = &mut lowered.graph;
     let kin = &lowered.kin;
     let mut jacobian = Vec::new();
@@ -137,12 +142,22 @@ fn roots(lowered: &mut Lowered, rows: usize, position_level: bool, second_order:
             }
         }
     }
+    // ∂g/∂p last: no runtime calls it, and every kernel before it emits as it would without
+    let mut parameter = Vec::new();
+    if model.parameter_derivatives && position_level {
+        let columns: Vec<String> = parameter_derivatives::joint_columns(model)
+            .into_iter()
+            .map(|(var, _)| var)
+            .collect();
+        parameter = parameter_derivatives::table(g, &lowered.position, &columns);
+    }
     Roots {
         jacobian,
         position_jacobian,
         reaction,
         rate,
         reaction_q,
+        parameter,
     }
 }
 
@@ -191,7 +206,7 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
     }
     let rows = model.axes.len();
     let position_level = model.position.is_some();
-    let r = roots(&mut lowered, rows, position_level, model.second_order);
+    let r = roots(&mut lowered, model);
     check_linear(model, &lowered.graph, &r.jacobian, errors);
     if !errors.is_empty() {
         return quote!();
@@ -282,6 +297,16 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
             shape: Shape::ReactionQ,
         });
     }
+    let parameter_doc = parameter_jacobian_doc(model);
+    if !r.parameter.is_empty() {
+        functions.push(Function {
+            name: "parameter_jacobian",
+            doc: &parameter_doc,
+            roots: &r.parameter,
+            reads: plain,
+            shape: Shape::Table(r.parameter.len() / rows),
+        });
+    }
     let mut tokens: Vec<TokenStream> = functions
         .iter()
         .map(|f| emit_function(model, g, rows, f))
@@ -324,6 +349,19 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
             #(#tokens)*
         }
     }
+}
+
+/// The doc comment of the marker level's `parameter_jacobian`: its columns.
+fn parameter_jacobian_doc(model: &JointModel) -> String {
+    let names: Vec<String> = parameter_derivatives::joint_columns(model)
+        .into_iter()
+        .map(|(_, doc)| doc)
+        .collect();
+    format!(
+        "∂g/∂p: the position level by the joint's parameters, one row per residual row, one \
+         column per value of their flat layout: {}.",
+        parameter_derivatives::columns_doc(&names)
+    )
 }
 
 /// `KERNELS`, the marker-level kernels behind the type-erased interface.
