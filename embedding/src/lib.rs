@@ -14,6 +14,31 @@ joint_core::joint! {
 }
 
 joint_core::joint! {
+    fn perpendicular(frame0, a, frame1, b) = dot(col(frame0, a), col(frame1, b));
+
+    /// Exudyn's `ObjectJointRevoluteZ` as the runtime's joint-kernels define it, between two
+    /// Euler-parameter bodies only: the joint of perf3DRigidBodies, whose loop over 400 of them
+    /// `benches/joint_loop.rs` times with one joint per call and with four.
+    pub joint RevoluteZ {
+        marker m0: Rigid(RigidEpPoint);
+        marker m1: Rigid(RigidEpPoint);
+        param rotation_marker0: matrix;
+        param rotation_marker1: matrix;
+        axes [x = 1, y = 1, z = 1, rx = 1, ry = 1];
+        let frame0 = m0.rotation * rotation_marker0;
+        let frame1 = m1.rotation * rotation_marker1;
+        let delta = m1.position - m0.position;
+        position = [
+            delta[0],
+            delta[1],
+            delta[2],
+            perpendicular(frame0, 2, frame1, 0),
+            perpendicular(frame0, 2, frame1, 1)
+        ];
+    }
+}
+
+joint_core::joint! {
     /// A twist limit: how far the twist about marker 0's z axis (the angle of marker 1's x axis
     /// in marker 0's x–y plane) exceeds `limit`, zero below it — a conditional and an `atan2`,
     /// which lanes evaluate as a blend of both branches.

@@ -98,6 +98,30 @@ joint_core::joint! {
         ];
     }
 
+    /// `ObjectJointGeneric` with every axis locked: `GenericRows`' rows 0–2 and 6–8, the same
+    /// expressions (so the same arithmetic), without the six rows that pattern does not use.
+    /// The runtime evaluates such joints with it (and those free about z with `RevoluteZ`,
+    /// whose rows are `GenericRows`' 0–2, 7 and 6).
+    pub joint GenericFixed {
+        marker m0: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
+        marker m1: Rigid(GroundPoint, RigidEpPoint, RigidRxyzPoint, NodeEp, NodeRxyz);
+        param rotation_marker0: matrix;
+        param rotation_marker1: matrix;
+        axes [x = 1, y = 1, z = 1, zy = 1, zx = 1, xy = 1];
+        second_order;
+        let frame0 = m0.rotation * rotation_marker0;
+        let frame1 = m1.rotation * rotation_marker1;
+        let delta = m1.position - m0.position;
+        position = [
+            delta[0],
+            delta[1],
+            delta[2],
+            perpendicular(frame0, 2, frame1, 1),
+            perpendicular(frame0, 2, frame1, 0),
+            perpendicular(frame0, 0, frame1, 1)
+        ];
+    }
+
     /// The candidate rows of Exudyn's `ObjectJointGeneric`. Exudyn's 6 equations change their
     /// formula with `constrainedAxes` (global translation rows when all three translations are
     /// locked, else rows local to J0; the rotation rows pair different axes for 3, 2 or 1 locked

@@ -9,7 +9,7 @@ use crate::error::{Error, ItemRef, Result};
 use crate::items::joints::{Axes, JointKernel, JointObject, JointTopology};
 use crate::markers::ResolvedMarker;
 use crate::system::MultibodySystem;
-use joint_core::{Capability, MarkerKind};
+use joint_core::{Capability, JointDefinition, MarkerKind};
 
 /// The two markers' indices, if they are not the same marker.
 fn distinct(item: &ItemRef, m: [crate::items::MarkerIndex; 2]) -> Result<[usize; 2]> {
@@ -137,11 +137,10 @@ pub(super) fn assemble_joint(
     joint: &JointObject,
     markers: &[ResolvedMarker],
 ) -> Result<JointTopology> {
-    let definition = joint.joint_type.definition;
     let idx = joint_markers(mbs, item, joint, markers)?;
     check_joint_parameters(item, joint)?;
-    let equations = joint_equations(item, joint)?;
-    let (kernel, parameters) = joint_kernel(item, joint, idx, markers)?;
+    let (definition, equations) = narrowed(joint, joint_equations(item, joint)?);
+    let (kernel, parameters) = joint_kernel(item, joint, definition, idx, markers)?;
     let rows_are_kernel_rows =
         JointTopology::equations_are_kernel_rows(&equations, definition.rows());
     Ok(JointTopology {
@@ -313,16 +312,34 @@ fn joint_equations(item: &ItemRef, joint: &JointObject) -> Result<Vec<Option<usi
     })
 }
 
-/// A joint's kernel by its markers' kinds, and its parameters as the kernel takes them (the
-/// markers' local rotations folded into the frame parameters of an unrolled pairing).
+/// The definition that evaluates a joint, and its equations in that definition's rows: the
+/// type's, or the first of its narrower ones that has every selected row.
+fn narrowed(
+    joint: &JointObject,
+    equations: Vec<Option<usize>>,
+) -> (&'static JointDefinition, Vec<Option<usize>>) {
+    let jt = &joint.joint_type;
+    if let Axes::Select { narrow, .. } = jt.axes {
+        for n in narrow {
+            if let Some(e) = n.equations(&equations) {
+                return (n.definition, e);
+            }
+        }
+    }
+    (jt.definition, equations)
+}
+
+/// A joint's kernel by its markers' kinds in `definition` (its type's, or a narrower one), and
+/// its parameters as the kernel takes them (the markers' local rotations folded into the frame
+/// parameters of an unrolled pairing).
 fn joint_kernel(
     item: &ItemRef,
     joint: &JointObject,
+    definition: &'static JointDefinition,
     idx: [usize; 2],
     markers: &[ResolvedMarker],
 ) -> Result<(JointKernel, Vec<f64>)> {
     let jt = &joint.joint_type;
-    let definition = jt.definition;
     let mut parameters = joint.parameters.clone();
     let kinds = (markers[idx[0]].kind(), markers[idx[1]].kind());
     let local = [

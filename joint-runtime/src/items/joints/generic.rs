@@ -1,14 +1,14 @@
 //! Exudyn's ObjectJointGeneric: its 6 equations chosen from the candidate rows of
 //! `GenericRows` by `constrainedAxes`.
 
-use super::joint_type::{Axes, ExtraKey, ExtraKeyKind, JointType};
+use super::joint_type::{Axes, ExtraKey, ExtraKeyKind, JointType, Narrow};
 use super::object::JointObject;
 use super::outputs::JointOutputs;
 use super::rigid_frames;
 use crate::items::MarkerIndex;
 use crate::items::OutputVariable;
 use crate::items::output_variable::put3;
-use crate::kernels::generic_rows;
+use crate::kernels::{generic_fixed, generic_rows, revolute_z};
 
 /// Exudyn's ObjectJointGeneric: `constrainedAxes` picks which of the three relative translations and three relative rotations of the joint frames are locked.
 pub static JOINT_GENERIC: JointType = rigid_frames::rigid_joint(
@@ -18,6 +18,18 @@ pub static JOINT_GENERIC: JointType = rigid_frames::rigid_joint(
     Axes::Select {
         count: 6,
         select: generic_joint_rows,
+        narrow: &[
+            // every rotation locked: Δp, t_z0·t_y1, t_z0·t_x1, t_x0·t_y1
+            Narrow {
+                definition: &generic_fixed::DEFINITION,
+                rows: &[0, 1, 2, 6, 7, 8],
+            },
+            // free about z: Δp, t_z0·t_x1, t_z0·t_y1, ObjectJointRevoluteZ's rows
+            Narrow {
+                definition: &revolute_z::DEFINITION,
+                rows: &[0, 1, 2, 7, 6],
+            },
+        ],
     },
     outputs,
     &[
@@ -117,7 +129,95 @@ impl JointObject {
 
 #[cfg(test)]
 mod tests {
-    use super::generic_joint_rows;
+    use super::{JOINT_GENERIC, generic_joint_rows};
+    use crate::items::joints::joint_type::Axes;
+    use joint_core::{MarkerArgs, Pairing};
+
+    /// Values in (−0.5, 0.5), different per slot and seed.
+    fn values(n: usize, seed: usize) -> Vec<f64> {
+        (0..n)
+            .map(|i| ((i * 31 + seed * 7 + 3) as f64 * 0.618_033_988_749_895).fract() - 0.5)
+            .collect()
+    }
+
+    /// Residuals, velocity residuals, Jacobian rows and C_qᵀλ of `p` (λ given per its rows).
+    fn evaluate(p: &Pairing, lambda: &[f64]) -> [Vec<f64>; 6] {
+        let joint = values(18, 1);
+        let arrays = |m: usize| {
+            [
+                values(p.parameters[m], 10 + m),
+                values(p.coordinates[m], 20 + m),
+                values(p.coordinates[m], 30 + m),
+            ]
+        };
+        let (a0, a1) = (arrays(0), arrays(1));
+        fn args(a: &[Vec<f64>; 3]) -> MarkerArgs<'_> {
+            let [parameters, coordinates, velocities] = a;
+            MarkerArgs {
+                parameters,
+                coordinates,
+                velocities,
+            }
+        }
+        let (m0, m1) = (args(&a0), args(&a1));
+        let rows = p.rows;
+        let [n0, n1] = p.coordinates;
+        let (mut g, mut v) = (vec![0.0; rows], vec![0.0; rows]);
+        let (mut c0, mut c1) = (vec![0.0; rows * n0], vec![0.0; rows * n1]);
+        let (mut f0, mut f1) = (vec![0.0; n0], vec![0.0; n1]);
+        (p.position_residual)(&joint, m0, m1, &mut g).unwrap();
+        (p.velocity_residual)(&joint, m0, m1, &mut v).unwrap();
+        (p.jacobian)(&joint, m0, m1, &mut c0, &mut c1).unwrap();
+        (p.reaction_forces)(&joint, lambda, m0, m1, &mut f0, &mut f1).unwrap();
+        [g, v, c0, c1, f0, f1]
+    }
+
+    /// ObjectJointGeneric's narrower definitions compute the same rows as `GenericRows`', to the
+    /// bit, in every pairing (so a joint evaluated with them keeps its arithmetic), and the same
+    /// C_qᵀλ for λ on those rows.
+    #[test]
+    fn the_narrow_definitions_rows_are_generic_rows_own() {
+        let Axes::Select { narrow, .. } = JOINT_GENERIC.axes else {
+            panic!("ObjectJointGeneric selects its rows");
+        };
+        assert_eq!(narrow.len(), 2);
+        let wide = JOINT_GENERIC.definition;
+        for n in narrow {
+            assert_eq!(n.definition.pairings.len(), wide.pairings.len());
+            for p in n.definition.pairings {
+                let w = wide
+                    .pairing(p.kinds[0], p.kinds[1])
+                    .expect("the same pairings");
+                let lambda = values(p.rows, 5);
+                let mut wide_lambda = vec![0.0; w.rows];
+                for (k, &r) in n.rows.iter().enumerate() {
+                    wide_lambda[r] = lambda[k];
+                }
+                let [g, v, c0, c1, f0, f1] = evaluate(p, &lambda);
+                let [wg, wv, wc0, wc1, wf0, wf1] = evaluate(w, &wide_lambda);
+                let (cols0, cols1) = (p.coordinates[0], p.coordinates[1]);
+                for (k, &r) in n.rows.iter().enumerate() {
+                    let what = format!("{} row {k} ({})", p.name, n.definition.axes[k]);
+                    assert_eq!(g[k].to_bits(), wg[r].to_bits(), "{what}: residual");
+                    assert_eq!(v[k].to_bits(), wv[r].to_bits(), "{what}: velocity");
+                    let row = |c: &[f64], k: usize, n: usize| c[k * n..(k + 1) * n].to_vec();
+                    assert_eq!(row(&c0, k, cols0), row(&wc0, r, cols0), "{what}: C block 0");
+                    assert_eq!(row(&c1, k, cols1), row(&wc1, r, cols1), "{what}: C block 1");
+                }
+                for (a, b) in f0.iter().chain(&f1).zip(wf0.iter().chain(&wf1)) {
+                    assert!(
+                        (a - b).abs() <= 1e-14 * (1.0 + b.abs()),
+                        "{}: C_qᵀλ",
+                        p.name
+                    );
+                }
+                assert!(
+                    g.iter().any(|x| x.abs() > 1e-3),
+                    "the rows are not trivially zero"
+                );
+            }
+        }
+    }
 
     /// Kernel rows of `generic_rows`: 0–2 Δp, 3–5 t_k0·Δp, then t_a0·t_b1 for these (a, b).
     const PRODUCTS: [(usize, usize); 6] = [(2, 1), (2, 0), (0, 1), (0, 2), (1, 0), (1, 2)];

@@ -25,7 +25,35 @@ pub enum Axes {
         count: usize,
         /// Per AE row, the kernel row that is its equation (`None`: free), from the locked axes.
         select: fn(&[bool]) -> Vec<Option<usize>>,
+        /// Definitions with fewer rows for the common selections, tried in order: the first
+        /// that has every selected row evaluates the joint, so that its kernels compute the
+        /// equations only, not every candidate row.
+        narrow: &'static [Narrow],
     },
+}
+
+/// A definition whose rows are some of a wider one's, expression for expression: its row k is
+/// the wide definition's row `rows[k]` (so the same arithmetic), with the same parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct Narrow {
+    /// The narrower definition.
+    pub definition: &'static JointDefinition,
+    /// Per row of it, the wide definition's row it is.
+    pub rows: &'static [usize],
+}
+
+impl Narrow {
+    /// `equations` (per AE row, a wide kernel row or `None`) in this definition's rows, if it
+    /// has every one of them.
+    pub fn equations(&self, equations: &[Option<usize>]) -> Option<Vec<Option<usize>>> {
+        equations
+            .iter()
+            .map(|e| match e {
+                Some(r) => self.rows.iter().position(|n| n == r).map(Some),
+                None => Some(None),
+            })
+            .collect()
+    }
 }
 
 /// A model-file key of one of the definition's parameters.

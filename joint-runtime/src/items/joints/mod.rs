@@ -40,7 +40,7 @@ pub use distance::CONNECTOR_DISTANCE;
 pub use force_object::ForceObject;
 pub use generic::{JOINT_GENERIC, generic_joint_rows};
 pub use joint_type::{
-    Axes, CheckFn, Drawing, ExtraKey, ExtraKeyKind, JointType, OutputFn, ParameterKey,
+    Axes, CheckFn, Drawing, ExtraKey, ExtraKeyKind, JointType, Narrow, OutputFn, ParameterKey,
 };
 pub use object::{JointObject, JointVisualization};
 pub use outputs::{JointOutputs, generic};

@@ -229,41 +229,45 @@ fn returned(
                 },
             )
         }
-        Shape::ReactionQ => {
-            // per (i, j): force by p (3 × 3), by A (3 × 9), torque by p, by A
-            let mut fp = Vec::new();
-            let mut fa = Vec::new();
-            let mut tp = Vec::new();
-            let mut ta = Vec::new();
-            for i in 0..2 {
-                let (mut fpi, mut fai, mut tpi, mut tai) = (vec![], vec![], vec![], vec![]);
-                for j in 0..2 {
-                    let base = (i * 2 + j) * 72;
-                    fpi.push(matrix(&out[base..base + 9], 3, 3));
-                    fai.push(matrix(&out[base + 9..base + 36], 3, 9));
-                    tpi.push(matrix(&out[base + 36..base + 45], 3, 3));
-                    tai.push(matrix(&out[base + 45..base + 72], 3, 9));
-                }
-                fp.push(quote!([#(#fpi),*]));
-                fa.push(quote!([#(#fai),*]));
-                tp.push(quote!([#(#tpi),*]));
-                ta.push(quote!([#(#tai),*]));
-            }
-            (
-                quote!(#core::MarkerLevelReactionQ<S>),
-                quote!(#core::MarkerLevelReactionQ {
-                    force_position: [#(#fp),*],
-                    force_rotation: [#(#fa),*],
-                    torque_position: [#(#tp),*],
-                    torque_rotation: [#(#ta),*],
-                }),
-                quote! {
-                    let out: &mut [f64; #core::MARKER_LEVEL_REACTION_Q_LEN] = out.try_into().ok()?;
-                    value.to_slice(out);
-                },
-            )
-        }
+        Shape::ReactionQ => reaction_q(core, out),
     }
+}
+
+/// `MarkerLevelReactionQ`'s type, its value from `out` (per (i, j): force by p (3 × 3), by A
+/// (3 × 9), torque by p, by A) and its store.
+fn reaction_q(core: &TokenStream, out: &[TokenStream]) -> (TokenStream, TokenStream, TokenStream) {
+    // per (i, j): force by p (3 × 3), by A (3 × 9), torque by p, by A
+    let mut fp = Vec::new();
+    let mut fa = Vec::new();
+    let mut tp = Vec::new();
+    let mut ta = Vec::new();
+    for i in 0..2 {
+        let (mut fpi, mut fai, mut tpi, mut tai) = (vec![], vec![], vec![], vec![]);
+        for j in 0..2 {
+            let base = (i * 2 + j) * 72;
+            fpi.push(matrix(&out[base..base + 9], 3, 3));
+            fai.push(matrix(&out[base + 9..base + 36], 3, 9));
+            tpi.push(matrix(&out[base + 36..base + 45], 3, 3));
+            tai.push(matrix(&out[base + 45..base + 72], 3, 9));
+        }
+        fp.push(quote!([#(#fpi),*]));
+        fa.push(quote!([#(#fai),*]));
+        tp.push(quote!([#(#tpi),*]));
+        ta.push(quote!([#(#tai),*]));
+    }
+    (
+        quote!(#core::MarkerLevelReactionQ<S>),
+        quote!(#core::MarkerLevelReactionQ {
+            force_position: [#(#fp),*],
+            force_rotation: [#(#fa),*],
+            torque_position: [#(#tp),*],
+            torque_rotation: [#(#ta),*],
+        }),
+        quote! {
+            let out: &mut [f64; #core::MARKER_LEVEL_REACTION_Q_LEN] = out.try_into().ok()?;
+            value.to_slice(out);
+        },
+    )
 }
 
 fn reaction_value(core: &TokenStream, e: &[TokenStream]) -> TokenStream {

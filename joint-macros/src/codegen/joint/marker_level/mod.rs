@@ -218,6 +218,63 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
         .chain(&r.reaction)
         .copied()
         .collect();
+    let parameter_doc = parameter_jacobian_doc(model);
+    let functions = kernel_functions(model, &lowered, &r, &residual_and_reaction, &parameter_doc);
+    let plain = Reads::default();
+    let mut tokens: Vec<TokenStream> = functions
+        .iter()
+        .map(|f| emit_function(model, g, rows, f))
+        .collect();
+    for (name, roots) in &outputs {
+        let doc = format!("The joint's output `{name}`.");
+        let fname = format!("output_{name}");
+        tokens.push(emit_function(
+            model,
+            g,
+            rows,
+            &Function {
+                name: &fname,
+                doc: &doc,
+                roots,
+                reads: plain,
+                shape: Shape::Array(roots.len()),
+            },
+        ));
+    }
+    let kernels = kernels_const(core, position_level, !r.rate.is_empty());
+    let scalar_functions = crate::codegen::util::scalar_functions(core);
+    quote! {
+        /// The joint at marker level — its default form, for any marker: residuals as functions
+        /// of the two markers' quantities and their derivatives by them, which a runtime
+        /// composes with the markers' own kinematics (`joint_core::MarkerLevel`), and the
+        /// joint's named outputs.
+        pub mod marker_level {
+            #scalar_functions
+            #kernels
+
+            #[inline]
+            fn store_reaction(r: &#core::MarkerLevelReaction, out: &mut [f64; 12]) {
+                out[..3].copy_from_slice(&r.force[0]);
+                out[3..6].copy_from_slice(&r.torque[0]);
+                out[6..9].copy_from_slice(&r.force[1]);
+                out[9..].copy_from_slice(&r.torque[1]);
+            }
+
+            #(#tokens)*
+        }
+    }
+}
+
+/// The marker-level kernels of a lowered definition, in the module's order.
+fn kernel_functions<'a>(
+    model: &JointModel,
+    lowered: &'a Lowered,
+    r: &'a Roots,
+    residual_and_reaction: &'a [Id],
+    parameter_doc: &'a str,
+) -> Vec<Function<'a>> {
+    let rows = model.axes.len();
+    let position_level = model.position.is_some();
     let plain = Reads::default();
     let with_lambda = Reads {
         lambda: true,
@@ -271,7 +328,7 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
             name: "position_residual_and_reaction_forces",
             doc: "[`position_residual`] and [`reaction_forces`] at the same quantities, their \
                   common subexpressions computed once.",
-            roots: &residual_and_reaction,
+            roots: residual_and_reaction,
             reads: with_lambda,
             shape: Shape::RowsAndReaction,
         });
@@ -297,58 +354,16 @@ pub fn module(model: &JointModel, errors: &mut Errors) -> TokenStream {
             shape: Shape::ReactionQ,
         });
     }
-    let parameter_doc = parameter_jacobian_doc(model);
     if !r.parameter.is_empty() {
         functions.push(Function {
             name: "parameter_jacobian",
-            doc: &parameter_doc,
+            doc: parameter_doc,
             roots: &r.parameter,
             reads: plain,
             shape: Shape::Table(r.parameter.len() / rows),
         });
     }
-    let mut tokens: Vec<TokenStream> = functions
-        .iter()
-        .map(|f| emit_function(model, g, rows, f))
-        .collect();
-    for (name, roots) in &outputs {
-        let doc = format!("The joint's output `{name}`.");
-        let fname = format!("output_{name}");
-        tokens.push(emit_function(
-            model,
-            g,
-            rows,
-            &Function {
-                name: &fname,
-                doc: &doc,
-                roots,
-                reads: plain,
-                shape: Shape::Array(roots.len()),
-            },
-        ));
-    }
-    let kernels = kernels_const(core, position_level, !r.rate.is_empty());
-    let scalar_functions = crate::codegen::util::scalar_functions(core);
-    quote! {
-        /// The joint at marker level — its default form, for any marker: residuals as functions
-        /// of the two markers' quantities and their derivatives by them, which a runtime
-        /// composes with the markers' own kinematics (`joint_core::MarkerLevel`), and the
-        /// joint's named outputs.
-        pub mod marker_level {
-            #scalar_functions
-            #kernels
-
-            #[inline]
-            fn store_reaction(r: &#core::MarkerLevelReaction, out: &mut [f64; 12]) {
-                out[..3].copy_from_slice(&r.force[0]);
-                out[3..6].copy_from_slice(&r.torque[0]);
-                out[6..9].copy_from_slice(&r.force[1]);
-                out[9..].copy_from_slice(&r.torque[1]);
-            }
-
-            #(#tokens)*
-        }
-    }
+    functions
 }
 
 /// The doc comment of the marker level's `parameter_jacobian`: its columns.
