@@ -139,7 +139,8 @@ pub(super) fn assemble_joint(
 ) -> Result<JointTopology> {
     let idx = joint_markers(mbs, item, joint, markers)?;
     check_joint_parameters(item, joint)?;
-    let (definition, equations) = narrowed(joint, joint_equations(item, joint)?);
+    let kinds = (markers[idx[0]].kind(), markers[idx[1]].kind());
+    let (definition, equations) = narrowed(joint, joint_equations(item, joint)?, kinds);
     let (kernel, parameters) = joint_kernel(item, joint, definition, idx, markers)?;
     let rows_are_kernel_rows =
         JointTopology::equations_are_kernel_rows(&equations, definition.rows());
@@ -317,11 +318,19 @@ fn joint_equations(item: &ItemRef, joint: &JointObject) -> Result<Vec<Option<usi
 fn narrowed(
     joint: &JointObject,
     equations: Vec<Option<usize>>,
+    kinds: (Option<MarkerKind>, Option<MarkerKind>),
 ) -> (&'static JointDefinition, Vec<Option<usize>>) {
     let jt = &joint.joint_type;
+    // where the type has an unrolled pairing for these kinds, the narrower one must have it too
+    let unrolled = |d: &JointDefinition| match kinds {
+        (Some(k0), Some(k1)) => d.pairing(k0, k1).is_some(),
+        _ => false,
+    };
     if let Axes::Select { narrow, .. } = jt.axes {
         for n in narrow {
-            if let Some(e) = n.equations(&equations) {
+            if let Some(e) = n.equations(&equations)
+                && (unrolled(n.definition) || !unrolled(jt.definition))
+            {
                 return (n.definition, e);
             }
         }

@@ -183,7 +183,7 @@ mod tests {
         assert_eq!(narrow.len(), 2);
         let wide = JOINT_GENERIC.definition;
         for n in narrow {
-            assert_eq!(n.definition.pairings.len(), wide.pairings.len());
+            assert!(n.definition.pairings.len() >= 5, "{}", n.definition.name);
             for p in n.definition.pairings {
                 let w = wide
                     .pairing(p.kinds[0], p.kinds[1])
