@@ -296,7 +296,10 @@
 //! and with joint-core's features, `num_dual::Dual64` (derivatives by any input: `num-dual`)
 //! and the SIMD lanes `wide::f64x4`, `wide::f32x8` (several joints per call: `wide`). joint-core
 //! builds without std (its default feature `std` off: `libm`'s float functions), and so does
-//! the code `joint!` generates. `embedding/` in the repository tests and benchmarks them.
+//! the code `joint!` generates. Each target has its runnable example in the repository: the
+//! crate `embedding/` (its documentation: `f32`, dual numbers, SIMD lanes, with their tests and
+//! benchmarks), `tests/no_std_joint` (a `#![no_std]` crate evaluating joints), and `avian/` (a
+//! `joint!` joint solved inside the Avian physics engine as an XPBD constraint, in `f32`).
 //!
 //! **Derivatives by parameters.** `parameter_derivatives;` adds ∂g/∂p of the position level:
 //! per pairing, `parameter_jacobian` (by the joint's parameters, one column per value of their

@@ -30,7 +30,7 @@
 //! Avian 0.8 is pinned exactly (`=0.8.0`): its XPBD constraint API (`XpbdConstraint`,
 //! `SolverBody`, `XpbdSolverSystems::SolveUserConstraints`) is documented as prone to change.
 //!
-//! ```no_run
+//! ```
 //! use avian3d::prelude::*;
 //! use bevy::prelude::*;
 //! use joint_avian::{KernelJoint, KernelJointPlugin, Spherical};
@@ -47,6 +47,9 @@
 //! app.world_mut()
 //!     .spawn(KernelJoint::new(Spherical, ground, bob).with_local_anchor1(Vec3::Y));
 //! app.update();
+//! // hanging at rest below the pivot, the bob stays there
+//! let y = app.world().get::<Position>(bob).unwrap().0.y;
+//! assert!((y + 1.0).abs() < 1e-4, "{y}");
 //! ```
 
 use core::marker::PhantomData;
