@@ -30,12 +30,11 @@ joint::joint! {
 
 use point_on_plane::ground_point_to_node_point as kernel;
 
-/// Ground marker parameters: ground position (3), rotation row-major (9), local position (3).
-pub fn tilted_ground(alpha: f64) -> [f64; 15] {
+/// Ground marker parameters: the marker's point (3: the ground's position plus its rotation
+/// times the local position), the ground's rotation row-major (9).
+pub fn tilted_ground(alpha: f64) -> [f64; 12] {
     let (s, c) = alpha.sin_cos();
-    [
-        0.0, 0.0, 0.0, c, 0.0, s, 0.0, 1.0, 0.0, -s, 0.0, c, 0.0, 0.0, 0.0,
-    ]
+    [0.0, 0.0, 0.0, c, 0.0, s, 0.0, 1.0, 0.0, -s, 0.0, c]
 }
 
 pub struct Run {
@@ -50,7 +49,7 @@ pub struct Run {
 /// Accelerations and λ from `[m I, Cᵀ; C, 0]·[a; λ] = [m g; 0]`.
 fn accelerations(
     joint: &point_on_plane::Parameters,
-    ground: &[f64; 15],
+    ground: &[f64; 12],
     q: &[f64; 3],
     mass: f64,
     g: &[f64; 3],

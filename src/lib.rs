@@ -243,8 +243,9 @@
 //! }
 //! use on_plane::ground_point_to_node_point as kernel;
 //! let joint = on_plane::Parameters { normal: [0.0, 0.0, 1.0] };
-//! // m0 (GroundPoint): ground position, rotation row-major, local position
-//! let ground = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+//! // m0 (GroundPoint): its point (ground position + rotation · local position), the rotation
+//! // row-major
+//! let ground = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
 //! // m1 (NodePoint): the node's coordinates x, y, z
 //! let q = [0.3, -0.2, 0.5];
 //! let (residual, jacobian) = kernel::position_residual_and_jacobian(&joint, &ground, &q);
@@ -288,7 +289,7 @@
 //! # }
 //! use on_plane::ground_point_to_node_point as kernel;
 //! let joint = on_plane::Parameters { normal: [0.0, 0.0, 1.0] }.map(|x| x as f32);
-//! let ground = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+//! let ground = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
 //! let residual = kernel::position_residual(&joint, &ground, &[0.3f32, -0.2, 0.5]);
 //! assert_eq!(residual, [0.5f32]);
 //! ```
@@ -305,7 +306,7 @@
 //! per pairing, `parameter_jacobian` (by the joint's parameters, one column per value of their
 //! flat layout — definition order, matrices row-major, then the states' last values) and
 //! `marker_parameter_jacobian` (by the markers' own parameters, one block per marker that has
-//! any: a body-fixed point, a ground point's position and frame), and
+//! any: a body-fixed point, a ground marker's point and frame), and
 //! `marker_level::parameter_jacobian` — what fitting a model's dimensions to measurements, or
 //! sensitivities by parameters, need. They are typed functions only (generic, so nothing is
 //! compiled for them until called), emitted after every other kernel, whose code they leave as
@@ -325,11 +326,11 @@
 //! }
 //! use above_plane::ground_point_to_node_point as kernel;
 //! let joint = above_plane::Parameters { normal: [0.0, 0.0, 1.0], height: 0.1 };
-//! let ground = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+//! let ground = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
 //! let q = [0.3, -0.2, 0.5];
 //! // columns: normal[0], normal[1], normal[2], height
 //! assert_eq!(kernel::parameter_jacobian(&joint, &ground, &q), [[0.3, -0.2, 0.5, -1.0]]);
-//! // by the ground point's position (the first three of its 15 parameters): −normal
+//! // by the ground marker's point (the first three of its 12 parameters): −normal
 //! let by_ground = kernel::marker_parameter_jacobian(&joint, &ground, &q);
 //! assert_eq!(by_ground[0][..3], [-0.0, -0.0, -1.0]);
 //! ```
@@ -410,7 +411,7 @@
 //!
 //! | kind | Exudyn markers | coordinates | parameters |
 //! |---|---|---|---|
-//! | `GroundPoint` | BodyPosition / BodyRigid on ObjectGround | — | ground position, rotation, local position |
+//! | `GroundPoint` | BodyPosition / BodyRigid on ObjectGround | — | the marker's point (ground position + rotation · local position), the ground's rotation |
 //! | `MassPointBody` | BodyPosition on ObjectMassPoint | x, y, z | local position |
 //! | `RigidEpPoint` | BodyPosition / BodyRigid on a rigid body with NodeRigidBodyEP | x, y, z, θ0…θ3 | local position |
 //! | `RigidRxyzPoint` | the same with NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | local position |

@@ -12,6 +12,8 @@ with dependencies warm, so only the crate itself is rebuilt:
     - `two_kinds`: unrolled pairings for a model of EP bodies on ground,
       `Rigid(GroundPoint, RigidEpPoint)` – `Rigid(RigidEpPoint)` (2 pairings);
     - `all_kinds`: unrolled pairings for every kind, `Rigid(..)` – `Rigid(..)` (48 pairings);
+    - `default_parameter_derivatives`, `two_kinds_parameter_derivatives`: `default` and
+      `two_kinds` with `parameter_derivatives;`;
 * expansion: the macro's own share of `default` (rustc's `-Z time-passes` expand_crate, asked
   for with RUSTC_BOOTSTRAP=1), the rest being rustc compiling what it emitted;
 * rebuild: a crate with three such joints, one per module, rebuilt after one of them is edited
@@ -60,6 +62,12 @@ def variants():
         ("default_second_order", custom(second_order="second_order;")),
         ("two_kinds", custom("Rigid(GroundPoint, RigidEpPoint)", "Rigid(RigidEpPoint)")),
         ("all_kinds", custom("Rigid(..)", "Rigid(..)")),
+        # opt-in ∂g/∂p (typed generic functions: expanded and type-checked, compiled only
+        # where called)
+        ("default_parameter_derivatives", custom(second_order="parameter_derivatives;")),
+        ("two_kinds_parameter_derivatives",
+         custom("Rigid(GroundPoint, RigidEpPoint)", "Rigid(RigidEpPoint)",
+                second_order="parameter_derivatives;")),
     ]
 
 

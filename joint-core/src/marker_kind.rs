@@ -16,6 +16,6 @@ mod tests {
         assert!(MarkerKind::GroundPoint.provides(Capability::Rigid));
         assert!(!MarkerKind::MassPointBody.provides(Capability::Rigid));
         assert_eq!(MarkerKind::RigidEpPoint.coordinate_count(), 7);
-        assert_eq!(MarkerKind::GroundPoint.parameter_count(), 15);
+        assert_eq!(MarkerKind::GroundPoint.parameter_count(), 12);
     }
 }

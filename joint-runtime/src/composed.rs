@@ -17,7 +17,7 @@
 //!     }
 //! }
 //! // a ground point at the origin and a mass point's node at (1, 2, 3), moving along x
-//! let ground = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0];
+//! let ground = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
 //! let (q, v) = ([1.0, 2.0, 3.0], [0.5, 0.0, 0.0]);
 //! let m = [
 //!     KindArgs { kind: MarkerKind::GroundPoint, args: MarkerArgs { parameters: &ground, ..Default::default() } },

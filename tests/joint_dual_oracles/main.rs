@@ -8,7 +8,7 @@
 //! The oracle re-implements, generic over num-dual numbers and without calling generated code,
 //!
 //! * each marker kind's kinematics from `shared/spec/items.md` §2, §3 and §5: ground
-//!   `p = p_g + R_g·b`, `A = R_g`, `ω̄ = 0`; mass point `p = x + b`, `v = ẋ`; node point `p = x`;
+//!   `p` (the runtime's p_g + R_g·b), `A = R_g`, `ω̄ = 0`; mass point `p = x + b`, `v = ẋ`; node point `p = x`;
 //!   2-D mass point `p = [x, y, 0] + b`, `v = [ẋ, ẏ, 0]`; 2-D node point `p = [x, y, 0]`;
 //!   planar rigid bodies `p = [x, y, 0] + Rz(ψ)·b`, `ω = ω̄ = [0, 0, ψ̇]`;
 //!   rigid bodies `p = x + A·b`, `v = ẋ + A·(ω̄ × b)`; rigid nodes `p = x`, `v = ẋ`; with the

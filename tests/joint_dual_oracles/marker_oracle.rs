@@ -161,9 +161,8 @@ pub(super) fn marker_kin<D: Num>(kind: MarkerKind, p: &[f64], q: &[D], qt: &[D])
     match kind {
         MarkerKind::GroundPoint => {
             let rg: M3 = [[p[3], p[4], p[5]], [p[6], p[7], p[8]], [p[9], p[10], p[11]]];
-            let rb = mat_vec(&rg, [p[12], p[13], p[14]]);
             Kin {
-                p: [0, 1, 2].map(|i| D::from(p[i] + rb[i])),
+                p: [0, 1, 2].map(|i| D::from(p[i])),
                 v: [z; 3],
                 a: Some(constant(&rg)),
                 wl: [z; 3],

@@ -24,7 +24,7 @@ proptest! {
         let q0: [f64; 7] = v[3..10].try_into().unwrap();
         let b1: [f64; 3] = v[10..13].try_into().unwrap();
         let q1: [f64; 7] = v[13..20].try_into().unwrap();
-        let g: [f64; 15] = v[20..35].try_into().unwrap();
+        let g: [f64; 12] = v[20..32].try_into().unwrap();
         let p: [f64; 3] = v[35..38].try_into().unwrap();
         let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
 

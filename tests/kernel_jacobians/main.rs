@@ -56,10 +56,11 @@ fn coordinate_count(kind: MarkerKind) -> usize {
     }
 }
 
-/// Number of constant parameters: ground p_g, RowMajor9(R_g), b; body markers b; node markers none.
+/// Number of constant parameters: ground point p = p_g + R_g·b and RowMajor9(R_g); body markers
+/// b; node markers none.
 fn parameter_count(kind: MarkerKind) -> usize {
     match kind {
-        MarkerKind::GroundPoint => 15,
+        MarkerKind::GroundPoint => 12,
         MarkerKind::MassPointBody
         | MarkerKind::RigidEpPoint
         | MarkerKind::RigidRxyzPoint
@@ -326,10 +327,7 @@ fn oracle_position<D: DualNum<Primitive = f64> + Copy>(
         [0, 1, 2].map(|i| q[i] + a[i][0] * b[0] + a[i][1] * b[1] + a[i][2] * b[2])
     };
     match kind {
-        MarkerKind::GroundPoint => {
-            let r = ground_rotation(p);
-            [0, 1, 2].map(|i| D::from(p[i] + r[i][0] * p[12] + r[i][1] * p[13] + r[i][2] * p[14]))
-        }
+        MarkerKind::GroundPoint => [0, 1, 2].map(|i| D::from(p[i])),
         MarkerKind::MassPointBody => [q[0] + p[0], q[1] + p[1], q[2] + p[2]],
         MarkerKind::RigidEpPoint => {
             rotated(ep_rotation([q[3], q[4], q[5], q[6]]), [p[0], p[1], p[2]])

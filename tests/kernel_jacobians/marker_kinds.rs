@@ -290,7 +290,7 @@ pub(super) fn dispatch_agrees_with_the_kind_modules() {
     assert_eq!(mk::rigid_ep_point::COORDINATES, 7);
     assert_eq!(mk::rigid_ep_point::PARAMETERS, 3);
     assert_eq!(mk::ground_point::COORDINATES, 0);
-    assert_eq!(mk::ground_point::PARAMETERS, 15);
+    assert_eq!(mk::ground_point::PARAMETERS, 12);
     assert_eq!(mk::node_rxyz::COORDINATES, 6);
     assert_eq!(mk::node_rxyz::PARAMETERS, 0);
 }

@@ -93,10 +93,13 @@ pub fn marker_state(
     match kind {
         MarkerKind::GroundPoint => {
             // A random proper rotation (the caller's product of elementary rotations) and position.
+            // the point (the ground's position plus its turned local point, formed once by the
+            // runtime), then the frame
             let rg = ground_rotation([PI * r[18], PI * r[19], PI * r[20]]);
-            let mut p = vec![3.0 * r[0], 3.0 * r[1], 3.0 * r[2]];
+            let mut p: Vec<f64> = (0..3)
+                .map(|i| 3.0 * r[i] + rg[i][0] * b[0] + rg[i][1] * b[1] + rg[i][2] * b[2])
+                .collect();
             p.extend(rg.iter().flatten());
-            p.extend(b);
             MarkerState {
                 p,
                 q: vec![],

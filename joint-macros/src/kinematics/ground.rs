@@ -5,14 +5,12 @@ use crate::symbolic::vector::{self, Mat3};
 
 use super::{Coordinates, Kinematics};
 
-/// p = p_g + R_g·b, v = 0, A = R_g, ω = 0.
+/// p (the ground point p_g + R_g·b: a constant, which a runtime forms once, not every kernel
+/// at every call), v = 0, A = R_g, ω = 0.
 pub fn point(g: &mut Graph, q: Coordinates) -> Kinematics {
     let p = &q.parameters;
-    let pg = [p[0], p[1], p[2]];
+    let position = [p[0], p[1], p[2]];
     let rg: Mat3 = [[p[3], p[4], p[5]], [p[6], p[7], p[8]], [p[9], p[10], p[11]]];
-    let b = [p[12], p[13], p[14]];
-    let rb = vector::mat_vec(g, &rg, b);
-    let position = vector::add(g, pg, rb);
     let zero = vector::zero_vec(g);
     Kinematics {
         position,

@@ -7,7 +7,7 @@
 //!
 //! | kind | Exudyn markers | coordinates | parameters |
 //! |---|---|---|---|
-//! | `GroundPoint` | BodyPosition / BodyRigid on ObjectGround | — | ground position, rotation, local position |
+//! | `GroundPoint` | BodyPosition / BodyRigid on ObjectGround | — | the marker's point p_g + R_g·b (formed once by the runtime), R_g |
 //! | `MassPointBody` | BodyPosition on ObjectMassPoint | node x, y, z | local position |
 //! | `RigidEpPoint` | BodyPosition / BodyRigid on ObjectRigidBody with NodeRigidBodyEP | x, y, z, θ0…θ3 | local position |
 //! | `RigidRxyzPoint` | BodyPosition / BodyRigid on ObjectRigidBody with NodeRigidBodyRxyz | x, y, z, ψ0…ψ2 | local position |
@@ -149,7 +149,7 @@ impl MarkerKind {
     pub fn description(self) -> &'static str {
         match self {
             MarkerKind::GroundPoint => {
-                "MarkerBodyPosition or MarkerBodyRigid on ObjectGround: p = p_g + R_g·b"
+                "MarkerBodyPosition or MarkerBodyRigid on ObjectGround: its point p = p_g + R_g·b, formed once by the runtime, and A = R_g"
             }
             MarkerKind::MassPointBody => "MarkerBodyPosition on ObjectMassPoint: p = x + b",
             MarkerKind::RigidEpPoint => {
@@ -204,7 +204,7 @@ impl MarkerKind {
         match self {
             MarkerKind::GroundPoint => &[
                 "pg0", "pg1", "pg2", "rg00", "rg01", "rg02", "rg10", "rg11", "rg12", "rg20",
-                "rg21", "rg22", "b0", "b1", "b2",
+                "rg21", "rg22",
             ],
             MarkerKind::MassPointBody
             | MarkerKind::RigidEpPoint

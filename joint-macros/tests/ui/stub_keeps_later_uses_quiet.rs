@@ -20,7 +20,7 @@ fn main() {
     let rows: usize = uses_a_joint::<Broken>() + broken::ROWS;
     let p = broken::Parameters { offset: [0.0; 3] };
     let values: Vec<f64> = <broken::Parameters as joint_core::JointParameters>::to_values(&p);
-    let r: [f64; 3] = broken::ground_point_to_node_point::position_residual(&p, &[0.0; 15], &[0.0; 3]);
+    let r: [f64; 3] = broken::ground_point_to_node_point::position_residual(&p, &[0.0; 12], &[0.0; 3]);
     let j: ([[f64; 3]; 3], [[f64; 6]; 3]) =
         broken::node_point_to_node_rxyz::jacobian(&p, &[0.0; 3], &[0.0; 6]);
     let _ = (rows, values, r, j);

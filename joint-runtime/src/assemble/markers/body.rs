@@ -50,9 +50,7 @@ impl MarkerResolver<'_> {
                 reference_rotation,
                 ..
             } => {
-                let mut p = reference_position.to_vec();
-                p.extend_from_slice(reference_rotation.as_flattened());
-                p.extend_from_slice(&local);
+                let p = super::ground_point(reference_position, reference_rotation, &local);
                 ResolvedMarker::of_kind(MarkerKind::GroundPoint, 0, 0, p)
             }
             Object::MassPoint { node, mass, .. } => {

@@ -139,3 +139,33 @@ pub(super) fn with_local_rotation(
     }
     Ok(marker)
 }
+
+/// A GroundPoint marker's parameters: its point p = p_g + R_g·b, formed once here (the kernels
+/// take it as it is), then R_g row-major. Each component as the kernels formed it when they
+/// took p_g, R_g and b, p_g + ((r_0·b_0 + r_1·b_1) + r_2·b_2), so the arithmetic is theirs.
+pub(super) fn ground_point(
+    position: &[f64; 3],
+    rotation: &[[f64; 3]; 3],
+    b: &[f64; 3],
+) -> Vec<f64> {
+    let mut p: Vec<f64> = (0..3)
+        .map(|i| {
+            let r = rotation[i];
+            position[i] + ((r[0] * b[0] + r[1] * b[1]) + r[2] * b[2])
+        })
+        .collect();
+    p.extend_from_slice(rotation.as_flattened());
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    /// p = p_g + R_g·b, then R_g row-major.
+    #[test]
+    fn a_ground_points_parameters_are_its_point_and_frame() {
+        let r = [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]];
+        let p = super::ground_point(&[1.0, 2.0, 3.0], &r, &[0.5, 0.25, -1.0]);
+        assert_eq!(p[..3], [0.75, 2.5, 2.0]);
+        assert_eq!(p[3..], *r.as_flattened());
+    }
+}

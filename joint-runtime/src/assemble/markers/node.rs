@@ -29,9 +29,8 @@ impl MarkerResolver<'_> {
                     ));
                 }
                 // a ground point at the node's position: no columns
-                let mut p = position.to_vec();
-                p.extend_from_slice(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
-                p.extend_from_slice(&[0.0; 3]);
+                let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+                let p = super::ground_point(position, &identity, &[0.0; 3]);
                 return Ok(ResolvedMarker::of_kind(MarkerKind::GroundPoint, 0, 0, p));
             }
             Node::Point { .. } => MarkerKind::NodePoint,
