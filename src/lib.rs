@@ -59,7 +59,7 @@
 //! ([`core::MarkerLevel`]); the runtime composes them with each marker's own kinematics — a
 //! point of a rigid body with Euler parameters, a node, ground, a superelement or a
 //! kinematic-tree marker alike. Their code does not grow with the number of marker kinds: a
-//! joint of RevoluteZ's size adds about 0.1 s to a release build.
+//! joint of RevoluteZ's size adds about 0.2 s to a release build.
 //!
 //! **Unrolled pairings, where speed matters.** List the kinds a marker will be
 //! (`marker m0: Rigid(GroundPoint, RigidEpPoint);`, `Rigid(..)` for every kind with the
@@ -84,8 +84,8 @@
 //! ```
 //!
 //! The measured costs of each form are in the table of [the language](#6-the-language): a
-//! joint's default form adds about 0.1 s to a release build, all 48 pairings of the rigid kinds
-//! together about 4 s.
+//! joint's default form adds about 0.2 s to a release build, all 48 pairings of the rigid kinds
+//! together about 6 s.
 //!
 //! ## 2. Simulate it with the runtime
 //!
@@ -401,11 +401,11 @@
 //!
 //! | form | markers | build time added | residual + Jacobian | the fast path's residual + C_qᵀλ |
 //! |---|---|---:|---:|---:|
-//! | default (marker level) | `Rigid` | about 0.1 s (0.3 s with `second_order;`) | 76 ns | 32 ns |
-//! | unrolled, two pairings | `Rigid(GroundPoint, RigidEpPoint)`, `Rigid(RigidEpPoint)` | about 0.3 s | 27 ns | 16 ns |
-//! | unrolled, every pairing (48 together) | `Rigid(..)` | about 4 s | 27 ns | 16 ns |
+//! | default (marker level) | `Rigid` | about 0.2 s (0.3 s with `second_order;`) | 76 ns | 32 ns |
+//! | unrolled, two pairings | `Rigid(GroundPoint, RigidEpPoint)`, `Rigid(RigidEpPoint)` | about 0.5 s | 27 ns | 16 ns |
+//! | unrolled, every pairing (48 together) | `Rigid(..)` | about 6 s | 27 ns | 16 ns |
 //!
-//! A crate with three default-form joints rebuilds in about 0.3 s after one is edited. Unroll
+//! A crate with three default-form joints rebuilds in about 0.4 s after one is edited. Unroll
 //! the pairings your models use when a joint's evaluation dominates a run. The kinds
 //! ([`core::MarkerKind`]):
 //!

@@ -147,6 +147,27 @@ joint_core::joint! {
 }
 
 joint_core::joint! {
+    /// A screw along marker 0's z axis that remembers its turn: `angle(y, x)` is the angle
+    /// within π of the state's last value (`atan2` plus a `round`ed number of turns), so the
+    /// advance row `dot(z0, d) − lead·turn` stays continuous over any number of turns — a
+    /// joint with a state, in every scalar.
+    pub joint Screw {
+        marker m0: Rigid(NodeEp);
+        marker m1: Rigid(NodeEp);
+        param lead: scalar;
+        axes [x, y, tilt_x, tilt_y, advance];
+        let d = m1.position - m0.position;
+        let x0 = col(m0.rotation, 0);
+        let y0 = col(m0.rotation, 1);
+        let z0 = col(m0.rotation, 2);
+        let x1 = col(m1.rotation, 0);
+        state turn = angle(dot(y0, x1), dot(x0, x1));
+        position = [dot(x0, d), dot(y0, d), dot(z0, x1), dot(z0, col(m1.rotation, 1)),
+                    dot(z0, d) - lead * turn];
+    }
+}
+
+joint_core::joint! {
     /// A spring-damper along the markers' line: its force's typed kernels take any scalar too.
     pub force LineSpring {
         marker m0: Position;
