@@ -305,8 +305,9 @@
 //! **Derivatives by parameters.** `parameter_derivatives;` adds ∂g/∂p of the position level:
 //! per pairing, `parameter_jacobian` (by the joint's parameters, one column per value of their
 //! flat layout — definition order, matrices row-major, then the states' last values) and
-//! `marker_parameter_jacobian` (by the markers' own parameters, one block per marker that has
-//! any: a body-fixed point, a ground marker's point and frame), and
+//! `marker_parameter_jacobian` (by the markers' own parameters: a body-fixed point, a ground
+//! marker's point and frame — the block alone where one marker has parameters, a tuple of both
+//! where both have), and
 //! `marker_level::parameter_jacobian` — what fitting a model's dimensions to measurements, or
 //! sensitivities by parameters, need. They are typed functions only (generic, so nothing is
 //! compiled for them until called), emitted after every other kernel, whose code they leave as
@@ -330,8 +331,9 @@
 //! let q = [0.3, -0.2, 0.5];
 //! // columns: normal[0], normal[1], normal[2], height
 //! assert_eq!(kernel::parameter_jacobian(&joint, &ground, &q), [[0.3, -0.2, 0.5, -1.0]]);
-//! // by the ground marker's point (the first three of its 12 parameters): −normal
-//! let by_ground = kernel::marker_parameter_jacobian(&joint, &ground, &q);
+//! // by the ground marker's point (the first three of its 12 parameters): −normal; m1 (a node
+//! // point) has no parameters, so this is m0's block alone
+//! let by_ground: [[f64; 12]; 1] = kernel::marker_parameter_jacobian(&joint, &ground, &q);
 //! assert_eq!(by_ground[0][..3], [-0.0, -0.0, -1.0]);
 //! ```
 //!
@@ -407,7 +409,10 @@
 //!
 //! A crate with three default-form joints rebuilds in about 0.4 s after one is edited. Unroll
 //! the pairings your models use when a joint's evaluation dominates a run. The kinds
-//! ([`core::MarkerKind`]):
+//! ([`core::MarkerKind`]; from Rust, BodyPosition / BodyRigid are `Marker::body_position` /
+//! `Marker::body_rigid` on an object, NodePosition / NodeRigid `Marker::node_position` /
+//! `Marker::node_rigid` on a node, and `create_mass_point`'s node is a NodePoint;
+//! `Simulation::joint_kernels` lists which kernel each joint runs):
 //!
 //! | kind | Exudyn markers | coordinates | parameters |
 //! |---|---|---|---|

@@ -203,8 +203,8 @@ impl MarkerKind {
     pub fn parameter_names(self) -> &'static [&'static str] {
         match self {
             MarkerKind::GroundPoint => &[
-                "pg0", "pg1", "pg2", "rg00", "rg01", "rg02", "rg10", "rg11", "rg12", "rg20",
-                "rg21", "rg22",
+                "point0", "point1", "point2", "rg00", "rg01", "rg02", "rg10", "rg11", "rg12",
+                "rg20", "rg21", "rg22",
             ],
             MarkerKind::MassPointBody
             | MarkerKind::RigidEpPoint

@@ -196,7 +196,7 @@ pub(super) fn parameter_kernels<'a>(
         out.push(Kernel {
             name: "marker_parameter_jacobian",
             doc: format!(
-                " ∂g/∂p by the markers' own parameters: the position-level residual `{position}` differentiated by those of {}, one block per marker with parameters (rows × its parameters).",
+                " ∂g/∂p by the markers' own parameters: the position-level residual `{position}` differentiated by those of {}: per marker with parameters a block, rows × its parameters (the block alone if one marker has parameters, a tuple (m0's, m1's) if both); a rotation's entries are columns of their own, as independent values.",
                 which.join(" and ")
             ),
             roots: &d.marker_parameter_roots,

@@ -42,12 +42,19 @@ fn marker_doc(i: usize, kind: MarkerKind) -> Vec<String> {
             format!("`[{}]`", names.join(", "))
         }
     };
+    let coordinates = if kind.coordinate_names().is_empty() {
+        format!("`m{i}_coordinates` and `m{i}_velocities` none (no node).")
+    } else {
+        format!(
+            "`m{i}_coordinates` {} (the node's total values), `m{i}_velocities` their time derivatives.",
+            list(kind.coordinate_names())
+        )
+    };
     vec![
         format!(" * `m{i}`: {} ({}).", kind.name(), kind.description()),
         format!(
-            "   `m{i}_parameters` {}, `m{i}_coordinates` {} (total values), `m{i}_velocities` their time derivatives.",
-            list(kind.parameter_names()),
-            list(kind.coordinate_names())
+            "   `m{i}_parameters` {}, {coordinates}",
+            list(kind.parameter_names())
         ),
     ]
 }
