@@ -118,6 +118,39 @@ fn point_on_plane_follows_the_analytic_incline_motion() {
     }
 }
 
+/// A joint type whose narrower definition does not take its parameters is refused at assembly
+/// with a message naming the item and both definitions, not a panic in a kernel.
+#[test]
+fn a_narrow_definition_with_other_parameters_is_refused() {
+    use joint::runtime::items::joints::{Axes, JOINT_GENERIC, Narrow, generic_joint_rows};
+    use joint::runtime::{JointObject, Object, kernels::spherical};
+    const IDENTITY: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    // Δp rows only, but the spherical joint has no frame parameters
+    static NARROW: [Narrow; 1] = [Narrow {
+        definition: &spherical::DEFINITION,
+        rows: &[0, 1, 2],
+    }];
+    let mut bad = JOINT_GENERIC;
+    bad.axes = Axes::Select {
+        count: 6,
+        select: generic_joint_rows,
+        narrow: &NARROW,
+    };
+    let joint = |m| {
+        let mut j = JointObject::generic(m, [1, 1, 1, 0, 0, 0], IDENTITY, IDENTITY);
+        j.joint_type = bad;
+        Object::Joint(j)
+    };
+    let (mbs, _, _) = cylindrical::build(joint);
+    let message = mbs.assemble().expect_err("refused").to_string();
+    assert!(
+        message.contains("objects[2] (JointGeneric)")
+            && message.contains("`Spherical`")
+            && message.contains("`GenericRows`"),
+        "{message}"
+    );
+}
+
 /// The custom joint and JointGeneric on the same mechanism agree under every solver option the
 /// runtime has: the sparse LU, Newmark at index 2, full Newton, the exact constraint Jacobian
 /// (where the custom joint, without `second_order;`, takes forward differences), and the static

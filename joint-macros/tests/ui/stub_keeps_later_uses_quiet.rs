@@ -5,6 +5,7 @@ joint_macros::joint! {
         param offset: vector;
         axes [x, y, z];
         second_order;
+        parameter_derivatives;
         position = m1.position - m0.posiiton + offset;
     }
 }
@@ -23,5 +24,10 @@ fn main() {
     let r: [f64; 3] = broken::ground_point_to_node_point::position_residual(&p, &[0.0; 12], &[0.0; 3]);
     let j: ([[f64; 3]; 3], [[f64; 6]; 3]) =
         broken::node_point_to_node_rxyz::jacobian(&p, &[0.0; 3], &[0.0; 6]);
-    let _ = (rows, values, r, j);
+    let dp: [[f64; 3]; 3] =
+        broken::ground_point_to_node_point::parameter_jacobian(&p, &[0.0; 12], &[0.0; 3]);
+    let dm: [[f64; 12]; 3] =
+        broken::ground_point_to_node_point::marker_parameter_jacobian(&p, &[0.0; 12], &[0.0; 3]);
+    let dq: [[f64; 6]; 3] = broken::node_point_to_node_rxyz::position_jacobian(&p, &[0.0; 3], &[0.0; 6]).1;
+    let _ = (rows, values, r, j, dp, dm, dq);
 }

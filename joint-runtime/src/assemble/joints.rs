@@ -140,7 +140,7 @@ pub(super) fn assemble_joint(
     let idx = joint_markers(mbs, item, joint, markers)?;
     check_joint_parameters(item, joint)?;
     let kinds = (markers[idx[0]].kind(), markers[idx[1]].kind());
-    let (definition, equations) = narrowed(joint, joint_equations(item, joint)?, kinds);
+    let (definition, equations) = narrowed(item, joint, joint_equations(item, joint)?, kinds)?;
     let (kernel, parameters) = joint_kernel(item, joint, definition, idx, markers)?;
     let rows_are_kernel_rows =
         JointTopology::equations_are_kernel_rows(&equations, definition.rows());
@@ -316,10 +316,11 @@ fn joint_equations(item: &ItemRef, joint: &JointObject) -> Result<Vec<Option<usi
 /// The definition that evaluates a joint, and its equations in that definition's rows: the
 /// type's, or the first of its narrower ones that has every selected row.
 fn narrowed(
+    item: &ItemRef,
     joint: &JointObject,
     equations: Vec<Option<usize>>,
     kinds: (Option<MarkerKind>, Option<MarkerKind>),
-) -> (&'static JointDefinition, Vec<Option<usize>>) {
+) -> Result<(&'static JointDefinition, Vec<Option<usize>>)> {
     let jt = &joint.joint_type;
     // where the type has an unrolled pairing for these kinds, the narrower one must have it too
     let unrolled = |d: &JointDefinition| match kinds {
@@ -328,14 +329,29 @@ fn narrowed(
     };
     if let Axes::Select { narrow, .. } = jt.axes {
         for n in narrow {
-            if let Some(e) = n.equations(&equations)
-                && (unrolled(n.definition) || !unrolled(jt.definition))
+            let Some(e) = n.equations(&equations) else {
+                continue;
+            };
+            let wide = jt.definition;
+            let d = n.definition;
+            let states = |d: &JointDefinition| d.states.iter().map(|s| s.name).collect::<Vec<_>>();
+            if d.parameters != wide.parameters || states(d) != states(wide) || d.level != wide.level
             {
-                return (n.definition, e);
+                return Err(Error::item(
+                    item.clone(),
+                    "objectType",
+                    format!(
+                        "{}'s narrower definition `{}` does not take the parameters and level of `{}`: a joint type's narrow definitions must (the type is wrong, not the model)",
+                        jt.type_name, d.name, wide.name
+                    ),
+                ));
+            }
+            if unrolled(d) || !unrolled(wide) {
+                return Ok((d, e));
             }
         }
     }
-    (jt.definition, equations)
+    Ok((jt.definition, equations))
 }
 
 /// A joint's kernel by its markers' kinds in `definition` (its type's, or a narrower one), and

@@ -1,6 +1,6 @@
 //! ∂g/∂p (`parameter_derivatives;`): the position-level residual differentiated by the joint's
 //! parameters, and per pairing by the markers' own parameters (a body-fixed point, a ground
-//! position, a frame's local rotation) — what calibrating a model or its sensitivities by
+//! marker's point and frame) — what calibrating a model or its sensitivities by
 //! parameters need. Forward differentiation of the residual rows, one variable at a time, like
 //! ∂g/∂q.
 

@@ -25,9 +25,11 @@ pub enum Axes {
         count: usize,
         /// Per AE row, the kernel row that is its equation (`None`: free), from the locked axes.
         select: fn(&[bool]) -> Vec<Option<usize>>,
-        /// Definitions with fewer rows for the common selections, tried in order: the first
-        /// that has every selected row evaluates the joint, so that its kernels compute the
-        /// equations only, not every candidate row.
+        /// Definitions with fewer rows for the common selections, tried in order (the
+        /// narrowest first): the first that has every selected row, and an unrolled pairing
+        /// wherever the type's definition has one, evaluates the joint, so that its kernels
+        /// compute the equations only, not every candidate row. Each must take the type's
+        /// parameters and be of its level (checked at assembly).
         narrow: &'static [Narrow],
     },
 }

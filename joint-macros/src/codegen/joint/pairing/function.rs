@@ -378,6 +378,32 @@ pub fn stub_module(model: &JointModel, kinds: [MarkerKind; 2]) -> TokenStream {
         },
         quote!(([S; #rows_lit], #bt)),
     ));
+    let plain = Reads {
+        velocities: false,
+        lambda: false,
+    };
+    fns.push(("position_jacobian", plain, bt.clone()));
+    if model.parameter_derivatives {
+        let columns = super::super::parameter_derivatives::joint_columns(model).len();
+        if columns > 0 {
+            fns.push((
+                "parameter_jacobian",
+                plain,
+                blocks_type(&[Some(columns)], rows, &quote!(S)),
+            ));
+        }
+        let np: Vec<Option<usize>> = kinds
+            .iter()
+            .map(|k| (k.parameter_count() > 0).then_some(k.parameter_count()))
+            .collect();
+        if np.iter().any(Option::is_some) {
+            fns.push((
+                "marker_parameter_jacobian",
+                plain,
+                blocks_type(&np, rows, &quote!(S)),
+            ));
+        }
+    }
     let functions: Vec<TokenStream> = fns
         .into_iter()
         .map(|(name, reads, ret)| {
