@@ -200,6 +200,7 @@ fn a_parameter_jacobian_through_a_conditional_takes_the_branch() {
             &seeded(&B1, None),
             &seeded(&Q1, None),
         );
+        assert_eq!(g[0].eps, expected, "limit {limit}: dual");
         let fd = central(&[limit], 0, |l| {
             ep_ep::position_residual(&twist_limit::Parameters { limit: l[0] }, &B0, &Q0, &B1, &Q1)
         });

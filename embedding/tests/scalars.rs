@@ -226,41 +226,6 @@ fn f32x8_lanes_agree_with_the_f32_kernel() {
     }
 }
 
-/// ∂g/∂p by a dual number seeded on the parameter: −1 above the limit, 0 below, and the
-/// central difference agrees (the compiler's own ∂g/∂p: tests/parameter_derivatives.rs).
-#[test]
-fn a_dual_seeded_on_a_parameter_is_the_residuals_derivative_by_it() {
-    use twist_limit::rigid_ep_point_to_rigid_ep_point as ep_ep;
-    let twist = ep_ep::position_residual(
-        &twist_limit::Parameters { limit: -10.0 },
-        &B0,
-        &Q0,
-        &B1,
-        &Q1,
-    )[0] - 10.0;
-    for (limit, expected) in [(twist - 0.3, -1.0), (twist + 0.3, 0.0)] {
-        let mut joint = twist_limit::Parameters { limit }.map(Dual64::c);
-        joint.limit = joint.limit.derivative();
-        let g = ep_ep::position_residual(
-            &joint,
-            &constants(&B0),
-            &seeded(&Q0, None),
-            &constants(&B1),
-            &seeded(&Q1, None),
-        );
-        assert_eq!(g[0].eps, expected, "limit {limit}");
-        let h = 1e-6;
-        let at = |limit| {
-            ep_ep::position_residual(&twist_limit::Parameters { limit }, &B0, &Q0, &B1, &Q1)[0]
-        };
-        let central = (at(limit + h) - at(limit - h)) / (2.0 * h);
-        assert!(
-            (central - g[0].eps).abs() < 1e-8,
-            "limit {limit}: central {central}"
-        );
-    }
-}
-
 /// A force element's typed kernels in duals: the force seeded on a marker's position or
 /// velocity component is the emitted `ForceJacobian`'s column.
 #[test]

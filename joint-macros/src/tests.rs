@@ -29,21 +29,28 @@ fn pairing_text(module: &str) -> String {
 
 /// The pretty-printed module `module` (with its doc comment), cut out of `text`.
 fn module_text(text: &str, module: &str) -> String {
+    item_text(text, &format!("pub mod {module} {{"), false)
+}
+
+/// The item whose first line starts with `open` (with its doc comment, and with `attributes`
+/// its attributes), cut out of pretty-printed `text`: up to the closing brace at its
+/// indentation.
+fn item_text(text: &str, open: &str, attributes: bool) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let open = format!("pub mod {module} {{");
     let at = lines
         .iter()
-        .position(|l| l.trim_start() == open)
-        .unwrap_or_else(|| panic!("pairing {module} missing"));
+        .position(|l| l.trim_start().starts_with(open))
+        .unwrap_or_else(|| panic!("`{open}` missing"));
     let mut first = at;
-    while first > 0 && lines[first - 1].trim_start().starts_with("///") {
+    let leading = |l: &str| l.starts_with("///") || (attributes && l.starts_with("#["));
+    while first > 0 && leading(lines[first - 1].trim_start()) {
         first -= 1;
     }
     let indent = lines[at].len() - lines[at].trim_start().len();
     let close = format!("{}}}", " ".repeat(indent));
     let last = (at..lines.len())
         .find(|&i| lines[i] == close)
-        .expect("module end");
+        .expect("the item's end");
     lines[first..=last].join("\n")
 }
 
@@ -218,22 +225,7 @@ fn snapshot_parameter_derivatives() {
 
 /// The function `name` (with its doc comment) cut out of a pretty-printed module.
 fn function_text(text: &str, name: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let open = format!("pub fn {name}<");
-    let at = lines
-        .iter()
-        .position(|l| l.trim_start().starts_with(&open))
-        .unwrap_or_else(|| panic!("function {name} missing"));
-    let mut first = at;
-    while first > 0 && lines[first - 1].trim_start().starts_with(['#', '/']) {
-        first -= 1;
-    }
-    let indent = lines[at].len() - lines[at].trim_start().len();
-    let close = format!("{}}}", " ".repeat(indent));
-    let last = (at..lines.len())
-        .find(|&i| lines[i] == close)
-        .expect("function end");
-    lines[first..=last].join("\n")
+    item_text(text, &format!("pub fn {name}<"), true)
 }
 
 /// A joint that remembers: a screw whose turn is a state, continuous over any number of turns
